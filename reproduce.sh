@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (if needed) and run the whole pipeline with the default configuration.
+# Extra arguments go to snakemake, e.g. ./reproduce.sh --cores 32 --configfile config/paper.yaml
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup-venv.sh
+exec .venv/bin/snakemake "$@"

@@ -1,0 +1,1 @@
+"""Compiled numerical kernels (numba). Pure functions on scalars and arrays; no validation."""

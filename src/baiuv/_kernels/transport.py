@@ -1,0 +1,133 @@
+"""Transportation costs between two Gaussian arms (Lemma ``lem:calcul``).
+
+All functions are ``@njit(cache=True, error_model="numpy")`` and take scalars. Arm ``a`` is the candidate best
+arm (larger mean), arm ``b`` the challenger; ``w_a``, ``w_b`` are weights or counts.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, error_model="numpy")
+def tc_known(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
+    """Known-variance cost ``1{mu_a > mu_b} (mu_a - mu_b)^2 / (2 (s2_a/w_a + s2_b/w_b))``."""
+    if mu_a <= mu_b or w_a <= 0.0 or w_b <= 0.0:
+        return 0.0
+    d = mu_a - mu_b
+    return 0.5 * d * d / (s2_a / w_a + s2_b / w_b)
+
+
+@njit(cache=True, error_model="numpy")
+def _cubic_real_roots(a2, a1, a0, out):
+    """Real roots of ``u^3 + a2 u^2 + a1 u + a0``; writes them in ``out``, returns count.
+
+    Trigonometric form when three roots are real, Cardano otherwise, then two Newton
+    polishing steps on the original polynomial.
+    """
+    p = a1 - a2 * a2 / 3.0
+    q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
+    shift = -a2 / 3.0
+    disc = (q * 0.5) ** 2 + (p / 3.0) ** 3
+    n = 0
+    if p < 0.0 and disc <= 0.0:
+        r = 2.0 * math.sqrt(-p / 3.0)
+        arg = 3.0 * q / (p * r) if r > 0.0 else 0.0
+        arg = min(1.0, max(-1.0, arg))
+        phi = math.acos(arg) / 3.0
+        for k in range(3):
+            out[n] = r * math.cos(phi - 2.0 * math.pi * k / 3.0) + shift
+            n += 1
+    else:
+        sd = math.sqrt(max(disc, 0.0))
+        u = -q * 0.5 + sd
+        v = -q * 0.5 - sd
+        out[0] = math.copysign(abs(u) ** (1.0 / 3.0), u) + math.copysign(abs(v) ** (1.0 / 3.0), v)
+        out[0] += shift
+        n = 1
+    for i in range(n):
+        z = out[i]
+        for _ in range(2):
+            f = ((z + a2) * z + a1) * z + a0
+            fp = (3.0 * z + 2.0 * a2) * z + a1
+            if fp == 0.0:
+                break
+            z_new = z - f / fp
+            if not math.isfinite(z_new):
+                break
+            z = z_new
+        out[i] = z
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def _h_scaled(u, sa, sb, x):
+    """Objective in scaled coordinates (mu_a = 1, mu_b = -1): ``d_a(u) + x d_b(u)``."""
+    return math.log1p((u - 1.0) ** 2 / sa) + x * math.log1p((u + 1.0) ** 2 / sb)
+
+
+@njit(cache=True, error_model="numpy")
+def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
+    """Minimiser ``lambda`` and minimum of ``sum_c w_c/2 log(1 + (mu_c - lambda)^2 / s2_c)``.
+
+    The infimum over ``lambda in [mu_b, mu_a]`` of Lemma ``lem:calcul``. The first-order
+    condition is the cubic ``P_a(lambda, x)`` of Lemma
+    ``lem:characteristic_time_properties_to_show_equivalent`` (with ``x = w_b / w_a``),
+    solved in closed form after the affine change ``u = (lambda - m) / h`` (``m`` midpoint,
+    ``h`` half-gap), which leaves the objective invariant; the real root in ``[-1, 1]``
+    with the smallest objective is returned (end points are kept as safe candidates).
+
+    Returns
+    -------
+    (lam, value) : the minimiser and ``inf_lambda sum_c w_c/2 log(...)``; ``(mu_a, 0)`` when
+    ``mu_a <= mu_b`` or a weight is zero.
+    """
+    if mu_a <= mu_b:
+        return mu_a, 0.0
+    if w_b <= 0.0:  # only arm a counts: minimised at its own mean
+        return mu_a, 0.0
+    if w_a <= 0.0:
+        return mu_b, 0.0
+    h = 0.5 * (mu_a - mu_b)
+    m = 0.5 * (mu_a + mu_b)
+    sa = s2_a / (h * h)
+    sb = s2_b / (h * h)
+    x = w_b / w_a
+    # (1+x) u^3 - (x-1) u^2 + [(sb-1) + x (sa-1)] u - [(1+sb) - x (1+sa)] = 0
+    inv = 1.0 / (1.0 + x)
+    a2 = -(x - 1.0) * inv
+    a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
+    a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
+    roots = np.empty(3)
+    n = _cubic_real_roots(a2, a1, a0, roots)
+    best_u = 1.0
+    best_v = _h_scaled(1.0, sa, sb, x)
+    v = _h_scaled(-1.0, sa, sb, x)
+    if v < best_v:
+        best_u = -1.0
+        best_v = v
+    for i in range(n):
+        u = roots[i]
+        if u > -1.0 and u < 1.0:
+            v = _h_scaled(u, sa, sb, x)
+            if v < best_v:
+                best_v = v
+                best_u = u
+    return m + h * best_u, 0.5 * w_a * best_v
+
+
+@njit(cache=True, error_model="numpy")
+def tc_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
+    """Unknown-variance cost ``C(a, b; w)`` of Lemma ``lem:calcul``."""
+    return lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b)[1]
+
+
+@njit(cache=True, error_model="numpy")
+def tc(mu_a, s2_a, w_a, mu_b, s2_b, w_b, known):
+    """Dispatch: known-variance (plug-in) cost if ``known`` else unknown-variance cost."""
+    if known:
+        return tc_known(mu_a, s2_a, w_a, mu_b, s2_b, w_b)
+    return tc_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b)

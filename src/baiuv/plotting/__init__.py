@@ -1,0 +1,1 @@
+"""Figure functions: take DataFrames, return matplotlib figures (no file I/O here)."""

@@ -1,0 +1,503 @@
+"""Orchestration of the stopping-time experiments (Section ``ssec:experiments``).
+
+The numerical work happens in :mod:`baiuv.simulation.kernels` (numba); this module
+validates arguments, derives each run's random stream, calls the kernels and assembles
+tables.
+
+Registry
+--------
+:data:`ALGORITHMS` maps a name to an :class:`Algorithm`:
+
+=============  ==============================================  ===============
+name           sampling rule                                   stopping rule
+=============  ==============================================  ===============
+``TaS``        Track-and-Stop with ``w*(mu_t, sigma_t^2)``      GLR
+``EV-TaS``     Track-and-Stop with ``w*_{sigma_t^2}(mu_t)``     EV-GLR
+``TCI``        beta-EB-TCI (adapted costs)                     GLR
+``EV-TCI``     beta-EB-EVTCI (plug-in variances)               EV-GLR
+``DKM``        DKM game, one AdaHedge learner (adapted costs)  GLR
+``EV-DKM``     DKM game with plug-in variances                 EV-GLR
+``FWS``        Frank-Wolfe Sampling (adapted costs)            GLR
+``EV-FWS``     Frank-Wolfe Sampling with plug-in variances     EV-GLR
+``FHN2``       procedure 2 of Fan, Hong and Nelson (2016)      own eliminations
+``FHN1``       procedure 1 of Fan, Hong and Nelson (2016)      own eliminations
+``uniform``    round robin                                     GLR
+``fixed``      C-tracking of the true ``w*(mu, sigma^2)``      GLR
+=============  ==============================================  ===============
+
+To add a sampling rule, write its numba step function and give it a code in
+:mod:`baiuv.simulation.kernels` (see that module's docstring), then register it::
+
+    ALGORITHMS["my-rule"] = Algorithm("my-rule", kernel="glr", rule=kernels.RULE_MY,
+                                      plug_in=False, family="my-rule", wrapper="adapted")
+
+``kernel="glr"`` runs it inside the single engine loop :func:`kernels.run_glr` with the
+GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule; nothing else changes.
+
+Randomness
+----------
+Run ``r`` of algorithm ``A`` on instance ``i`` of experiment ``E`` draws everything from
+``numpy.random.Generator(PCG64(run_seed(seed, E, i, A, r)))`` (:mod:`baiuv.rng`), and the
+``i``-th random instance of ``E`` from ``run_seed(seed, E, "instances", 0, i)``: results do
+not depend on how runs are split into shards, on their order, or on the executor.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from baiuv._validate import check_delta, check_instance
+from baiuv.instance import GaussianInstance, random_instance
+from baiuv.rng import run_generator, run_seed
+from baiuv.simulation import kernels as K_
+
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "Experiment",
+    "RunSettings",
+    "aggregate_shards",
+    "experiment_from_config",
+    "fhn_n0",
+    "run_shard",
+    "shard_runs",
+    "simulate_run",
+]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered sampling rule.
+
+    Attributes
+    ----------
+    name : str
+        Registry key (used in file names, seeds and tables).
+    kernel : {"glr", "fhn"}
+        ``"glr"``: runs in :func:`kernels.run_glr`; ``"fhn"``: :func:`kernels.run_fhn`.
+    rule : int
+        ``RULE_*`` code of the rule in :mod:`baiuv.simulation.kernels` (``glr`` only).
+    plug_in : bool
+        ``True`` for the empirical-variance ("EV-") wrapper: known-variance formulas with
+        ``sigma_t^2`` plugged in, and the EV-GLR stopping rule; ``False``: adapted
+        unknown-variance transportation costs and the GLR stopping rule.
+    family : str
+        Base algorithm shared by the two wrappers (``"TaS"`` for TaS and EV-TaS); used to
+        pair them in figures.
+    wrapper : {"adapted", "EV", "baseline"}
+        Which wrapper of Section ``sec:sampling_rules`` (baselines have none).
+    """
+
+    name: str
+    kernel: str
+    rule: int = -1
+    plug_in: bool = False
+    family: str = ""
+    wrapper: str = "adapted"
+    description: str = ""
+
+    @property
+    def stopping(self) -> str:
+        """Name of the stopping rule: ``"GLR"``, ``"EV-GLR"`` or ``"elimination"``."""
+        if self.kernel == "fhn":
+            return "elimination"
+        return "EV-GLR" if self.plug_in else "GLR"
+
+
+def _pair(name, rule, family, desc):
+    return {
+        name: Algorithm(name, "glr", rule, False, family, "adapted", desc + " (adapted costs)"),
+        f"EV-{name}": Algorithm(
+            f"EV-{name}", "glr", rule, True, family, "EV", desc + " (empirical variance)"
+        ),
+    }
+
+
+#: Every sampling rule of the experiments, by name (order = figure order).
+ALGORITHMS: dict[str, Algorithm] = {
+    **_pair("TaS", K_.RULE_TAS, "TaS", "Track-and-Stop, C-tracking + forced exploration"),
+    **_pair("TCI", K_.RULE_TCI, "TCI", "beta-EB-TCI Top Two"),
+    **_pair("DKM", K_.RULE_DKM, "DKM", "Degenne-Koolen-Menard game, AdaHedge + best response"),
+    **_pair("FWS", K_.RULE_FWS, "FWS", "Frank-Wolfe Sampling"),
+    "FHN2": Algorithm("FHN2", "fhn", -1, False, "FHN2", "baseline", "Fan-Hong-Nelson procedure 2"),
+    "FHN1": Algorithm("FHN1", "fhn", -1, False, "FHN1", "baseline", "Fan-Hong-Nelson procedure 1"),
+    "uniform": Algorithm("uniform", "glr", K_.RULE_UNIFORM, False, "uniform", "baseline"),
+    "fixed": Algorithm("fixed", "glr", K_.RULE_FIXED, False, "fixed", "baseline"),
+}
+
+
+def get_algorithm(name: str | Algorithm) -> Algorithm:
+    """Registry lookup; ``ValueError`` naming ``algorithm`` on an unknown name."""
+    if isinstance(name, Algorithm):
+        return name
+    if name not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}, got {name!r}")
+    return ALGORITHMS[name]
+
+
+def fhn_n0(delta: float) -> int:
+    """Initial sample size of FHN1/FHN2: ``max(2, ceil(10 log(1/delta)))`` (Appendix
+    ``app:ss_implementation_details``; rounded up, decision D45)."""
+    return max(2, math.ceil(10.0 * math.log(1.0 / delta) - 1e-9))
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Settings shared by every run of a shard.
+
+    Attributes
+    ----------
+    delta : float
+        Confidence level (paper: 0.01).
+    threshold : str
+        Threshold family (one of ``baiuv.thresholds.FAMILIES``; paper: ``"heuristic"``,
+        ``log((1 + log t)/delta)``).
+    n0 : int
+        Initial pulls of each arm (``>= 2``) for every GLR-based rule.
+    fhn_n0 : int or None
+        Initial sample size of FHN1/FHN2; ``None`` means :func:`fhn_n0` of ``delta``.
+    beta : float
+        Leader probability of the Top Two rules (paper: 0.5).
+    fws_exponent : float
+        FWS subdifferential radius ``r_t = t^(-fws_exponent)/K`` (paper of FWS: 0.9).
+    hedge_delta0 : float
+        Initial mixability-gap budget of AdaHedge (``eta_1 = log K / hedge_delta0``).
+    max_samples : int
+        Safety cap on a run's length; a run reaching it is marked ``truncated``.
+    threshold_params : dict
+        Keyword arguments of ``baiuv.thresholds.ThresholdParams``.
+    """
+
+    delta: float = 0.01
+    threshold: str = "heuristic"
+    n0: int = 2
+    fhn_n0: int | None = None
+    beta: float = 0.5
+    fws_exponent: float = 0.9
+    hedge_delta0: float = 0.01
+    max_samples: int = 10_000_000
+    threshold_params: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        check_delta(self.delta)
+        from baiuv.thresholds import FAMILIES
+
+        if self.threshold not in FAMILIES:
+            raise ValueError(f"threshold must be one of {FAMILIES}, got {self.threshold!r}")
+        if int(self.n0) != self.n0 or self.n0 < 2:
+            raise ValueError(f"n0 must be an integer >= 2, got {self.n0!r}")
+        if self.fhn_n0 is not None and (int(self.fhn_n0) != self.fhn_n0 or self.fhn_n0 < 2):
+            raise ValueError(f"fhn_n0 must be None or an integer >= 2, got {self.fhn_n0!r}")
+        if not (0.0 < self.beta < 1.0):
+            raise ValueError(f"beta must be in (0, 1), got {self.beta!r}")
+        if not (self.fws_exponent > 0.0):
+            raise ValueError(f"fws_exponent must be > 0, got {self.fws_exponent!r}")
+        if not (self.hedge_delta0 > 0.0):
+            raise ValueError(f"hedge_delta0 must be > 0, got {self.hedge_delta0!r}")
+        if int(self.max_samples) != self.max_samples or self.max_samples < 1:
+            raise ValueError(f"max_samples must be a positive integer, got {self.max_samples!r}")
+
+    def to_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["threshold_params"] = dict(self.threshold_params)
+        return d
+
+
+@functools.lru_cache(maxsize=64)
+def _threshold_spec(name: str, K: int, delta: float, params: tuple):
+    from baiuv.thresholds import ThresholdParams, make_threshold
+
+    return make_threshold(name, K, delta, ThresholdParams(**dict(params)))
+
+
+def _fresh_states(K: int) -> np.ndarray:
+    from baiuv.thresholds.kernels import STATE_SIZE, new_state
+
+    states = np.empty((K, STATE_SIZE))
+    for a in range(K):
+        states[a] = new_state()
+    return states
+
+
+@functools.lru_cache(maxsize=4096)
+def _true_allocation(mu: tuple, sigma2: tuple) -> np.ndarray:
+    from baiuv.characteristic import optimal_allocation
+
+    return optimal_allocation(np.array(mu), np.array(sigma2))
+
+
+def simulate_run(
+    instance: GaussianInstance,
+    algorithm: str | Algorithm,
+    *,
+    settings: RunSettings | None = None,
+    seed: int = 0,
+    experiment: str = "custom",
+    instance_id: str | int = 0,
+    run: int = 0,
+    rng: np.random.Generator | None = None,
+) -> dict:
+    """Simulate one run of ``algorithm`` on ``instance`` until it stops.
+
+    Parameters
+    ----------
+    instance : GaussianInstance
+        The bandit ``(mu, sigma^2)``.
+    algorithm : str or Algorithm
+        A key of :data:`ALGORITHMS` (or an :class:`Algorithm`).
+    settings : RunSettings, optional
+        Confidence level, threshold family, ``n0``... (paper defaults).
+    seed, experiment, instance_id, run
+        Keys of the run's SeedSequence ``run_seed(seed, experiment, instance_id,
+        algorithm, run)`` (:mod:`baiuv.rng`).
+    rng : numpy.random.Generator, optional
+        Use this generator instead of the one derived from the keys (tests only).
+
+    Returns
+    -------
+    dict
+        ``algorithm, experiment, instance, run, seed_entropy, stopping_time,
+        recommendation, best_arm, correct, counts (list), truncated, wall_time``.
+    """
+    if not isinstance(instance, GaussianInstance):
+        raise ValueError(f"instance must be a GaussianInstance, got {type(instance).__name__}")
+    alg = get_algorithm(algorithm)
+    s = settings if settings is not None else RunSettings()
+    if not isinstance(s, RunSettings):
+        raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
+    mu, sigma2 = check_instance(instance.mu, instance.sigma2)
+    Kn = mu.size
+    ss = run_seed(seed, experiment, instance_id, alg.name, run)
+    if rng is None:
+        rng = run_generator(seed, experiment, instance_id, alg.name, run)
+    t0 = time.perf_counter()
+    if alg.kernel == "fhn":
+        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(s.delta)
+        if Kn < 2:  # pragma: no cover - guarded by check_instance
+            raise ValueError("instance must have K >= 2 arms")
+        log_term = 2.0 * math.log((Kn - 1) / (2.0 * s.delta))
+        tau, rec, counts, trunc = K_.run_fhn(
+            mu, sigma2, int(n0), log_term, alg.name == "FHN1", rng, int(s.max_samples)
+        )
+    else:
+        spec = _threshold_spec(
+            s.threshold, Kn, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
+        )
+        params = np.zeros(K_.N_PARAMS)
+        params[K_.P_BETA] = s.beta
+        params[K_.P_FWS_EXPONENT] = s.fws_exponent
+        params[K_.P_HEDGE_DELTA0] = s.hedge_delta0
+        if alg.rule == K_.RULE_FIXED:
+            wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
+        else:
+            wfix = np.full(Kn, 1.0 / Kn)
+        tau, rec, counts, trunc = K_.run_glr(
+            alg.rule,
+            alg.plug_in,
+            mu,
+            sigma2,
+            int(s.n0),
+            spec.code,
+            spec.fparams,
+            spec.table,
+            _fresh_states(Kn),
+            params,
+            wfix,
+            rng,
+            int(s.max_samples),
+        )
+    wall = time.perf_counter() - t0
+    best = int(np.argmax(mu))
+    return {
+        "algorithm": alg.name,
+        "experiment": str(experiment),
+        "instance": str(instance_id),
+        "run": int(run),
+        "seed_entropy": str(ss.entropy),
+        "spawn_key": ",".join(str(k) for k in ss.spawn_key),
+        "stopping_time": int(tau),
+        "recommendation": int(rec),
+        "best_arm": best,
+        "correct": bool(rec == best),
+        "counts": [int(c) for c in counts],
+        "truncated": bool(trunc),
+        "wall_time": float(wall),
+    }
+
+
+# --------------------------------------------------------------------------- experiments
+@dataclass(frozen=True)
+class Experiment:
+    """One panel of Figure ``fig:random_instances_heuristic_threshold``.
+
+    ``kind="named"``: ``runs`` runs on one fixed instance. ``kind="random"``:
+    ``n_instances`` random instances (``random_instance`` with ``K``, ``gap_range``,
+    ``var_range``) with ``runs`` runs each; instance ``i`` is drawn from
+    ``run_seed(seed, name, "instances", 0, i)``.
+    """
+
+    name: str
+    kind: str
+    runs: int
+    instance: GaussianInstance | None = None
+    n_instances: int = 0
+    K: int = 10
+    gap_range: tuple[float, float] = (0.2, 1.0)
+    var_range: tuple[float, float] = (0.1, 10.0)
+
+    def __post_init__(self):
+        if self.kind not in ("named", "random"):
+            raise ValueError(f"kind must be 'named' or 'random', got {self.kind!r}")
+        if int(self.runs) != self.runs or self.runs < 1:
+            raise ValueError(f"runs must be a positive integer, got {self.runs!r}")
+        if self.kind == "named" and not isinstance(self.instance, GaussianInstance):
+            raise ValueError("instance must be a GaussianInstance for a named experiment")
+        if self.kind == "random" and (int(self.n_instances) != self.n_instances or self.n_instances < 1):
+            raise ValueError(f"n_instances must be a positive integer, got {self.n_instances!r}")
+
+    @property
+    def n_total(self) -> int:
+        """Number of runs of one algorithm (all instances)."""
+        return self.runs * (self.n_instances if self.kind == "random" else 1)
+
+    def instance_at(self, i: int, seed: int) -> tuple[str, GaussianInstance]:
+        """``(instance id, instance)`` of the ``i``-th instance."""
+        if self.kind == "named":
+            return self.instance.name or "instance", self.instance
+        if not (0 <= i < self.n_instances):
+            raise ValueError(f"instance index must be in [0, {self.n_instances}), got {i}")
+        rng = run_generator(seed, self.name, "instances", 0, i)
+        return str(i), random_instance(rng, self.K, self.gap_range, self.var_range, name=str(i))
+
+    def run_keys(self) -> list[tuple[int, int]]:
+        """Every ``(instance index, run)`` of the experiment, in canonical order."""
+        n_inst = self.n_instances if self.kind == "random" else 1
+        return [(i, r) for i in range(n_inst) for r in range(self.runs)]
+
+
+def experiment_from_config(name: str, spec: Mapping, instances: Mapping[str, Mapping]) -> Experiment:
+    """Build an :class:`Experiment` from its ``simulation.experiments.<name>`` entry."""
+    kind = spec.get("kind")
+    if kind == "named":
+        iname = spec["instance"]
+        if iname not in instances:
+            raise ValueError(
+                f"simulation.experiments.{name}.instance: unknown instance {iname!r}; "
+                f"allowed: {sorted(instances)}"
+            )
+        inst = instances[iname]
+        return Experiment(
+            name, "named", int(spec["runs"]), GaussianInstance(inst["mu"], inst["sigma2"], iname)
+        )
+    if kind == "random":
+        return Experiment(
+            name,
+            "random",
+            int(spec.get("runs_per_instance", 1)),
+            None,
+            int(spec["n_instances"]),
+            int(spec.get("K", 10)),
+            tuple(spec.get("gap_range", (0.2, 1.0))),
+            tuple(spec.get("var_range", (0.1, 10.0))),
+        )
+    raise ValueError(f"simulation.experiments.{name}.kind must be 'named' or 'random', got {kind!r}")
+
+
+def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
+    """Contiguous block of run indices of shard ``shard`` among ``n_shards``."""
+    if n_shards < 1:
+        raise ValueError(f"n_shards must be >= 1, got {n_shards}")
+    if not (0 <= shard < n_shards):
+        raise ValueError(f"shard must be in [0, {n_shards}), got {shard}")
+    lo = (n_total * shard) // n_shards
+    hi = (n_total * (shard + 1)) // n_shards
+    return range(lo, hi)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lower_bound(mu: tuple, sigma2: tuple, delta: float) -> tuple[float, float]:
+    from baiuv.characteristic import characteristic_time
+
+    T = characteristic_time(np.array(mu), np.array(sigma2))
+    return T, T * math.log(1.0 / delta)
+
+
+def run_shard(
+    experiment: Experiment,
+    algorithm: str,
+    *,
+    seed: int,
+    settings: RunSettings | None = None,
+    n_shards: int = 1,
+    shard: int = 0,
+    indices: Sequence[int] | None = None,
+) -> pd.DataFrame:
+    """Simulate the runs of one shard (or the given global run ``indices``).
+
+    Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
+    ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
+    order. Only summaries are kept (no trajectories), so memory stays bounded.
+    """
+    alg = get_algorithm(algorithm)
+    s = settings if settings is not None else RunSettings()
+    keys = experiment.run_keys()
+    idx = list(indices) if indices is not None else list(shard_runs(len(keys), n_shards, shard))
+    rows = []
+    cache: dict[int, tuple[str, GaussianInstance]] = {}
+    if idx:  # compile (or load from cache) before timing the first run
+        _, inst0 = experiment.instance_at(keys[idx[0]][0], seed)
+        warm = RunSettings(**{**s.to_dict(), "max_samples": 50})
+        simulate_run(inst0, alg, settings=warm, seed=seed, experiment="warmup")
+    for j in idx:
+        i, r = keys[j]
+        if i not in cache:
+            cache = {i: experiment.instance_at(i, seed)}
+        iid, inst = cache[i]
+        row = simulate_run(
+            inst, alg, settings=s, seed=seed, experiment=experiment.name, instance_id=iid, run=r
+        )
+        T, lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.delta)
+        row.update(instance_index=i, K=inst.K, T_star=T, lower_bound=lb)
+        rows.append(row)
+    cols = [
+        "algorithm",
+        "experiment",
+        "instance",
+        "instance_index",
+        "run",
+        "seed_entropy",
+        "spawn_key",
+        "K",
+        "stopping_time",
+        "recommendation",
+        "best_arm",
+        "correct",
+        "truncated",
+        "counts",
+        "T_star",
+        "lower_bound",
+        "wall_time",
+    ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def aggregate_shards(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate shard tables in canonical order (algorithm, instance, run)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        raise ValueError("frames must contain at least one non-empty shard table")
+    df = pd.concat(frames, ignore_index=True)
+    dup = df.duplicated(["algorithm", "experiment", "instance_index", "run"])
+    if dup.any():
+        raise ValueError(f"frames contain {int(dup.sum())} duplicated runs")
+    order = {a: k for k, a in enumerate(ALGORITHMS)}
+    df["_o"] = df["algorithm"].map(lambda a: order.get(a, len(order)))
+    df = df.sort_values(["experiment", "_o", "algorithm", "instance_index", "run"], kind="stable")
+    return df.drop(columns="_o").reset_index(drop=True)

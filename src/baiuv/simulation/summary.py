@@ -1,0 +1,75 @@
+"""Summaries of simulated runs: error rates with Wilson intervals, mean stopping times."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+
+def wilson_interval(errors: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion ``errors / n``.
+
+    ``(p + z^2/(2n) -+ z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)`` with ``z`` the
+    ``(1 + level)/2`` normal quantile (Wilson, 1927).
+    """
+    if int(n) != n or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if int(errors) != errors or not (0 <= errors <= n):
+        raise ValueError(f"errors must be an integer in [0, n], got {errors!r}")
+    if not (0.0 < level < 1.0):
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    z = float(norm.ppf(0.5 + 0.5 * level))
+    p = errors / n
+    den = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def error_rates(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Per (experiment, algorithm): runs, errors, error rate and its Wilson interval."""
+    rows = []
+    for (exp, alg), g in df.groupby(["experiment", "algorithm"], sort=False):
+        n = len(g)
+        err = int((~g["correct"].astype(bool)).sum())
+        lo, hi = wilson_interval(err, n, level)
+        rows.append(
+            {
+                "experiment": exp,
+                "algorithm": alg,
+                "runs": n,
+                "errors": err,
+                "error_rate": err / n,
+                "wilson_low": lo,
+                "wilson_high": hi,
+                "truncated": int(g["truncated"].sum()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def stopping_time_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (experiment, algorithm): mean stopping time, its standard error, median, and the
+    mean lower bound ``T*(mu, sigma^2) log(1/delta)`` of Lemma
+    ``lem:lower_bound_sample_complexity`` (averaged over instances for random ones)."""
+    rows = []
+    for (exp, alg), g in df.groupby(["experiment", "algorithm"], sort=False):
+        tau = g["stopping_time"].to_numpy(float)
+        n = tau.size
+        se = float(np.std(tau, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+        rows.append(
+            {
+                "experiment": exp,
+                "algorithm": alg,
+                "runs": n,
+                "mean": float(tau.mean()),
+                "se": se,
+                "median": float(np.median(tau)),
+                "lower_bound": float(g["lower_bound"].mean()),
+                "ratio_to_bound": float(tau.mean() / g["lower_bound"].mean()),
+            }
+        )
+    return pd.DataFrame(rows)

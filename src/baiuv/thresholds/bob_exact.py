@@ -1,0 +1,793 @@
+r"""Exact, fast solver of the two-arm BoB and EV-BoB programs (no general NLP solver).
+
+Corollary ``cor:delta_correct_Kinf_thresholds`` (BoB, GLR stopping rule) and Corollary
+``cor:delta_correct_Kinf_thresholds_ev`` (EV-BoB, EV-GLR stopping rule), Appendix
+``app:ss_Kinf_thresholds``, define the threshold of a pair of arms ``c in {1, 2}`` as the
+optimal value of
+
+.. math::
+
+    \max\ \tfrac12 \sum_c N_c\, g(y_c) \quad\text{s.t.}\quad y_c \ge 0,\ x_c y_c \le C_c,\
+    x_c \ge D_c,\ \tfrac12 \sum_c N_c f(x_c, y_c) \le E,
+
+with :math:`f(x, y) = (1 + y) x - 1 - \ln x`, :math:`g(y) = \ln(1 + y)` (BoB) or
+:math:`g(y) = y` (EV-BoB), :math:`N_c > 0`, :math:`C_c > 0`, :math:`D_c \in (0, 1]`, :math:`E > 0`.
+
+Method and proof of global optimality
+-------------------------------------
+**The program is not convex** (decision D30): :math:`\{x y \le C\}` is the hypograph of the
+convex function :math:`C/x`, hence not a convex set, and the value/KL trade-off of one arm
+(below) is convex on part of its range. KKT conditions are therefore necessary but not
+sufficient, and a local NLP solver may stop at a local maximum. The solver below instead
+enumerates a finite set of points that provably contains a global maximiser.
+
+*Step 1 (exact elimination of x).* For fixed :math:`y_c` the box allows
+:math:`x_c \in [D_c, C_c / y_c]` (non-empty iff :math:`y_c \le Y_c := C_c / D_c`), the
+objective does not depend on :math:`x_c`, and :math:`f(\cdot, y)` is convex with unconstrained
+minimiser :math:`1/(1+y)`. So the best :math:`x_c` is the projection
+:math:`\hat x(y) = \mathrm{clip}(1/(1+y), D, C/y)` and the program is equivalent to
+
+.. math:: \max \tfrac12 \sum_c N_c g(y_c) \ \text{s.t.}\ y_c \in [0, Y_c],\
+          \tfrac12 \sum_c N_c h_c(y_c) \le E,\quad h(y) := f(\hat x(y), y).
+
+*Step 2 (shape of h).* :math:`h(0) = 0` (:math:`x = 1 \ge D`, so :math:`y = 0` is always
+feasible and the feasible set is never empty) and :math:`h` is continuous and strictly
+increasing: for :math:`y < y'` every :math:`x` admissible for :math:`y'` is admissible for
+:math:`y` and :math:`f(x, y) < f(x, y')`. Explicitly, with :math:`y_B = 1/D - 1` and
+:math:`y_C = C/(1-C)` (:math:`+\infty` if :math:`C \ge 1`): if :math:`C + D \ge 1`, region A
+:math:`[0, y_B]` (:math:`h = \ln(1+y)`) then region B :math:`[y_B, Y]` (:math:`x = D`,
+:math:`h = yD + D - 1 - \ln D`); otherwise region A :math:`[0, y_C]` then region C
+:math:`[y_C, Y]` (:math:`x = C/y`, :math:`h = C + C/y - 1 - \ln(C/y)`). At :math:`Y`,
+:math:`h(Y) = C + D - 1 - \ln D` in both cases.
+
+*Step 3 (reduction to one dimension).* Let :math:`b_c = N_c h_c(y_c)/2` (KL budget of arm
+c) and :math:`v_c(b_c) = N_c g(y_c)/2`, increasing, :math:`C^1`, with derivative the
+*marginal rate* :math:`r_c(y) = g'(y)/h_c'(y)` (continuous across regions). If
+:math:`E \ge \sum_c N_c h_c(Y_c)/2` both arms reach their caps: the value is the Box value
+:math:`\tfrac12\sum_c N_c g(C_c/D_c)`. Otherwise the KL constraint is tight at any optimum (both
+:math:`g` increasing) and the program is :math:`\max_{b_1 \in [L, U]} V(b_1) = v_1(b_1) +
+v_2(E - b_1)`, a continuous function on a compact interval. Its global maximum is attained
+either at :math:`L` or :math:`U` or at an interior point with
+:math:`V'(b_1) = 0 \iff r_1(y_1) = r_2(y_2) =: \lambda` (the KKT multiplier of the KL
+constraint).
+
+*Step 4 (monotone pieces).* Each arm's range is cut into at most three pieces on which
+:math:`r` is constant (non-EV region A, :math:`r = 1`; EV region B, :math:`r = 1/D`) or
+strictly monotone with an explicit inverse :math:`y(\lambda)` (closed forms: non-EV B
+:math:`y = 1/(\lambda D) - 1`; non-EV C: roots of :math:`(1-\lambda)y^2 - \lambda(1-C)y +
+\lambda C = 0`, split at :math:`y = 2C/(1-C)`; EV A :math:`y = \lambda - 1`; EV C: roots of
+:math:`y^2 - \lambda y + \lambda C = 0`, split at :math:`y = 2C`). For a pair of strictly
+monotone pieces, every stationary point is a root of the scalar function
+:math:`F(\lambda) = N_1 h_1(y_1(\lambda)) + N_2 h_2(y_2(\lambda)) - 2E`, a sum of two
+monotone functions. If both are decreasing (both :math:`v_c` concave), :math:`F` is
+monotone and has at most one root, found by a bracketing secant (Illinois). If both are
+increasing (both :math:`v_c` convex) every root is a strict local *minimum* of :math:`V`
+(:math:`V'' = 1/b_1'(\lambda) + 1/b_2'(\lambda) > 0`) and is skipped. In the mixed case,
+all roots that can beat the incumbent are isolated by interval branch and bound, using the
+exact enclosure :math:`F([p, q]) \subset [F_\uparrow(p) + F_\downarrow(q),
+F_\uparrow(q) + F_\downarrow(p)] - 2E` and the value bound
+:math:`v_\uparrow(q) + v_\downarrow(p)` (values move with costs along a piece pair), then
+refined by Illinois. A pair containing a constant-rate piece gives at most two points
+(explicit), and on a pair of constant-rate pieces :math:`V` is affine, so its maximum is at
+piece boundaries, which are candidates too.
+
+Every candidate is turned into an exactly feasible point by recomputing one arm from the
+KL budget (closed forms, or a monotone Newton iteration for the Lambert-type equation
+:math:`w - 1 - \ln w = s` of region C), and the best candidate value is returned. Since the
+candidate set contains every local maximiser of :math:`V`, the result is the global maximum
+(up to floating point: relative error about 1e-12, checked against SLSQP multi-start and
+Ipopt in ``tests/test_bob_exact.py``).
+
+Fast paths: the Box case above, and for the non-EV program the identity
+:math:`\ln(1 + y) = \min_x f(x, y) \le f(x, y)`, which gives value :math:`\le E`, with
+equality iff :math:`E \le \sum_c N_c \ln(1 + y_{A,c})/2` (both arms inside region A, where
+value and KL cost coincide).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["bob_exact", "bob_exact_solution", "solve_bob_exact", "solve_bob_exact_solution"]
+
+_INF = math.inf
+# Branch and bound: stack size, leaf width (relative to the piece pair's lambda range).
+_STACK = 128
+_LEAF = 1e-7
+
+
+# ----------------------------------------------------------------------------------------
+# Accurate elementary helpers
+# ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def _xm1mlog(u):
+    """``u - log1p(u)`` (``= x - 1 - ln x`` at ``x = 1 + u``), accurate for small ``|u|``."""
+    if abs(u) < 1e-2:
+        # u^2/2 - u^3/3 + u^4/4 - ... (truncation error < |u|^10 / 10)
+        s = 0.0
+        for k in range(9, 1, -1):
+            s = u * s + (1.0 if k % 2 == 0 else -1.0) / k
+        return u * u * s
+    return u - math.log1p(u)
+
+
+@njit(cache=True)
+def _em1m(v):
+    """``exp(v) - 1 - v``, accurate for small ``|v|``."""
+    if abs(v) < 1e-2:
+        # v^2/2! + v^3/3! + ... + v^9/9! (truncation error < |v|^10 / 10!)
+        s = 0.0
+        for k in range(9, 1, -1):
+            s = (s * v + 1.0) / k
+        return v * v * s / 1.0
+    return math.expm1(v) - v
+
+
+@njit(cache=True)
+def _solve_w(s):
+    """Root ``w in (0, 1]`` of ``w - 1 - ln w = s`` for ``s >= 0`` (``w = W̄_0(1 + s)``).
+
+    Newton on ``l = ln w`` for ``phi(l) = e^l - 1 - l - s``, convex and decreasing on
+    ``l <= 0``; started left of the root (``phi >= 0``) it converges monotonically.
+    """
+    if s <= 0.0:
+        return 1.0
+    ell = -(math.sqrt(2.0 * s) + s)
+    while _em1m(ell) < s:  # never taken in practice (tested); keeps the start left of the root
+        ell = 2.0 * ell - 1.0
+    for _ in range(100):
+        step = (_em1m(ell) - s) / math.expm1(ell)
+        ell_new = ell - step
+        if not (ell_new > ell) or ell_new >= 0.0:
+            break
+        ell = ell_new
+        if -step <= 1e-16 * abs(ell):
+            break
+    return math.exp(ell)
+
+
+# ----------------------------------------------------------------------------------------
+# One arm: regions, pieces, costs
+# arm tuple: (n, c, d, Y, yA, ys, rt, hA, hY)
+#   Y = c/d cap, yA = end of region A, ys = split of the C region (C1/C2) or Y,
+#   rt = 1.0 (region B follows A) or 2.0 (region C follows A), hA = h(yA), hY = h(Y).
+# piece kinds: non-EV 0 A (r = 1), 1 B, 2 C1, 3 C2 ; EV 4 A, 5 B (r = 1/d), 6 C1, 7 C2
+# ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def _make_arm(n, c, d, ev):
+    Y = c / d
+    yb = 1.0 / d - 1.0
+    if c + d >= 1.0:
+        rt = 1.0
+        yA = min(yb, Y)
+        ys = Y
+    else:
+        rt = 2.0
+        yA = c / (1.0 - c)
+        split = 2.0 * c if ev else 2.0 * c / (1.0 - c)
+        ys = min(max(split, yA), Y)
+    hA = math.log1p(yA)
+    hY = c + _xm1mlog(d - 1.0)
+    hY = max(hY, hA)
+    return (n, c, d, Y, yA, ys, rt, hA, hY)
+
+
+@njit(cache=True)
+def _h(y, arm, region):
+    """Minimal KL term ``h(y) = min_x f(x, y)`` over the box on a region (0 A, 1 B, 2 C)."""
+    c = arm[1]
+    d = arm[2]
+    if region == 0:
+        return math.log1p(y)
+    if region == 1:
+        return y * d + _xm1mlog(d - 1.0)
+    return c + _xm1mlog(c / y - 1.0)
+
+
+@njit(cache=True)
+def _region_of(y, arm):
+    if y <= arm[4]:
+        return 0
+    return int(arm[6])
+
+
+@njit(cache=True)
+def _h_any(y, arm):
+    return _h(y, arm, _region_of(y, arm))
+
+
+@njit(cache=True)
+def _hinv(t, arm):
+    """Inverse of ``h`` (strictly increasing): the ``y in [0, Y]`` with ``h(y) = t``."""
+    if t <= 0.0:
+        return 0.0
+    if t >= arm[8]:
+        return arm[3]
+    if t <= arm[7]:
+        y = math.expm1(t)
+    elif arm[6] == 1.0:
+        y = (t - _xm1mlog(arm[2] - 1.0)) / arm[2]
+    else:
+        c = arm[1]
+        y = c / _solve_w(t - c)
+    return min(max(y, 0.0), arm[3])
+
+
+@njit(cache=True)
+def _g(y, ev):
+    if ev:
+        return y
+    return math.log1p(y)
+
+
+@njit(cache=True)
+def _x_hat(y, arm):
+    """Best ``x`` for a given ``y``: projection of ``1/(1+y)`` on ``[D, C/y]``."""
+    x = 1.0 / (1.0 + y)
+    if x < arm[2]:
+        x = arm[2]
+    if y > 0.0 and x > arm[1] / y:
+        x = arm[1] / y
+    return x
+
+
+@njit(cache=True)
+def _piece(arm, p, ev):
+    """Piece ``p`` of an arm: ``(kind, ylo, yhi, region)``; ``kind = -1`` if absent."""
+    rt = arm[6]
+    if p == 0:
+        return (4 if ev else 0), 0.0, arm[4], 0
+    if p == 1:
+        if rt == 1.0:
+            return (5 if ev else 1), arm[4], arm[3], 1
+        return (6 if ev else 2), arm[4], arm[5], 2
+    if rt == 2.0:
+        return (7 if ev else 3), arm[5], arm[3], 2
+    return -1, 0.0, 0.0, 0
+
+
+@njit(cache=True)
+def _rate(y, kind, arm):
+    """Marginal rate ``r = g'(y) / h'(y)`` on a piece."""
+    c = arm[1]
+    d = arm[2]
+    if kind == 0:
+        return 1.0
+    if kind == 1:
+        return 1.0 / ((1.0 + y) * d)
+    if kind == 2 or kind == 3:
+        return y * y / ((1.0 + y) * (y - c))
+    if kind == 4:
+        return 1.0 + y
+    if kind == 5:
+        return 1.0 / d
+    return y * y / (y - c)
+
+
+@njit(cache=True)
+def _dir(kind):
+    """Direction of ``y(lambda)`` on a piece: -1 (concave v), +1 (convex v), 0 (constant rate)."""
+    if kind == 0 or kind == 5:
+        return 0
+    if kind == 3 or kind == 4 or kind == 7:
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def _y_of_lam(lam, kind, arm, ylo, yhi):
+    """Inverse of the rate on a strictly monotone piece, clipped to ``[ylo, yhi]``."""
+    c = arm[1]
+    d = arm[2]
+    if kind == 1:
+        y = 1.0 / (lam * d) - 1.0
+    elif kind == 2 or kind == 3:
+        disc = max(lam * lam * (1.0 - c) * (1.0 - c) - 4.0 * lam * c * (1.0 - lam), 0.0)
+        sq = math.sqrt(disc)
+        if kind == 2:
+            y = 2.0 * lam * c / (lam * (1.0 - c) + sq)
+        else:
+            y = (lam * (1.0 - c) + sq) / (2.0 * (1.0 - lam)) if lam < 1.0 else yhi
+    elif kind == 4:
+        y = lam - 1.0
+    else:
+        disc = max(lam * lam - 4.0 * lam * c, 0.0)
+        sq = math.sqrt(disc)
+        if kind == 6:
+            y = 2.0 * lam * c / (lam + sq)
+        else:
+            y = 0.5 * (lam + sq)
+    return min(max(y, ylo), yhi)
+
+
+# ----------------------------------------------------------------------------------------
+# Candidates
+# ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def _complete(y1, arm1, arm2, e2, ev):
+    """Fix ``y1`` (lowered if it alone exceeds the budget); arm 2 takes the rest of the KL
+    budget. Returns a feasible ``(value, y1, y2)``."""
+    rest = (e2 - arm1[0] * _h_any(y1, arm1)) / arm2[0]
+    if rest < 0.0:  # y1 alone exceeds the budget: arm 1 takes all of it
+        y1 = _hinv(e2 / arm1[0], arm1)
+        rest = 0.0
+    y2 = _hinv(rest, arm2)
+    val = 0.5 * (arm1[0] * _g(y1, ev) + arm2[0] * _g(y2, ev))
+    return val, y1, y2
+
+
+@njit(cache=True)
+def _pair_candidate(y1, y2, arm1, arm2, e2, ev):
+    """Best of the two feasible completions of an approximate stationary pair."""
+    v1, a1, a2 = _complete(y1, arm1, arm2, e2, ev)
+    v2, b2, b1 = _complete(y2, arm2, arm1, e2, ev)
+    if v1 >= v2:
+        return v1, a1, a2
+    return v2, b1, b2
+
+
+@njit(cache=True)
+def _split_candidate(b1, arm1, arm2, e, ev):
+    """Budget split ``b1`` for arm 1 and ``e - b1`` for arm 2 (each inverted exactly)."""
+    y1 = _hinv(2.0 * b1 / arm1[0], arm1)
+    y2 = _hinv(2.0 * (e - b1) / arm2[0], arm2)
+    val = 0.5 * (arm1[0] * _g(y1, ev) + arm2[0] * _g(y2, ev))
+    return val, y1, y2
+
+
+@njit(cache=True)
+def _eval_lam(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev):
+    y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+    y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+    c1 = arm1[0] * _h(y1, arm1, r1)
+    c2 = arm2[0] * _h(y2, arm2, r2)
+    return y1, y2, c1, c2
+
+
+@njit(cache=True)
+def _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
+    """Root of ``F`` on ``[la, lb]`` given ``fa * fb <= 0`` (Illinois secant + bisection)."""
+    lam = la
+    for it in range(200):
+        if fb != fa:
+            lam = (la * fb - lb * fa) / (fb - fa)
+        if not (min(la, lb) < lam < max(la, lb)) or it % 16 == 15:
+            lam = 0.5 * (la + lb)
+        f = _eval_f(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        if f == 0.0:
+            return lam
+        if (f > 0.0) != (fb > 0.0):
+            la, fa = lb, fb
+        else:
+            fa *= 0.5
+        lb, fb = lam, f
+        if abs(lb - la) <= 4e-16 * max(abs(la), abs(lb)):
+            break
+    return lam
+
+
+@njit(cache=True)
+def _eval_f(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
+    y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+    y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+    return arm1[0] * _h(y1, arm1, r1) + arm2[0] * _h(y2, arm2, r2) - e2
+
+
+@njit(cache=True)
+def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
+    """Best stationary point of the pair of pieces ``(p1, p2)`` (or ``best`` unchanged)."""
+    k1, lo1, hi1, r1 = _piece(arm1, p1, ev)
+    k2, lo2, hi2, r2 = _piece(arm2, p2, ev)
+    if k1 < 0 or k2 < 0 or not (hi1 > lo1) or not (hi2 > lo2):
+        return best
+    e2 = 2.0 * e
+    s1 = _dir(k1)
+    s2 = _dir(k2)
+    if s1 == 0 and s2 == 0:
+        return best  # V affine on the pair: its maximum is at a piece boundary
+    if s1 == 0 or s2 == 0:
+        # Constant-rate piece: the other arm sits where its rate equals that constant.
+        if s1 == 0:
+            lam0 = _rate(lo1, k1, arm1)
+            ka, arma, loa, hia = k2, arm2, lo2, hi2
+            armb, lob, hib = arm1, lo1, hi1
+        else:
+            lam0 = _rate(lo2, k2, arm2)
+            ka, arma, loa, hia = k1, arm1, lo1, hi1
+            armb, lob, hib = arm2, lo2, hi2
+        ra_lo = _rate(loa, ka, arma)
+        ra_hi = _rate(hia, ka, arma)
+        if not (min(ra_lo, ra_hi) <= lam0 <= max(ra_lo, ra_hi)):
+            return best
+        ya = _y_of_lam(lam0, ka, arma, loa, hia)
+        val, ya2, yb = _complete(ya, arma, armb, e2, ev)
+        if not (lob <= yb <= hib):
+            return best
+        if val > best[0]:
+            if s1 == 0:
+                return (val, yb, ya2)
+            return (val, ya2, yb)
+        return best
+    # Both strictly monotone: lambda range of the pair.
+    la = max(
+        min(_rate(lo1, k1, arm1), _rate(hi1, k1, arm1)),
+        min(_rate(lo2, k2, arm2), _rate(hi2, k2, arm2)),
+    )
+    lb = min(
+        max(_rate(lo1, k1, arm1), _rate(hi1, k1, arm1)),
+        max(_rate(lo2, k2, arm2), _rate(hi2, k2, arm2)),
+    )
+    if not (lb > la):
+        return best
+    if s1 > 0 and s2 > 0:
+        return best  # every stationary point is a strict local minimum of V
+    ya1, ya2, ca1, ca2 = _eval_lam(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+    yb1, yb2, cb1, cb2 = _eval_lam(lb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+    if s1 < 0 and s2 < 0:
+        fa = ca1 + ca2 - e2
+        fb = cb1 + cb2 - e2
+        if fa < 0.0 or fb > 0.0:
+            return best
+        lam = _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+        y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+        cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+        if cand[0] > best[0]:
+            return cand
+        return best
+    if (k1 == 4 and k2 == 6) or (k1 == 6 and k2 == 4):
+        # EV, region A (convex) against region C1 (concave). Along the pair the value has
+        # derivative (N_A + N_C y_C'(lambda))/2 with y_C' = (1 - t/S)/2, t = lambda - 2C,
+        # S = sqrt(t^2 - 4C^2): t/S decreases, so the value (hence the cost, whose
+        # derivative is value'/lambda) decreases then increases, turning at
+        # lambda_m = 2C (1 + k/sqrt(k^2 - 1)), k = 1 + 2 N_A/N_C. Local maxima of V need
+        # cost' > 0 (V'' = (b_1' + b_2')/(b_1' b_2') with b_1' b_2' < 0): the only
+        # candidate is the root of the increasing branch [max(la, lambda_m), lb].
+        if k1 == 4:
+            na, nc, cc = arm1[0], arm2[0], arm2[1]
+        else:
+            na, nc, cc = arm2[0], arm1[0], arm1[1]
+        kk = 1.0 + 2.0 * na / nc
+        lam_m = 2.0 * cc * (1.0 + kk / math.sqrt(kk * kk - 1.0))
+        if lam_m >= lb:
+            return best
+        if lam_m > la:
+            la = lam_m
+            ya1, ya2, ca1, ca2 = _eval_lam(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+        fa = ca1 + ca2 - e2
+        fb = cb1 + cb2 - e2
+        if fa > 0.0 or fb < 0.0:
+            return best
+        lam = _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+        y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+        cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+        if cand[0] > best[0]:
+            return cand
+        return best
+    # Other mixed pairs: branch and bound on [la, lb].
+    stack_p = np.empty(_STACK)
+    stack_q = np.empty(_STACK)
+    top = 0
+    stack_p[0] = la
+    stack_q[0] = lb
+    top = 1
+    width_min = _LEAF * (lb - la)
+    n1 = arm1[0]
+    n2 = arm2[0]
+    while top > 0:
+        top -= 1
+        p = stack_p[top]
+        q = stack_q[top]
+        yp1, yp2, cp1, cp2 = _eval_lam(p, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+        yq1, yq2, cq1, cq2 = _eval_lam(q, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+        if s1 > 0:  # arm 1 cost increases with lambda, arm 2 cost decreases
+            f_lo = cp1 + cq2 - e2
+            f_hi = cq1 + cp2 - e2
+            v_up = 0.5 * (n1 * _g(yq1, ev) + n2 * _g(yp2, ev))
+        else:
+            f_lo = cq1 + cp2 - e2
+            f_hi = cp1 + cq2 - e2
+            v_up = 0.5 * (n1 * _g(yp1, ev) + n2 * _g(yq2, ev))
+        if f_lo > 0.0 or f_hi < 0.0 or v_up <= best[0]:
+            continue
+        fp = cp1 + cp2 - e2
+        fq = cq1 + cq2 - e2
+        if q - p <= width_min or top >= _STACK - 2:
+            if fp * fq <= 0.0:
+                lam = _illinois(p, fp, q, fq, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+            else:
+                lam = 0.5 * (p + q)
+            y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+            y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+            cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+            if cand[0] > best[0]:
+                best = cand
+            continue
+        m = 0.5 * (p + q)
+        stack_p[top] = p
+        stack_q[top] = m
+        stack_p[top + 1] = m
+        stack_q[top + 1] = q
+        top += 2
+    return best
+
+
+@njit(cache=True)
+def _wf_arm(nu, arm):
+    """Concave non-EV arm at ``nu = 1/lambda - 1 >= 0`` (no cancellation near ``lambda = 1``).
+
+    Returns ``(y, N h(y), d(N h)/d nu)``, ``y`` being the inverse of the rate clamped to
+    ``[yA, Y]``. Region B: ``x = D``, ``y = (nu + 1 - D)/D``, ``h`` affine in ``nu``. Region C1:
+    ``x = w = C/y`` solves ``(w + C)(1 - w) = C(1 + nu)`` (larger root), so
+    ``w - 1 = -2C(1 + nu)/(sqrt((1-C)^2 - 4 C nu) + 1 + C)`` and ``h = C + (w-1) - ln w``.
+    """
+    n = arm[0]
+    c = arm[1]
+    d = arm[2]
+    if nu <= 0.0:
+        return arm[4], n * arm[7], 0.0
+    if nu >= _nu_cap(arm):
+        return arm[3], n * arm[8], 0.0
+    if arm[6] == 1.0:
+        y = (nu + (1.0 - d)) / d
+        return y, n * (y * d + _xm1mlog(d - 1.0)), n
+    sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
+    u = -2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
+    w = 1.0 + u
+    y = c / w
+    dc = n * (-u) * c / (w * sq) if sq > 0.0 else _INF
+    return y, n * (c + _xm1mlog(u)), dc
+
+
+@njit(cache=True)
+def _nu_cap(arm):
+    """``1/r(Y) - 1`` at which a concave non-EV arm reaches its cap ``Y = C/D``.
+
+    Region B: ``C + D - 1``; region C1: ``D (1 - C - D) / C`` (both ``>= 0``).
+    """
+    c = arm[1]
+    d = arm[2]
+    if arm[6] == 1.0:
+        return max(c + d - 1.0, 0.0)
+    return d * (1.0 - c - d) / c
+
+
+@njit(cache=True)
+def _waterfill(arm1, arm2, e):
+    """Non-EV program when both value curves ``v_c`` are concave (no C2 piece).
+
+    Then ``V`` is concave, KKT is sufficient, and the optimum is the unique root of the
+    non-decreasing function ``F(nu) = sum_c N_c h_c(y_c(nu)) - 2E`` of ``nu = 1/lambda - 1``
+    (water filling; ``F(0) < 0 <= F(max cap)``, checked by the caller). ``F`` is smooth
+    between the two caps: the segment holding the root is found first; if one arm is
+    capped the other is obtained by inverting ``h``, otherwise a safeguarded Newton
+    iteration runs on the smooth segment.
+    """
+    e2 = 2.0 * e
+    m1 = _nu_cap(arm1)
+    m2 = _nu_cap(arm2)
+    if m1 <= m2:
+        ms, arm_s, arm_o = m1, arm1, arm2
+    else:
+        ms, arm_s, arm_o = m2, arm2, arm1
+    yo, ho, _ = _wf_arm(ms, arm_o)
+    if arm_s[0] * arm_s[8] + ho >= e2:
+        mlo = 0.0
+        mhi = ms
+        flo = arm1[0] * arm1[7] + arm2[0] * arm2[7] - e2
+        fhi = arm_s[0] * arm_s[8] + ho - e2
+        mu = mlo - flo * (mhi - mlo) / (fhi - flo)
+        y1 = arm1[4]
+        y2 = arm2[4]
+        for _ in range(100):
+            y1, h1, d1 = _wf_arm(mu, arm1)
+            y2, h2, d2 = _wf_arm(mu, arm2)
+            f = h1 + h2 - e2
+            if f > 0.0:
+                mhi = mu
+            else:
+                mlo = mu
+            if f == 0.0 or mhi - mlo <= 4e-16 * mhi:
+                break
+            der = d1 + d2
+            step = f / der if der > 0.0 else _INF
+            if abs(step) <= 1e-15 * mu:
+                break  # quadratic convergence: the next step is below rounding
+            nxt = mu - step
+            if not (mlo < nxt < mhi):
+                nxt = 0.5 * (mlo + mhi)
+            mu = nxt
+        return (0.5 * (arm1[0] * math.log1p(y1) + arm2[0] * math.log1p(y2)), y1, y2)
+    # arm_s is capped; arm_o takes the remaining budget
+    ys = arm_s[3]
+    yo = _hinv((e2 - arm_s[0] * arm_s[8]) / arm_o[0], arm_o)
+    val = 0.5 * (arm_s[0] * math.log1p(ys) + arm_o[0] * math.log1p(yo))
+    if m1 <= m2:
+        return (val, ys, yo)
+    return (val, yo, ys)
+
+
+@njit(cache=True)
+def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
+    """Optimal ``(value, y1, y2)``; ``value`` is NaN on invalid input."""
+    nan = math.nan
+    if not (n1 > 0.0 and n2 > 0.0 and c1 > 0.0 and c2 > 0.0 and e > 0.0):
+        return (nan, nan, nan)
+    if not (0.0 < d1 <= 1.0 and 0.0 < d2 <= 1.0):
+        return (nan, nan, nan)
+    if not (math.isfinite(n1) and math.isfinite(n2) and math.isfinite(c1) and math.isfinite(c2)):
+        return (nan, nan, nan)
+    arm1 = _make_arm(n1, c1, d1, ev)
+    arm2 = _make_arm(n2, c2, d2, ev)
+    b1max = 0.5 * n1 * arm1[8]
+    b2max = 0.5 * n2 * arm2[8]
+    if e >= b1max + b2max:  # KL constraint slack at the Box optimum
+        y1 = arm1[3]
+        y2 = arm2[3]
+        return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
+    if not ev:
+        a1 = 0.5 * n1 * arm1[7]
+        a2 = 0.5 * n2 * arm2[7]
+        if e <= a1 + a2:  # both arms inside region A: value = KL budget
+            b1 = e * a1 / (a1 + a2) if a1 + a2 > 0.0 else 0.0
+            y1 = _hinv(2.0 * b1 / n1, arm1)
+            y2 = _hinv(2.0 * (e - b1) / n2, arm2)
+            return (e, y1, y2)
+        if arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
+            return _waterfill(arm1, arm2, e)
+    lo = max(0.0, e - b2max)
+    hi = min(e, b1max)
+    best = _split_candidate(lo, arm1, arm2, e, ev)
+    cand = _split_candidate(hi, arm1, arm2, e, ev)
+    if cand[0] > best[0]:
+        best = cand
+    # piece boundaries (in budget units) of each arm
+    for k in range(2):
+        bb1 = 0.5 * n1 * (arm1[7] if k == 0 else _h_any(arm1[5], arm1))
+        if lo < bb1 < hi:
+            cand = _split_candidate(bb1, arm1, arm2, e, ev)
+            if cand[0] > best[0]:
+                best = cand
+        bb2 = 0.5 * n2 * (arm2[7] if k == 0 else _h_any(arm2[5], arm2))
+        if lo < e - bb2 < hi:
+            cand = _split_candidate(e - bb2, arm1, arm2, e, ev)
+            if cand[0] > best[0]:
+                best = cand
+    # stationary points, concave pairs first (they give good incumbents for pruning)
+    for p1 in range(3):
+        for p2 in range(3):
+            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best)
+    return best
+
+
+@njit(cache=True)
+def bob_exact(n1, n2, c1, c2, d1, d2, e, ev):
+    r"""Optimal value of the two-arm BoB (``ev=False``) or EV-BoB (``ev=True``) program.
+
+    Implements the optimisation problems of Corollary ``cor:delta_correct_Kinf_thresholds``
+    and Corollary ``cor:delta_correct_Kinf_thresholds_ev`` (Appendix
+    ``app:ss_Kinf_thresholds``) exactly; see the module docstring for the method and the
+    proof that the global maximum is returned (the program is not convex).
+
+    Parameters
+    ----------
+    n1, n2 : float
+        Counts :math:`N_c > 0`.
+    c1, c2 : float
+        Mean-box bounds :math:`C_c = \varepsilon_\mu(N_c, \cdot) > 0`.
+    d1, d2 : float
+        Variance-box bounds :math:`D_c = 1 - \varepsilon_{-,\sigma}(N_c - 1, \cdot) \in (0, 1]`.
+    e : float
+        KL budget :math:`E > 0` (``+inf``: no KL constraint, Box value).
+    ev : bool
+        EV-BoB objective :math:`\tfrac12\sum_c N_c y_c` instead of
+        :math:`\tfrac12\sum_c N_c \ln(1 + y_c)`.
+
+    Returns
+    -------
+    float
+        The optimal value, or NaN if an argument is out of its domain (numba callers cannot
+        catch exceptions cheaply; use :func:`solve_bob_exact` for checked input).
+    """
+    return _bob_core(n1, n2, c1, c2, d1, d2, e, ev)[0]
+
+
+@njit(cache=True)
+def bob_exact_solution(n1, n2, c1, c2, d1, d2, e, ev):
+    """Optimal value and a maximiser ``(value, x1, y1, x2, y2)`` of the BoB program.
+
+    Same program and method as :func:`bob_exact` (Corollaries
+    ``cor:delta_correct_Kinf_thresholds`` and ``cor:delta_correct_Kinf_thresholds_ev``);
+    ``x_c`` is the projection of ``1/(1 + y_c)`` on ``[D_c, C_c / y_c]`` (Step 1 of the
+    module docstring). NaNs on invalid input.
+    """
+    val, y1, y2 = _bob_core(n1, n2, c1, c2, d1, d2, e, ev)
+    if math.isnan(val):
+        return (val, val, val, val, val)
+    x1 = _x_hat(y1, (n1, c1, d1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    x2 = _x_hat(y2, (n2, c2, d2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    return (val, x1, y1, x2, y2)
+
+
+# ----------------------------------------------------------------------------------------
+# Checked Python wrappers
+# ----------------------------------------------------------------------------------------
+def _pair(x, name: str) -> tuple[float, float]:
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair of real numbers, got {x!r}") from None
+    if arr.shape != (2,):
+        raise ValueError(f"{name} must have exactly 2 entries (one per arm), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
+    return float(arr[0]), float(arr[1])
+
+
+def _check_args(counts, C, D, E) -> tuple[float, ...]:
+    n1, n2 = _pair(counts, "counts")
+    if n1 <= 0.0 or n2 <= 0.0:
+        raise ValueError(f"counts must be > 0, got {[n1, n2]}")
+    c1, c2 = _pair(C, "C")
+    if c1 <= 0.0 or c2 <= 0.0:
+        raise ValueError(f"C must be > 0, got {[c1, c2]}")
+    d1, d2 = _pair(D, "D")
+    if not (0.0 < d1 <= 1.0 and 0.0 < d2 <= 1.0):
+        raise ValueError(f"D must be in (0, 1], got {[d1, d2]}")
+    try:
+        e = float(E)
+    except (TypeError, ValueError):
+        raise ValueError(f"E must be a positive number, got {E!r}") from None
+    if math.isnan(e) or e <= 0.0:
+        raise ValueError(f"E must be > 0 (or +inf), got {E!r}")
+    return n1, n2, c1, c2, d1, d2, e
+
+
+def solve_bob_exact(counts, C, D, E, *, ev: bool = False) -> float:
+    r"""Checked wrapper of :func:`bob_exact` (BoB / EV-BoB optimal value).
+
+    Solves exactly the program of Corollary ``cor:delta_correct_Kinf_thresholds``
+    (``ev=False``) or Corollary ``cor:delta_correct_Kinf_thresholds_ev`` (``ev=True``).
+
+    Parameters
+    ----------
+    counts : array_like, shape (2,)
+        :math:`(N_a, N_b)`, positive.
+    C : array_like, shape (2,)
+        :math:`(C_a, C_b)`, positive (mean-box bounds :math:`\varepsilon_\mu`).
+    D : array_like, shape (2,)
+        :math:`(D_a, D_b)` in :math:`(0, 1]` (variance-box bounds).
+    E : float
+        KL budget, :math:`> 0`; ``inf`` removes the KL constraint (Box value).
+    ev : bool, default False
+        Solve the EV-BoB program (linear objective).
+
+    Returns
+    -------
+    float
+        Optimal value.
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape or is outside its domain (message names it).
+    """
+    args = _check_args(counts, C, D, E)
+    return float(bob_exact(*args, bool(ev)))
+
+
+def solve_bob_exact_solution(
+    counts, C, D, E, *, ev: bool = False
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Checked wrapper of :func:`bob_exact_solution`: ``(value, x, y)`` with arrays of length 2.
+
+    Same program as :func:`solve_bob_exact` (Corollaries ``cor:delta_correct_Kinf_thresholds``
+    and ``cor:delta_correct_Kinf_thresholds_ev``); ``(x, y)`` is a maximiser.
+    """
+    args = _check_args(counts, C, D, E)
+    val, x1, y1, x2, y2 = bob_exact_solution(*args, bool(ev))
+    return float(val), np.array([x1, x2]), np.array([y1, y2])

@@ -1,0 +1,350 @@
+"""Concentration terms of Section "Calibration of the Stopping Thresholds" and Appendix
+"Box Concentration" (app:box_concentration).
+
+All terms depend on ``delta`` only through a logarithmic term ``L``. The numba scalar
+kernels (``*_L``) take ``L`` directly; the public functions take ``delta`` and build ``L``
+as the statement they implement does:
+
+* Lemma lem:delta_correct_box_thresholds (Box thresholds) uses ``L = ln(4(K-1) zeta(s)/delta)``
+  for ``eps_mu``, ``eps_{-,sigma}`` and the initial time ``t^Box``;
+* Theorem thm:delta_correct_complex_threshold_glrt (KL thresholds) uses the same functions
+  at ``delta/3``, i.e. ``L = ln(12(K-1) zeta(s)/delta)``, also for ``eps_{+,sigma}`` and ``t^m``;
+* Corollary cor:uniform_time_upper_lower_tail_concentration_variance and
+  Lemma lem:uniform_upper_lower_tails_concentration_mean (single arm) use
+  ``L = ln(zeta(s)/delta)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from scipy.special import lambertw, zeta
+
+from .lambert import log_wbar_0_scalar, wbar_m1_scalar
+
+__all__ = [
+    "riemann_zeta",
+    "box_log_term",
+    "eps_mu",
+    "one_minus_eps_minus",
+    "one_plus_eps_plus",
+    "mean_deviation_bound",
+    "variance_upper_bound",
+    "variance_lower_bound",
+    "variance_lower_initial_time",
+    "box_initial_count",
+    "box_initial_condition",
+    "monotonicity_initial_count",
+    "eps_mu_L",
+    "one_minus_eps_minus_L",
+    "one_plus_eps_plus_L",
+]
+
+
+# --------------------------------------------------------------------------- numba kernels
+@njit(cache=True)
+def eps_mu_L(t: float, L: float, s: float) -> float:
+    """``eps_mu(t) = Wbar_{-1}(1 + 2L + 2s + 2s ln(1 + ln(t)/(2s))) / t`` (nan if ``t < 1``).
+
+    Lemma lem:delta_correct_box_thresholds with ``L = ln(4(K-1) zeta(s)/delta)``; with
+    ``L = ln(zeta(s)/delta)`` it is the squared radius of
+    Lemma lem:uniform_upper_lower_tails_concentration_mean divided by ``sigma^2``.
+    """
+    if not (t >= 1.0):
+        return math.nan
+    return wbar_m1_scalar(1.0 + 2.0 * L + 2.0 * s + 2.0 * s * math.log1p(math.log(t) / (2.0 * s))) / t
+
+
+@njit(cache=True)
+def one_minus_eps_minus_L(t: float, L: float, s: float, eta0: float) -> float:
+    """``1 - eps_{-,sigma}(t) = Wbar_0(1 + 2(1+eta0)/t (L + s ln(1 + ln_{1+eta0} t))) - 1/t``.
+
+    Lemma lem:delta_correct_box_thresholds (lower variance factor); nan if ``t < 1``. May be
+    ``<= 0`` before the Box initial time (eq:def_initial_time_box_thresholds).
+    """
+    if not (t >= 1.0):
+        return math.nan
+    arg = 1.0 + 2.0 * (1.0 + eta0) / t * (L + s * math.log1p(math.log(t) / math.log1p(eta0)))
+    return math.exp(log_wbar_0_scalar(arg)) - 1.0 / t
+
+
+@njit(cache=True)
+def one_plus_eps_plus_L(t: float, L: float, s: float, eta1: float) -> float:
+    """``1 + eps_{+,sigma}(t) = Wbar_{-1}(1 + 2(1+eta1)/t (L + s ln(1 + ln_{1+eta1} t))) - 1/t``.
+
+    Theorem thm:delta_correct_complex_threshold_glrt (upper variance factor); nan if
+    ``t < 1``.
+    """
+    if not (t >= 1.0):
+        return math.nan
+    arg = 1.0 + 2.0 * (1.0 + eta1) / t * (L + s * math.log1p(math.log(t) / math.log1p(eta1)))
+    return wbar_m1_scalar(arg) - 1.0 / t
+
+
+# --------------------------------------------------------------------------- validation
+def _check_delta(delta) -> float:
+    d = float(delta)
+    if not (0.0 < d < 1.0):
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    return d
+
+
+def _check_K(K) -> int:
+    if int(K) != K or int(K) < 2:
+        raise ValueError(f"K must be an integer >= 2, got {K!r}")
+    return int(K)
+
+
+def _check_s(s) -> float:
+    s = float(s)
+    if not (s > 1.0) or math.isinf(s):
+        raise ValueError(f"s must be a finite number > 1, got {s!r}")
+    return s
+
+
+def _check_eta(eta, name: str) -> float:
+    e = float(eta)
+    if not (e > 0.0) or math.isinf(e):
+        raise ValueError(f"{name} must be a finite number > 0, got {eta!r}")
+    return e
+
+
+def _check_t(t, name: str = "t") -> np.ndarray:
+    arr = np.asarray(t, dtype=np.float64)
+    if np.any(np.isnan(arr)) or np.any(arr < 1.0):
+        raise ValueError(f"{name} must be >= 1, got {t!r}")
+    return arr
+
+
+def _out(arr):
+    return float(arr) if np.ndim(arr) == 0 else arr
+
+
+def riemann_zeta(s: float) -> float:
+    """Riemann zeta function ``zeta(s)`` for ``s > 1`` (``scipy.special.zeta``)."""
+    return float(zeta(_check_s(s), 1.0))
+
+
+def box_log_term(delta: float, K: int = 2, s: float = 2.0) -> float:
+    """``L = ln(4(K-1) zeta(s) / delta)``, the log term of Lemma lem:delta_correct_box_thresholds."""
+    return math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s) / _check_delta(delta))
+
+
+# --------------------------------------------------------------------------- public terms
+def eps_mu(t, delta: float, *, K: int = 2, s: float = 2.0):
+    """``eps_mu(t, delta)`` of Lemma 4 (lem:delta_correct_box_thresholds).
+
+    ``eps_mu(t, delta) = Wbar_{-1}(1 + 2 ln(4(K-1)zeta(s)/delta) + 2s + 2s ln(1 + ln(t)/(2s))) / t``.
+
+    Parameters
+    ----------
+    t : float or array_like
+        Number of samples, ``>= 1`` (may be non-integer).
+    delta : float
+        Confidence level in ``(0, 1)``; pass ``delta/3`` for the KL theorem.
+    K : int
+        Number of arms (``>= 2``).
+    s : float
+        Peeling exponent, ``> 1``.
+
+    Raises
+    ------
+    ValueError
+        On invalid ``t``, ``delta``, ``K`` or ``s``.
+    """
+    arr = _check_t(t)
+    L = box_log_term(delta, K, s)
+    return _out(np.vectorize(lambda x: eps_mu_L(x, L, float(s)))(arr))
+
+
+def one_minus_eps_minus(t, delta: float, *, K: int = 2, s: float = 2.0, eta0: float):
+    """``1 - eps_{-,sigma}(t, delta)`` of Lemma 4 (lem:delta_correct_box_thresholds).
+
+    ``Wbar_0(1 + 2(1+eta0)/t (ln(4(K-1)zeta(s)/delta) + s ln(1 + ln(t)/ln(1+eta0)))) - 1/t``;
+    positive exactly after the Box initial condition (eq:def_initial_time_box_thresholds,
+    with ``t = N - 1``).
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = _check_t(t)
+    L = box_log_term(delta, K, s)
+    e0 = _check_eta(eta0, "eta0")
+    return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, float(s), e0))(arr))
+
+
+def one_plus_eps_plus(t, delta: float, *, K: int = 2, s: float = 2.0, eta1: float):
+    """``1 + eps_{+,sigma}(t, delta)`` in the convention of Lemma 4 (``4(K-1)zeta(s)/delta``).
+
+    Theorem 6 (thm:delta_correct_complex_threshold_glrt) writes it with
+    ``12(K-1)zeta(s)/delta``, i.e. this function at ``delta/3``.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = _check_t(t)
+    L = box_log_term(delta, K, s)
+    e1 = _check_eta(eta1, "eta1")
+    return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, float(s), e1))(arr))
+
+
+def mean_deviation_bound(t, delta: float, *, s: float = 2.0):
+    """Squared normalised radius of Lemma lem:uniform_upper_lower_tails_concentration_mean.
+
+    With probability ``>= 1 - delta``, for all ``t``: ``(mu_t - mu)^2 / sigma^2 <=
+    Wbar_{-1}(1 + 2 ln(1/delta) + 2 g(s) + 2s ln(2s + ln t)) / t`` with
+    ``g(s) = ln zeta(s) + s(1 - ln 2s)``; this equals ``eps_mu_L(t, ln(zeta(s)/delta), s)``.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = _check_t(t)
+    s = _check_s(s)
+    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    return _out(np.vectorize(lambda x: eps_mu_L(x, L, s))(arr))
+
+
+def variance_upper_bound(t, delta: float, *, s: float = 2.0, eta1: float):
+    """Upper bound of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
+
+    With probability ``>= 1 - delta``, for all ``t >= 1``, ``sigma^2_{t+1} / sigma^2 <=
+    Wbar_{-1}(1 + 2(1+eta1)/t (ln(zeta(s)/delta) + s ln(1 + ln(t)/ln(1+eta1)))) - 1/t``
+    where ``sigma^2_{t+1}`` is the (1/n) empirical variance of ``t+1`` samples.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = _check_t(t)
+    s = _check_s(s)
+    e1 = _check_eta(eta1, "eta1")
+    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, s, e1))(arr))
+
+
+def variance_lower_bound(t, delta: float, *, s: float = 2.0, eta0: float):
+    """Lower bound of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
+
+    With probability ``>= 1 - delta``, for all ``t >= t_0(delta)``, ``sigma^2_{t+1} / sigma^2 >=
+    Wbar_0(1 + 2(1+eta0)/t (ln(zeta(s)/delta) + s ln(1 + ln(t)/ln(1+eta0)))) - 1/t``
+    (non-positive, hence vacuous, before ``t_0``).
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = _check_t(t)
+    s = _check_s(s)
+    e0 = _check_eta(eta0, "eta0")
+    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, s, e0))(arr))
+
+
+def _exp_one_plus_w0(L: float, s: float, eta0: float, t: float) -> float:
+    """``exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln t / ln(1+eta0))) - 1/e))``."""
+    z = 2.0 * (1.0 + eta0) / math.e * (L + s * math.log1p(math.log(t) / math.log1p(eta0)))
+    z -= 1.0 / math.e
+    return math.exp(1.0 + float(lambertw(z, 0).real))
+
+
+def variance_lower_initial_time(delta: float, *, s: float = 2.0, eta0: float) -> int:
+    """``t_0(delta)`` of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
+
+    Smallest integer ``t >= 1`` with ``t > exp(1 + W_0(2(1+eta0)/e (ln(zeta(s)/delta) +
+    s ln(1 + ln(t)/ln(1+eta0))) - 1/e))``.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    s = _check_s(s)
+    e0 = _check_eta(eta0, "eta0")
+    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    return _first_integer(lambda t: t > _exp_one_plus_w0(L, s, e0, t), 1)
+
+
+def _first_integer(cond, start: int, limit: int = 10**9) -> int:
+    """Smallest integer ``n >= start`` with ``cond(n)``; exponential then binary search,
+    valid for conditions that stay true once true (checked in the tests)."""
+    if cond(start):
+        return start
+    hi = start + 1
+    step = 1
+    while not cond(hi):
+        step *= 2
+        hi = start + step
+        if hi > limit:
+            raise ValueError("initial-time condition never satisfied (below limit)")
+    lo = hi - step // 2 if step > 1 else start
+    lo = max(lo, start)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if cond(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def box_initial_condition(n, delta: float, *, K: int = 2, s: float = 2.0, eta0: float) -> bool:
+    """Condition of eq:def_initial_time_box_thresholds at count ``n``:
+    ``n > 1 + exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln(n-1)/ln(1+eta0))) - 1/e))`` with
+    ``L = ln(4(K-1)zeta(s)/delta)`` (false for ``n <= 2``).
+    """
+    L = box_log_term(delta, K, s)
+    e0 = _check_eta(eta0, "eta0")
+    n = float(n)
+    if n <= 2.0:
+        return False
+    return n > 1.0 + _exp_one_plus_w0(L, float(s), e0, n - 1.0)
+
+
+def box_initial_count(delta: float, *, K: int = 2, s: float = 2.0, eta0: float) -> int:
+    """Smallest per-arm count ``n`` satisfying the Box initial condition
+    (eq:def_initial_time_box_thresholds, Lemma lem:delta_correct_box_thresholds).
+
+    ``t^Box_a(delta)`` is the first time at which ``N_{t,a}`` reaches this count. Pass
+    ``delta/3`` (KL) or ``delta/6`` (BoB, EV-BoB).
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    _check_s(s)
+    return _first_integer(lambda n: box_initial_condition(n, delta, K=K, s=s, eta0=eta0), 3)
+
+
+def monotonicity_initial_count(
+    delta: float, *, K: int = 2, s: float = 2.0, eta0: float, eta1: float
+) -> int:
+    """Smallest per-arm count satisfying eq:def_initial_time_monotonicity (``t^m``) of
+    Theorem thm:delta_correct_complex_threshold_glrt:
+    ``n > 1 + max(exp(s/L)/(1+eta0), exp(s/(L - 1/(2(1+eta1))))/(1+eta1))`` with
+    ``L = ln(12(K-1)zeta(s)/delta)``.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments, or if ``L <= 1/(2(1+eta1))``.
+    """
+    s = _check_s(s)
+    e0 = _check_eta(eta0, "eta0")
+    e1 = _check_eta(eta1, "eta1")
+    L = math.log(12.0 * (_check_K(K) - 1) * riemann_zeta(s) / _check_delta(delta))
+    denom = L - 1.0 / (2.0 * (1.0 + e1))
+    if denom <= 0:
+        raise ValueError("monotonicity initial time undefined: ln(12(K-1)zeta(s)/delta) too small")
+    bound = 1.0 + max(math.exp(s / L) / (1.0 + e0), math.exp(s / denom) / (1.0 + e1))
+    return int(math.floor(bound)) + 1

@@ -1,0 +1,479 @@
+"""Threshold families for the GLR and EV-GLR stopping rules.
+
+Families (:data:`FAMILIES`): ``heuristic`` ``ln((1 + ln t)/delta)`` (Section ssec:experiments,
+usable with both rules); GLR: ``student`` (Lemma lem:delta_correct_student_thresholds),
+``box`` (Lemma lem:delta_correct_box_thresholds), ``kl`` (Theorem
+thm:delta_correct_complex_threshold_glrt), ``bob`` (Corollary cor:delta_correct_Kinf_thresholds);
+EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box`` (Lemma
+lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
+
+The numba entry points for the simulation engine are :func:`make_threshold` and
+``kernels.threshold_pair``; :func:`pair_threshold` is the validated Python entry point (it
+uses exact scipy Student quantiles at every count and :func:`~baiuv.thresholds.bob.solve_bob`
+for BoB).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+
+from . import kernels as _k
+from .bob import solve_bob
+from .concentration import (
+    _check_delta,
+    _check_K,
+    box_initial_count,
+    monotonicity_initial_count,
+    riemann_zeta,
+)
+
+__all__ = [
+    "FAMILIES",
+    "GLR_FAMILIES",
+    "EV_FAMILIES",
+    "FAMILY_CODES",
+    "ThresholdParams",
+    "ThresholdSpec",
+    "make_threshold",
+    "pair_threshold",
+    "student_log_ratio",
+    "student_quantile",
+    "initial_count",
+    "new_arm_state",
+    "update_arm_state",
+    "arm_state_from_samples",
+    "bob_constants",
+]
+
+FAMILIES = ("heuristic", "student", "box", "kl", "bob", "ev-student", "ev-box", "ev-bob")
+GLR_FAMILIES = ("heuristic", "student", "box", "kl", "bob")
+EV_FAMILIES = ("heuristic", "ev-student", "ev-box", "ev-bob")
+FAMILY_CODES = {
+    "heuristic": _k.HEURISTIC,
+    "student": _k.STUDENT,
+    "box": _k.BOX,
+    "kl": _k.KL,
+    "bob": _k.BOB,
+    "ev-student": _k.EV_STUDENT,
+    "ev-box": _k.EV_BOX,
+    "ev-bob": _k.EV_BOB,
+}
+STATEFUL = ("kl", "bob", "ev-bob")
+DEFAULT_TABLE_SIZE = 2**17
+
+
+@dataclass(frozen=True)
+class ThresholdParams:
+    """Hyper-parameters of the thresholds (Appendix app:ss_implementation_details).
+
+    Parameters
+    ----------
+    s : float
+        Peeling exponent ``s > 1`` (default 2).
+    gamma : float
+        Geometric grid ``gamma > 1`` of the KL/BoB data-dependent term (default 1.2).
+    eta0, eta1 : float or None
+        Slice ratios ``> 0``; ``None`` means ``1/ln(1/delta)`` (the paper's choice) with the
+        nominal ``delta`` of the threshold (decision D12).
+    kl_union_over_pairs : bool
+        ``False`` (default) follows Theorem thm:delta_correct_complex_threshold_glrt as
+        written (``ln(2 zeta(s)^2/delta)``); ``True`` adds ``ln(K-1)`` to the main term for the
+        union bound over the ``K-1`` pairs (decision D11; identical for ``K = 2``).
+    """
+
+    s: float = 2.0
+    gamma: float = 1.2
+    eta0: float | None = None
+    eta1: float | None = None
+    kl_union_over_pairs: bool = False
+
+    def __post_init__(self):
+        if not (float(self.s) > 1.0) or math.isinf(float(self.s)):
+            raise ValueError(f"s must be a finite number > 1, got {self.s!r}")
+        if not (float(self.gamma) > 1.0) or math.isinf(float(self.gamma)):
+            raise ValueError(f"gamma must be a finite number > 1, got {self.gamma!r}")
+        for name in ("eta0", "eta1"):
+            v = getattr(self, name)
+            if v is not None and (not (float(v) > 0.0) or math.isinf(float(v))):
+                raise ValueError(f"{name} must be None or a finite number > 0, got {v!r}")
+
+    def etas(self, delta: float) -> tuple[float, float]:
+        """``(eta0, eta1)`` with ``None`` resolved to ``1/ln(1/delta)``."""
+        d = _check_delta(delta)
+        default = 1.0 / math.log(1.0 / d)
+        e0 = default if self.eta0 is None else float(self.eta0)
+        e1 = default if self.eta1 is None else float(self.eta1)
+        return e0, e1
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> ThresholdParams:
+        """Build from a config mapping with keys ``s``, ``gamma``, ``eta0``, ``eta1``."""
+        return cls(
+            s=float(cfg.get("s", 2.0)),
+            gamma=float(cfg.get("gamma", 1.2)),
+            eta0=cfg.get("eta0"),
+            eta1=cfg.get("eta1"),
+            kl_union_over_pairs=bool(cfg.get("kl_union_over_pairs", False)),
+        )
+
+
+class ThresholdSpec(NamedTuple):
+    """Numba-ready description of one threshold: ``code`` (see ``kernels``), ``fparams``
+    (float64, layout ``kernels.P_*``) and ``table`` (Student ``y_n`` by count; else empty)."""
+
+    code: int
+    fparams: np.ndarray
+    table: np.ndarray
+
+
+def _check_family(name: str) -> str:
+    if name not in FAMILIES:
+        raise ValueError(f"family must be one of {FAMILIES}, got {name!r}")
+    return name
+
+
+def _check_params(params) -> ThresholdParams:
+    if params is None:
+        return ThresholdParams()
+    if not isinstance(params, ThresholdParams):
+        raise ValueError(f"params must be a ThresholdParams, got {type(params).__name__}")
+    return params
+
+
+# ----------------------------------------------------------------------------- Student
+def student_log_ratio(n, delta: float, *, K: int = 2, s: float = 2.0):
+    """``y_n = ln(1 + Q(1 - alpha_n; T_{n-1})^2 / (n - 1))`` with
+    ``alpha_n = delta / (4(K-1) zeta(s) n^s)`` (exact, scipy, accurate in the far tail).
+
+    The Student threshold of Lemma lem:delta_correct_student_thresholds is
+    ``beta^S(n, delta) = n y_n`` and the EV-Student threshold of Lemma
+    lem:delta_correct_student_thresholds_ev is ``n/(n-1) Q^2 = n (e^{y_n} - 1)``.
+
+    Parameters
+    ----------
+    n : int or array_like of int
+        Counts ``>= 2``.
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    arr = np.asarray(n, dtype=np.float64)
+    if np.any(~np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.floor(arr)):
+        raise ValueError(f"n must be integers >= 2, got {n!r}")
+    d = _check_delta(delta)
+    K = _check_K(K)
+    log_alpha = math.log(d / (4.0 * (K - 1) * riemann_zeta(s))) - float(s) * np.log(arr)
+    q = stats.t.isf(np.exp(log_alpha), arr - 1.0)
+    nu = arr - 1.0
+    with np.errstate(over="ignore"):
+        big = q > 1e150
+        y = np.where(big, 2.0 * np.log(q) - np.log(nu), np.log1p(np.square(q) / nu))
+    return float(y) if np.ndim(y) == 0 else y
+
+
+def student_quantile(n, delta: float, *, K: int = 2, s: float = 2.0):
+    """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt."""
+    arr = np.asarray(n, dtype=np.float64)
+    if np.any(arr < 2) or np.any(arr != np.floor(arr)):
+        raise ValueError(f"n must be integers >= 2, got {n!r}")
+    alpha = _check_delta(delta) / (4.0 * (_check_K(K) - 1) * riemann_zeta(s) * arr ** float(s))
+    out = stats.t.isf(alpha, arr - 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# ----------------------------------------------------------------------------- specs
+def initial_count(name: str, K: int, delta: float, params: ThresholdParams | None = None) -> int:
+    """Smallest per-arm count from which family ``name`` can be finite (both arms must
+    reach it): the stochastic initial times of its Lemma/Theorem/Corollary as counts.
+
+    student: ``max(2, (delta/(4(K-1)zeta(s)))^{1/s})`` (eq:def_initial_time_student_thresholds);
+    box, ev-box: ``t^Box(delta)``; kl: ``max(t^Box(delta/3), t^m(delta))``; bob:
+    ``max(t^Box(delta/6), t^m(delta/2))``; ev-bob: ``t^Box(delta/6)``; heuristic: 1.
+    For KL/BoB the data-dependent term can still be infinite later (decision D16).
+    """
+    _check_family(name)
+    p = _check_params(params)
+    d = _check_delta(delta)
+    K = _check_K(K)
+    e0, e1 = p.etas(d)
+    s = p.s
+    if name == "heuristic":
+        return 1
+    if name in ("student", "ev-student"):
+        return max(2, math.ceil((d / (4.0 * (K - 1) * riemann_zeta(s))) ** (1.0 / s)))
+    if name in ("box", "ev-box"):
+        return box_initial_count(d, K=K, s=s, eta0=e0)
+    if name == "kl":
+        return max(
+            box_initial_count(d / 3, K=K, s=s, eta0=e0),
+            monotonicity_initial_count(d, K=K, s=s, eta0=e0, eta1=e1),
+        )
+    if name == "bob":
+        return initial_count("kl", K, d / 2, _with_etas(p, e0, e1))
+    # ev-bob
+    return box_initial_count(d / 6, K=K, s=s, eta0=e0)
+
+
+def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
+    return ThresholdParams(
+        s=p.s, gamma=p.gamma, eta0=e0, eta1=e1, kl_union_over_pairs=p.kl_union_over_pairs
+    )
+
+
+@lru_cache(maxsize=256)
+def _spec_cached(name: str, K: int, delta: float, params: ThresholdParams, n_table: int):
+    e0, e1 = params.etas(delta)
+    s, gamma = params.s, params.gamma
+    z = riemann_zeta(s)
+    fp = np.full(_k.FPARAMS_SIZE, np.nan)
+    fp[_k.P_DELTA] = delta
+    fp[_k.P_K] = K
+    fp[_k.P_S] = s
+    fp[_k.P_GAMMA] = gamma
+    fp[_k.P_ETA0] = e0
+    fp[_k.P_ETA1] = e1
+    fp[_k.P_LOGINVDELTA] = math.log(1.0 / delta)
+    fp[_k.P_NMIN] = initial_count(name, K, delta, params)
+    fp[_k.P_NMIN_KL] = fp[_k.P_NMIN]
+    table = np.empty(0)
+    if name in ("student", "ev-student"):
+        fp[_k.P_LSTUD] = math.log(delta / (2.0 * (K - 1) * z))
+        table = np.full(n_table, np.inf)
+        if n_table > 2:
+            table[2:] = student_log_ratio(np.arange(2, n_table), delta, K=K, s=s)
+    elif name in ("box", "ev-box"):
+        fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z / delta)
+    elif name in ("kl", "bob", "ev-bob"):
+        dk = delta if name == "kl" else delta / 2  # level of the KL part
+        union = math.log(K - 1) if params.kl_union_over_pairs else 0.0
+        fp[_k.P_LPRE] = math.log(12.0 * (K - 1) * z / dk)
+        fp[_k.P_LMAIN] = math.log(2.0 * z * z / dk) + union
+        if name != "kl":
+            fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z / (delta / 2))
+            fp[_k.P_NMIN_KL] = initial_count("kl", K, dk, _with_etas(params, e0, e1))
+    fp.setflags(write=False)
+    table.setflags(write=False)
+    return fp, table
+
+
+def make_threshold(
+    name: str,
+    K: int,
+    delta: float,
+    params: ThresholdParams | None = None,
+    *,
+    n_table: int = DEFAULT_TABLE_SIZE,
+) -> ThresholdSpec:
+    """Numba-ready :class:`ThresholdSpec` for family ``name``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`FAMILIES`.
+    K : int
+        Number of arms (``>= 2``; enters the union bounds).
+    delta : float
+        Confidence level in ``(0, 1)``.
+    params : ThresholdParams, optional
+        Hyper-parameters (paper defaults).
+    n_table : int
+        Length of the exact Student table (``y_n`` for ``n < n_table``); larger counts use
+        the safe closed-form bound ``kernels.student_y_bound`` (decision D13).
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    _check_family(name)
+    p = _check_params(params)
+    d = _check_delta(delta)
+    K = _check_K(K)
+    if int(n_table) != n_table or n_table < 3:
+        raise ValueError(f"n_table must be an integer >= 3, got {n_table!r}")
+    fp, table = _spec_cached(name, K, d, p, int(n_table) if "student" in name else 0)
+    return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
+
+
+# ----------------------------------------------------------------------------- states
+def new_arm_state() -> np.ndarray:
+    """Fresh per-arm KL/BoB state (see ``kernels`` for the layout)."""
+    return _k.new_state()
+
+
+def update_arm_state(
+    name: str,
+    state: np.ndarray,
+    n: int,
+    mean: float,
+    var: float,
+    *,
+    K: int,
+    delta: float,
+    params: ThresholdParams | None = None,
+) -> np.ndarray:
+    """Update ``state`` in place after the arm's count became ``n`` (``mean``: empirical mean,
+    ``var``: 1/n empirical variance of its ``n`` samples); returns it."""
+    spec = make_threshold(name, K, delta, params)
+    st = _check_state_array(state, "state")
+    if int(n) != n or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    _k.update_state(spec.code, spec.fparams, st, int(n), float(mean), float(var))
+    return st
+
+
+def _check_state_array(state, name: str) -> np.ndarray:
+    if not isinstance(state, np.ndarray) or state.shape != (_k.STATE_SIZE,):
+        raise ValueError(f"{name} must be a float64 array of length {_k.STATE_SIZE}")
+    if state.dtype != np.float64:
+        raise ValueError(f"{name} must have dtype float64")
+    return state
+
+
+def arm_state_from_samples(
+    name: str, samples, *, K: int, delta: float, params: ThresholdParams | None = None
+) -> np.ndarray:
+    """KL/BoB state of an arm after observing ``samples`` in order (``update_state`` after
+    each sample, with running mean and 1/n variance)."""
+    x = np.asarray(samples, dtype=np.float64).reshape(-1)
+    if x.size == 0 or not np.all(np.isfinite(x)):
+        raise ValueError("samples must be a non-empty array of finite floats")
+    spec = make_threshold(name, K, delta, params)
+    st = new_arm_state()
+    _stream_states(spec.code, spec.fparams, x, st)
+    return st
+
+
+@_k.njit(cache=True)
+def _stream_states(code, fparams, x, st):
+    m = 0.0
+    m2 = 0.0
+    for i in range(x.shape[0]):
+        n = i + 1
+        dlt = x[i] - m
+        m += dlt / n
+        m2 += dlt * (x[i] - m)
+        _k.update_state(code, fparams, st, n, m, m2 / n)
+
+
+# ----------------------------------------------------------------------------- pair
+def bob_constants(
+    name: str,
+    n_a: int,
+    n_b: int,
+    state_a,
+    state_b,
+    *,
+    K: int,
+    delta: float,
+    params: ThresholdParams | None = None,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(C, D, E)`` of the BoB/EV-BoB NLP at counts ``(n_a, n_b)``:
+    ``C_c = eps_mu(N_c, delta/2)``, ``D_c = 1 - eps_{-,sigma}(N_c - 1, delta/2)``,
+    ``E = c^KL(N_t, delta/2)`` (``+inf`` when the KL part is not defined, decision D18)."""
+    if name not in ("bob", "ev-bob"):
+        raise ValueError(f"name must be 'bob' or 'ev-bob', got {name!r}")
+    spec = make_threshold(name, K, delta, params)
+    fp = spec.fparams
+    s, e0, gamma = fp[_k.P_S], fp[_k.P_ETA0], fp[_k.P_GAMMA]
+    ca, da = _k.box_constants(float(n_a), fp[_k.P_LBOX], s, e0)
+    cb, db = _k.box_constants(float(n_b), fp[_k.P_LBOX], s, e0)
+    e = math.inf
+    if n_a >= fp[_k.P_NMIN_KL] and n_b >= fp[_k.P_NMIN_KL]:
+        lgr_a = _k._check_state(state_a, int(n_a), fp)
+        lgr_b = _k._check_state(state_b, int(n_b), fp)
+        e = _k.kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fp[_k.P_LMAIN], s, gamma)
+    return np.array([ca, cb]), np.array([da, db]), e
+
+
+def pair_threshold(
+    family: str,
+    *,
+    n_a: int,
+    n_b: int,
+    t: float | None = None,
+    K: int,
+    delta: float,
+    params: ThresholdParams | None = None,
+    state_a: np.ndarray | None = None,
+    state_b: np.ndarray | None = None,
+    backend: str = "auto",
+    on_failure: str = "raise",
+) -> float:
+    """Threshold ``c_{a,b}(N_t, delta)`` of one pair of arms (``+inf`` before the initial times).
+
+    Parameters
+    ----------
+    family : str
+        One of :data:`FAMILIES`.
+    n_a, n_b : int
+        Counts ``N_{t,a}``, ``N_{t,b}`` (``>= 1``).
+    t : float, optional
+        Total time (only the heuristic uses it; defaults to ``n_a + n_b``).
+    K : int
+        Number of arms.
+    delta : float
+        Confidence level.
+    params : ThresholdParams, optional
+        Hyper-parameters.
+    state_a, state_b : numpy.ndarray, optional
+        Per-arm states (required for kl, bob, ev-bob), see :func:`arm_state_from_samples`.
+    backend, on_failure : str
+        Passed to :func:`~baiuv.thresholds.bob.solve_bob` (bob, ev-bob).
+
+    Raises
+    ------
+    ValueError
+        On invalid arguments.
+    """
+    _check_family(family)
+    p = _check_params(params)
+    for nm, v in (("n_a", n_a), ("n_b", n_b)):
+        if int(v) != v or v < 1:
+            raise ValueError(f"{nm} must be an integer >= 1, got {v!r}")
+    n_a, n_b = int(n_a), int(n_b)
+    if t is None:
+        t = float(n_a + n_b)
+    if not (float(t) >= 1.0):
+        raise ValueError(f"t must be >= 1, got {t!r}")
+    spec = make_threshold(family, K, delta, p, n_table=3)
+    if family in STATEFUL:
+        if state_a is None or state_b is None:
+            raise ValueError(f"family {family!r} needs state_a and state_b")
+        state_a = _check_state_array(state_a, "state_a")
+        state_b = _check_state_array(state_b, "state_b")
+    else:
+        state_a = state_b = _EMPTY_STATE
+    if family in ("student", "ev-student"):
+        nmin = spec.fparams[_k.P_NMIN]
+        if n_a < nmin or n_b < nmin:
+            return math.inf
+        y = student_log_ratio(np.array([n_a, n_b]), delta, K=K, s=p.s)
+        n = np.array([n_a, n_b], dtype=float)
+        vals = n * y if family == "student" else n * np.expm1(y)
+        return float(np.max(vals))
+    if family in ("bob", "ev-bob"):
+        if n_a < spec.fparams[_k.P_NMIN] or n_b < spec.fparams[_k.P_NMIN]:
+            return math.inf
+        C, D, E = bob_constants(
+            family, n_a, n_b, state_a, state_b, K=K, delta=delta, params=p
+        )
+        if not np.all(D > 0):
+            return math.inf
+        return solve_bob(
+            [n_a, n_b], C, D, E, ev=family == "ev-bob", backend=backend, on_failure=on_failure
+        )
+    return float(
+        _k.threshold_pair(spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b)
+    )
+
+
+_EMPTY_STATE = _k.new_state()

@@ -1,0 +1,314 @@
+"""Numba kernels of the stopping thresholds, for the simulation engine.
+
+The engine builds a :class:`~baiuv.thresholds.families.ThresholdSpec` once with
+:func:`baiuv.thresholds.make_threshold` and then, before every sample, calls
+:func:`threshold_pair` for the pairs it tests. Families with a data-dependent term (KL,
+BoB, EV-BoB) keep a per-arm state (a float64 array of length :data:`STATE_SIZE`) that
+:func:`update_state` refreshes after each sample of the arm.
+
+State layout (see decision D15 in docs/decisions.md): ``[level, count, mean, var, logGR, tag]``
+where ``level = i`` is the peeling index ``floor(log_gamma N)`` at which the statistics were
+recorded, ``count`` the arm count at that moment (the first integer ``>= gamma^i``), ``mean``
+and ``var`` the empirical mean and (1/n) variance at that count, and ``logGR =
+ln(gamma R_{t,a}(delta))`` of Theorem thm:delta_correct_complex_threshold_glrt (``+inf``
+when the preliminary box is not informative), ``tag`` the preliminary log term of the spec
+that wrote it (a state is tied to one family, ``K``, ``delta`` and parameters; using it with
+another spec raises). A fresh state is :func:`new_state`.
+
+For ``bob``/``ev-bob`` the kernel calls ``bob_exact`` from ``baiuv.thresholds.bob_exact``
+(the exact NLP solver written by another engineer); if that module is missing the BoB
+kernel path raises.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .concentration import eps_mu_L, one_minus_eps_minus_L, one_plus_eps_plus_L
+from .lambert import wbar_m1_scalar
+
+# ----------------------------------------------------------------------------- codes
+HEURISTIC = 0
+STUDENT = 1
+BOX = 2
+KL = 3
+BOB = 4
+EV_STUDENT = 5
+EV_BOX = 6
+EV_BOB = 7
+
+# fparams layout
+P_DELTA = 0
+P_K = 1
+P_S = 2
+P_GAMMA = 3
+P_ETA0 = 4
+P_ETA1 = 5
+P_NMIN = 6  # smallest per-arm count with a finite threshold (initial times)
+P_LOGINVDELTA = 7  # ln(1/delta) (heuristic)
+P_LBOX = 8  # log term of the box part: ln(4(K-1)zeta/delta') with delta' the box level
+P_LPRE = 9  # log term of the KL preliminary concentration: ln(12(K-1)zeta/delta'')
+P_LMAIN = 10  # main KL log term: ln(2 zeta^2 / delta'') (+ ln(K-1) if union over pairs)
+P_LSTUD = 11  # ln(delta / (2(K-1)zeta(s))) = ln(2 alpha_n) + s ln n (Student)
+P_NMIN_KL = 12  # smallest per-arm count at which the KL part is finite (BoB: KL(delta/2))
+FPARAMS_SIZE = 13
+
+# state layout
+S_LEVEL = 0
+S_COUNT = 1
+S_MEAN = 2
+S_VAR = 3
+S_LOGGR = 4
+S_TAG = 5  # log term P_LPRE of the spec that wrote the state (guards against mixing deltas)
+STATE_SIZE = 6
+
+
+def new_state() -> np.ndarray:
+    """A fresh per-arm state (no level recorded yet)."""
+    st = np.full(STATE_SIZE, np.nan)
+    st[S_LEVEL] = -1.0
+    st[S_LOGGR] = np.inf
+    return st
+
+
+# ----------------------------------------------------------------------------- bob_exact
+def _purge_stale_cache() -> None:
+    """Numba's cache of this module only tracks this file; drop it when ``bob_exact.py``
+    is newer than the cached files so that ``threshold_pair`` is recompiled against the
+    current ``bob_exact`` (decision D19)."""
+    here = Path(__file__).resolve()
+    dep = here.with_name("bob_exact.py")
+    cache_dir = here.parent / "__pycache__"
+    if not dep.exists() or not cache_dir.is_dir():
+        return
+    try:
+        dep_mtime = dep.stat().st_mtime
+        for f in cache_dir.glob("kernels.*.nb[ic]"):
+            if f.stat().st_mtime < dep_mtime:
+                os.remove(f)
+    except OSError:  # pragma: no cover - concurrent removal
+        pass
+
+
+_purge_stale_cache()
+
+try:  # pragma: no cover - depends on the other engineer's file
+    from .bob_exact import bob_exact as _bob_exact
+
+    HAVE_BOB_EXACT = True
+except ImportError:  # pragma: no cover
+    HAVE_BOB_EXACT = False
+
+    @njit(cache=False)
+    def _bob_exact(n1, n2, c1, c2, d1, d2, e, ev):
+        raise RuntimeError(
+            "baiuv.thresholds.bob_exact is not available: the numba BoB kernel needs it "
+            "(use baiuv.thresholds.solve_bob from Python instead)"
+        )
+
+
+# ----------------------------------------------------------------------------- helpers
+@njit(cache=True)
+def peeling_level(n: float, gamma: float) -> int:
+    """``i = floor(log_gamma n)`` for ``n >= 1``, exact w.r.t. ``gamma ** i`` (decision D14)."""
+    i = int(math.floor(math.log(n) / math.log(gamma)))
+    while gamma ** (i + 1) <= n:
+        i += 1
+    while i > 0 and gamma**i > n:
+        i -= 1
+    return i
+
+
+@njit(cache=True)
+def student_y_bound(n: float, lstud: float, s: float) -> float:
+    """Upper bound on ``y_n = ln(1 + Q(1 - alpha_n; T_{n-1})^2 / (n-1))`` without scipy.
+
+    With ``a = (n-1)/2`` and ``z = e^{-y}``, ``P(|T_{n-1}| >= q) = I_z(a, 1/2) <= z^a /
+    (a B(a, 1/2) sqrt(1 - z))``; solving ``bound = 2 alpha_n`` gives ``y_u >= y_n``, hence
+    a larger (safe) Student threshold. Used beyond the precomputed table (decision D13).
+    """
+    a = 0.5 * (n - 1.0)
+    lnB = math.lgamma(a) + math.lgamma(0.5) - math.lgamma(a + 0.5)
+    c = math.log(a) + lnB + (lstud - s * math.log(n))  # F(y) = a y + 0.5 ln(1-e^-y) + c
+    lo = 0.0
+    hi = 1.0
+    while a * hi + 0.5 * math.log(-math.expm1(-hi)) + c < 0.0:
+        lo = hi
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        f = a * mid + 0.5 * math.log(-math.expm1(-mid)) + c
+        if f < 0.0:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+@njit(cache=True)
+def _student_y(n: int, fparams: np.ndarray, table: np.ndarray) -> float:
+    if n < table.shape[0]:
+        return table[n]
+    return student_y_bound(float(n), fparams[P_LSTUD], fparams[P_S])
+
+
+@njit(cache=True)
+def box_constants(n: float, L: float, s: float, eta0: float):
+    """``(C, D) = (eps_mu(n), 1 - eps_{-,sigma}(n - 1))`` of Lemma lem:delta_correct_box_thresholds."""
+    return eps_mu_L(n, L, s), one_minus_eps_minus_L(n - 1.0, L, s, eta0)
+
+
+@njit(cache=True)
+def log_gamma_R(
+    level: int, mean: float, var: float, L: float, s: float, eta0: float, eta1: float, gamma: float
+) -> float:
+    """``ln(gamma R_{t,a}(delta))`` of Theorem thm:delta_correct_complex_threshold_glrt.
+
+    ``n = gamma^level``; ``L`` is the preliminary log term ``ln(12(K-1)zeta(s)/delta)``.
+    Returns ``+inf`` when the box at ``n`` is not informative (``1 - eps_{-,sigma}(n-1) <= 0``,
+    ``n - 1 < 1`` or ``var <= 0``), decision D16.
+    """
+    n = gamma**level
+    if not (var > 0.0) or n - 1.0 < 1.0:
+        return math.inf
+    em = eps_mu_L(n, L, s)
+    om = one_minus_eps_minus_L(n - 1.0, L, s, eta0)
+    op = one_plus_eps_plus_L(n - 1.0, L, s, eta1)
+    if not (om > 0.0) or not (op > 0.0) or math.isnan(em):
+        return math.inf
+    sd = math.sqrt(var)
+    mpp = abs(mean) + 2.0 * sd * math.sqrt(em / om)
+    mpp2 = mpp * mpp
+    s2p = var * op / om
+    s2m = var * om / op
+    gp = 2.0 * s2p / (s2p + 2.0 * mpp2 + 0.5) ** 2
+    gm = 2.0 * s2m / (s2m + 2.0 * mpp2 + 0.5) ** 2
+    gp = min(gp, 1.0)
+    gm = min(gm, 1.0)
+    fp = (1.0 + math.sqrt(1.0 - gp)) / math.sqrt(gp)
+    fm = math.sqrt(gm) / (1.0 + math.sqrt(1.0 - gm))  # = (1 - sqrt(1-g))/sqrt(g)
+    # R = sigma_+^3 f_+ / (sigma_-^3 f_-)
+    return math.log(gamma) + 1.5 * math.log(s2p / s2m) + math.log(fp) - math.log(fm)
+
+
+@njit(cache=True)
+def kl_value(
+    n_a: float, n_b: float, lgr_a: float, lgr_b: float, lmain: float, s: float, gamma: float
+) -> float:
+    """Eq. def_complex_threshold_glrt: ``4 Wbar_{-1}(1 + lmain/4 + s/4 sum ln(1 + log_gamma N)
+    + 1/2 sum ln(gamma R))`` with ``lmain = ln(2 zeta(s)^2 / delta)``."""
+    if math.isinf(lgr_a) or math.isinf(lgr_b):
+        return math.inf
+    lg = math.log(gamma)
+    arg = 1.0 + 0.25 * lmain
+    arg += 0.25 * s * (math.log1p(math.log(n_a) / lg) + math.log1p(math.log(n_b) / lg))
+    arg += 0.5 * (lgr_a + lgr_b)
+    return 4.0 * wbar_m1_scalar(arg)
+
+
+@njit(cache=True)
+def _check_state(state: np.ndarray, n: int, fparams: np.ndarray) -> float:
+    lvl = peeling_level(float(n), fparams[P_GAMMA])
+    if state[S_LEVEL] != lvl:
+        raise ValueError("stale KL/BoB arm state: call update_state after every sample of the arm")
+    if state[S_TAG] != fparams[P_LPRE]:
+        raise ValueError("KL/BoB arm state was built for another family, K, delta or params")
+    return state[S_LOGGR]
+
+
+# ----------------------------------------------------------------------------- public kernels
+@njit(cache=True)
+def update_state(
+    code: int, fparams: np.ndarray, state: np.ndarray, n: int, mean: float, var: float
+) -> None:
+    """Refresh one arm's KL/BoB state after its count became ``n`` (no-op otherwise).
+
+    Records ``(mean, var)`` (empirical mean and 1/n variance after ``n`` samples) when ``n``
+    is the first count of a new peeling level ``i = floor(log_gamma n)``, i.e. the first
+    count ``>= gamma^i`` (``bar t_a`` of Theorem thm:delta_correct_complex_threshold_glrt,
+    decision D14), and stores ``ln(gamma R)`` for that level.
+    """
+    if code != KL and code != BOB and code != EV_BOB:
+        return
+    if n < 1:
+        return
+    gamma = fparams[P_GAMMA]
+    lvl = peeling_level(float(n), gamma)
+    if state[S_LEVEL] == lvl:
+        return
+    state[S_LEVEL] = lvl
+    state[S_TAG] = fparams[P_LPRE]
+    state[S_COUNT] = n
+    state[S_MEAN] = mean
+    state[S_VAR] = var
+    state[S_LOGGR] = log_gamma_R(
+        lvl, mean, var, fparams[P_LPRE], fparams[P_S], fparams[P_ETA0], fparams[P_ETA1], gamma
+    )
+
+
+@njit(cache=True)
+def threshold_pair(
+    code: int,
+    fparams: np.ndarray,
+    table: np.ndarray,
+    t: float,
+    n_a: int,
+    n_b: int,
+    state_a: np.ndarray,
+    state_b: np.ndarray,
+) -> float:
+    """Threshold ``c_{a,b}(N_t, delta)`` of family ``code`` for one pair of arms.
+
+    Returns ``+inf`` before the initial times. Implements: heuristic ``ln((1 + ln t)/delta)``;
+    Student (Lemma lem:delta_correct_student_thresholds) and EV-Student
+    (Lemma lem:delta_correct_student_thresholds_ev); Box (Lemma lem:delta_correct_box_thresholds)
+    and EV-Box (Lemma lem:delta_correct_box_thresholds_ev); KL (Theorem
+    thm:delta_correct_complex_threshold_glrt); BoB (Corollary cor:delta_correct_Kinf_thresholds)
+    and EV-BoB (Corollary cor:delta_correct_Kinf_thresholds_ev) via ``bob_exact``.
+    """
+    if code == HEURISTIC:
+        if t < 1.0:
+            return math.inf
+        return math.log1p(math.log(t)) + fparams[P_LOGINVDELTA]
+    nmin = fparams[P_NMIN]
+    if n_a < nmin or n_b < nmin:
+        return math.inf
+    s = fparams[P_S]
+    if code == STUDENT or code == EV_STUDENT:
+        ya = _student_y(n_a, fparams, table)
+        yb = _student_y(n_b, fparams, table)
+        if code == STUDENT:
+            return max(n_a * ya, n_b * yb)
+        return max(n_a * math.expm1(ya), n_b * math.expm1(yb))
+    L = fparams[P_LBOX]
+    eta0 = fparams[P_ETA0]
+    if code == BOX or code == EV_BOX:
+        ca, da = box_constants(float(n_a), L, s, eta0)
+        cb, db = box_constants(float(n_b), L, s, eta0)
+        if not (da > 0.0) or not (db > 0.0):
+            return math.inf
+        if code == BOX:
+            return 0.5 * (n_a * math.log1p(ca / da) + n_b * math.log1p(cb / db))
+        return 0.5 * (n_a * ca / da + n_b * cb / db)
+    gamma = fparams[P_GAMMA]
+    lgr_a = _check_state(state_a, n_a, fparams)
+    lgr_b = _check_state(state_b, n_b, fparams)
+    if code == KL:
+        return kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, gamma)
+    if code == BOB or code == EV_BOB:
+        ca, da = box_constants(float(n_a), L, s, eta0)
+        cb, db = box_constants(float(n_b), L, s, eta0)
+        if not (da > 0.0) or not (db > 0.0):
+            return math.inf
+        e = math.inf
+        if n_a >= fparams[P_NMIN_KL] and n_b >= fparams[P_NMIN_KL]:
+            e = kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, gamma)
+        return _bob_exact(float(n_a), float(n_b), ca, cb, da, db, e, code == EV_BOB)
+    raise ValueError("unknown threshold code")

@@ -1,0 +1,61 @@
+"""The comparison used by the pipeline tests notices any difference (it must be able to fail)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pipeline_helpers import assert_same_results, copy_repo, tree_state
+
+
+def _write(root, name, df):
+    p = root / "results" / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    df.to_parquet(p)
+
+
+def _frame(x=1.0):
+    return pd.DataFrame(
+        {"a": [x, 2.0], "w": [np.array([0.5, 0.5]), np.array([0.25, 0.75])], "wall_s": [1, 2]}
+    )
+
+
+def test_equal_results_pass_and_wall_time_is_ignored(tmp_path):
+    _write(tmp_path / "a", "x/t.parquet", _frame())
+    other = _frame()
+    other["wall_s"] = [7, 9]
+    _write(tmp_path / "b", "x/t.parquet", other)
+    assert assert_same_results(tmp_path / "a", tmp_path / "b") == 1
+
+
+def test_one_ulp_difference_fails(tmp_path):
+    _write(tmp_path / "a", "t.parquet", _frame(1.0))
+    _write(tmp_path / "b", "t.parquet", _frame(np.nextafter(1.0, 2.0)))
+    with pytest.raises(AssertionError):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+def test_array_cell_difference_fails(tmp_path):
+    _write(tmp_path / "a", "t.parquet", _frame())
+    df = _frame()
+    df.at[1, "w"] = np.array([0.25, 0.7500000001])
+    _write(tmp_path / "b", "t.parquet", df)
+    with pytest.raises(AssertionError):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+def test_missing_file_fails(tmp_path):
+    _write(tmp_path / "a", "t.parquet", _frame())
+    _write(tmp_path / "a", "u.parquet", _frame())
+    _write(tmp_path / "b", "t.parquet", _frame())
+    with pytest.raises(AssertionError, match="u.parquet"):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+def test_copy_repo_has_sources_but_no_generated_files(tmp_path):
+    dst = copy_repo(tmp_path / "r")
+    assert (dst / "Snakefile").is_file() and (dst / "src" / "baiuv" / "__init__.py").is_file()
+    assert not (dst / "results").exists() and not (dst / ".venv").exists()
+    assert not any((dst / "figures").iterdir())
+    assert not list(dst.rglob("__pycache__"))
+    assert tree_state(dst, "results", "figures") == {}

@@ -1,0 +1,202 @@
+"""End-to-end behaviour of the simulation engine (issue 4 acceptance tests)."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baiuv import EASY, GaussianInstance, glr_statistics, optimal_allocation
+from baiuv.simulation import (
+    ALGORITHMS,
+    Experiment,
+    RunSettings,
+    aggregate_shards,
+    fhn_n0,
+    run_shard,
+    shard_runs,
+    simulate_run,
+)
+
+EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
+
+
+@pytest.mark.parametrize("alg", list(ALGORITHMS))
+def test_every_algorithm_is_correct_on_easy_instance(alg):
+    """>= 98% of 200 runs (fixed seeds) recommend the best arm at delta = 0.01."""
+    s = RunSettings(delta=0.01)
+    rs = [simulate_run(EASY3, alg, settings=s, seed=11, experiment="t", run=r) for r in range(200)]
+    correct = sum(r["correct"] for r in rs)
+    assert correct >= 196, (alg, correct)
+    assert not any(r["truncated"] for r in rs)
+    for r in rs:
+        assert sum(r["counts"]) == r["stopping_time"]
+        if ALGORITHMS[alg].kernel == "glr":
+            assert min(r["counts"]) >= 2
+
+
+def _reference_uniform(mu, s2, n0, delta, plug_in, rng):
+    """Independent pure-Python loop: round robin + (EV-)GLR with the heuristic threshold
+    log((1 + log t)/delta), statistics from baiuv.glr_statistics."""
+    K = mu.size
+    obs = [[] for _ in range(K)]
+    for _ in range(n0):
+        for a in range(K):
+            obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
+    t = n0 * K
+    while True:
+        counts = np.array([len(o) for o in obs], float)
+        means = np.array([np.mean(o) for o in obs])
+        var = np.array([np.var(o) for o in obs])
+        Z = glr_statistics(counts, means, var, known_variance=plug_in)
+        best = int(np.argmax(means))
+        c = math.log((1 + math.log(t)) / delta)
+        if all(Z[a] > c for a in range(K) if a != best):
+            return t, best
+        a = t % K
+        obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
+        t += 1
+
+
+@pytest.mark.parametrize("plug_in", [False, True])
+def test_engine_loop_matches_reference_implementation(plug_in):
+    from baiuv.simulation.engine import Algorithm
+
+    alg = Algorithm("uniform-test", "glr", ALGORITHMS["uniform"].rule, plug_in)
+    inst = GaussianInstance(np.array([0.5, 0.2, 0.0, 0.1]), np.array([1.0, 0.3, 2.0, 0.5]))
+    for run in range(15):
+        r = simulate_run(inst, alg, rng=np.random.default_rng(run))
+        tau, rec = _reference_uniform(inst.mu, inst.sigma2, 2, 0.01, plug_in,
+                                      np.random.default_rng(run))
+        assert (r["stopping_time"], r["recommendation"]) == (tau, rec)
+
+
+@pytest.mark.parametrize("alg,known", [("TaS", False), ("EV-TaS", True)])
+def test_tas_proportions_converge_to_optimal_allocation(alg, known):
+    """Long run (delta = 1e-300): TaS tracks w*(mu, sigma^2), EV-TaS w*_{sigma^2}(mu).
+    On EASY the two allocations differ by > 0.04 in the best arm's weight."""
+    w_unknown = optimal_allocation(EASY.mu, EASY.sigma2)
+    w_known = optimal_allocation(EASY.mu, EASY.sigma2, known_variance=True)
+    assert abs(w_unknown[0] - w_known[0]) > 0.04
+    target = w_known if known else w_unknown
+    other = w_unknown if known else w_known
+    s = RunSettings(delta=1e-300)
+    props = []
+    for run in range(3):
+        r = simulate_run(EASY, alg, settings=s, seed=5, run=run)
+        assert r["stopping_time"] > 3000
+        props.append(np.array(r["counts"]) / r["stopping_time"])
+    p = np.mean(props, axis=0)
+    assert np.abs(p - target).max() < 0.02
+    assert np.abs(p - target).max() < np.abs(p - other).max()
+
+
+def test_tci_pulls_leader_a_beta_fraction():
+    """On a long run the leader is (nearly always) the best arm: N_best / t ~ beta."""
+    for beta in (0.5, 0.7):
+        s = RunSettings(delta=1e-100, beta=beta)
+        r = simulate_run(EASY3, "TCI", settings=s, seed=1)
+        n = r["stopping_time"]
+        assert n > 3000
+        frac = r["counts"][0] / n
+        assert abs(frac - beta) < 5 * math.sqrt(beta * (1 - beta) / n) + 0.01
+
+
+def test_same_seed_same_output_and_different_seeds_differ():
+    a = simulate_run(EASY3, "DKM", seed=3, run=1)
+    b = simulate_run(EASY3, "DKM", seed=3, run=1)
+    c = simulate_run(EASY3, "DKM", seed=3, run=2)
+    a.pop("wall_time"), b.pop("wall_time"), c.pop("wall_time")
+    assert a == b
+    assert a["seed_entropy"] == "3" and a != c
+
+
+@pytest.mark.parametrize("kind", ["named", "random"])
+def test_shards_do_not_change_results(kind):
+    if kind == "named":
+        exp = Experiment("shard-test", "named", 10, EASY3)
+    else:
+        exp = Experiment("shard-test", "random", 2, None, n_instances=5, K=4)
+    s = RunSettings()
+    for alg in ("TCI", "FWS", "FHN2"):
+        one = run_shard(exp, alg, seed=9, settings=s)
+        four = aggregate_shards(
+            [run_shard(exp, alg, seed=9, settings=s, n_shards=4, shard=i) for i in range(4)]
+        )
+        cols = [c for c in one.columns if c != "wall_time"]
+        pd.testing.assert_frame_equal(one[cols].reset_index(drop=True), four[cols])
+        assert len(one) == exp.n_total
+
+
+def test_random_instances_do_not_depend_on_count():
+    small = Experiment("r", "random", 1, None, n_instances=3)
+    large = Experiment("r", "random", 1, None, n_instances=50)
+    for i in range(3):
+        a, b = small.instance_at(i, 4)[1], large.instance_at(i, 4)[1]
+        assert np.array_equal(a.mu, b.mu) and np.array_equal(a.sigma2, b.sigma2)
+        assert a.mu[0] == 0 and a.sigma2[0] == 1
+        assert np.all((-a.mu[1:] >= 0.2) & (-a.mu[1:] <= 1.0))
+        assert np.all((a.sigma2[1:] >= 0.1) & (a.sigma2[1:] <= 10))
+
+
+def test_shard_runs_partition():
+    for n in (0, 1, 7, 100):
+        for k in (1, 3, 8):
+            parts = [list(shard_runs(n, k, i)) for i in range(k)]
+            assert sum(parts, []) == list(range(n))
+
+
+def test_fhn_n0():
+    assert fhn_n0(0.01) == 47  # ceil(10 log 100) = ceil(46.05)
+    assert fhn_n0(0.9) == 2
+
+
+def test_fixed_tracks_true_allocation():
+    s = RunSettings(delta=1e-60)
+    r = simulate_run(EASY, "fixed", settings=s, seed=2)
+    w = optimal_allocation(EASY.mu, EASY.sigma2)
+    assert np.abs(np.array(r["counts"]) / r["stopping_time"] - w).max() < 2 * 5 / r["stopping_time"]
+
+
+def test_truncation_flag():
+    r = simulate_run(EASY3, "TaS", settings=RunSettings(delta=1e-300, max_samples=100), seed=1)
+    assert r["truncated"] and r["stopping_time"] == 100
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"delta": 1.5}, "delta"),
+        ({"threshold": "nope"}, "threshold"),
+        ({"n0": 1}, "n0"),
+        ({"beta": 1.0}, "beta"),
+        ({"max_samples": 0}, "max_samples"),
+        ({"fhn_n0": 1}, "fhn_n0"),
+    ],
+)
+def test_bad_settings(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        RunSettings(**kwargs)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="algorithm"):
+        simulate_run(EASY3, "nope")
+    with pytest.raises(ValueError, match="instance"):
+        simulate_run((1, 2), "TaS")
+    with pytest.raises(ValueError, match="runs"):
+        Experiment("x", "named", 0, EASY3)
+    with pytest.raises(ValueError, match="n_shards"):
+        shard_runs(3, 0, 0)
+    with pytest.raises(ValueError, match="frames"):
+        aggregate_shards([])
+
+
+@pytest.mark.parametrize("threshold", ["student", "box", "kl", "ev-box"])
+def test_other_threshold_families_run(threshold):
+    s = RunSettings(threshold=threshold, delta=0.05)
+    alg = "EV-TCI" if threshold.startswith("ev") else "TCI"
+    r = simulate_run(EASY3, alg, settings=s, seed=1)
+    r_h = simulate_run(EASY3, alg, settings=RunSettings(delta=0.05), seed=1)
+    assert r["correct"] and not r["truncated"]
+    assert r["stopping_time"] >= r_h["stopping_time"]  # calibrated thresholds are larger

@@ -1,0 +1,55 @@
+"""The numba game solver of FWS against scipy's HiGHS (decision D47)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from baiuv.simulation.game import solve_game, solve_game_highs
+
+
+def _check(M):
+    v, z = solve_game(M)
+    vh, zh = solve_game_highs(M)
+    scale = max(1.0, np.abs(M).max())
+    assert v == pytest.approx(vh, abs=1e-9 * scale)
+    assert np.all(z >= -1e-12) and z.sum() == pytest.approx(1.0, abs=1e-12)
+    # z guarantees the value against every row (optimality certificate)
+    assert (M @ z).min() == pytest.approx(vh, abs=1e-9 * scale)
+
+
+@pytest.mark.parametrize("m,K", [(1, 3), (2, 2), (3, 5), (9, 10), (4, 10)])
+def test_random_games_match_highs(m, K):
+    rng = np.random.default_rng(m * 100 + K)
+    for _ in range(30):
+        _check(rng.normal(size=(m, K)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(2, 8)),
+              elements=st.floats(-5, 5, allow_nan=False, width=64)))
+def test_property_matches_highs(M):
+    _check(M)
+
+
+def test_known_games():
+    # matching pennies: value 0, z = (1/2, 1/2)
+    v, z = solve_game(np.array([[1.0, -1.0], [-1.0, 1.0]]))
+    assert v == pytest.approx(0.0, abs=1e-12) and z == pytest.approx([0.5, 0.5])
+    # a dominant column
+    v, z = solve_game(np.array([[1.0, 3.0, 0.0], [2.0, 4.0, 1.0]]))
+    assert v == pytest.approx(3.0) and z == pytest.approx([0.0, 1.0, 0.0])
+    # constant payoff
+    v, z = solve_game(np.full((2, 3), 0.7))
+    assert v == pytest.approx(0.7) and z.sum() == pytest.approx(1.0)
+    # FWS-like payoff: <e_i - x, g_j> with sparse gradients
+    x = np.array([0.4, 0.3, 0.3])
+    G = np.array([[1.0, 2.0, 0.0], [1.5, 0.0, 1.0]])
+    M = G - (G @ x)[:, None]
+    _check(M)
+
+
+def test_highs_rejects_bad_input():
+    with pytest.raises(ValueError, match="M must"):
+        solve_game_highs(np.zeros(3))

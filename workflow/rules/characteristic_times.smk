@@ -1,0 +1,85 @@
+# Characteristic times: ratio sweeps (Appendix "Characteristic Times", Figure
+# fig:evolution_ratios_characteristic_times) and the named-instance table.
+
+
+rule characteristic_time_sweep:
+    output:
+        "results/characteristic_times/sweep_{axis}.parquet",
+    log:
+        "logs/characteristic_times/sweep_{axis}.log",
+    benchmark:
+        "benchmarks/out/characteristic_time_sweep_{axis}.tsv"
+    wildcard_constraints:
+        axis="gap|variance",
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=30,
+        mem_mb=1000,
+    params:
+        sweep=lambda wc: config["characteristic_times"][f"{wc.axis}_sweep"],
+        code=SRC_HASH,
+    script:
+        "../scripts/characteristic_sweep.py"
+
+
+rule characteristic_time_instances:
+    output:
+        "results/characteristic_times/instances.parquet",
+    log:
+        "logs/characteristic_times/instances.log",
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=10,
+        mem_mb=1000,
+    params:
+        instances=[INSTANCES[n] for n in config["characteristic_times"]["instances"]],
+        beta=config["characteristic_times"]["beta"],
+        code=SRC_HASH,
+    script:
+        "../scripts/characteristic_instances.py"
+
+
+rule characteristic_time_table:
+    input:
+        "results/characteristic_times/instances.parquet",
+    output:
+        report(
+            "results/tables/characteristic_times.md",
+            caption="../report/characteristic_times_table.rst",
+            category="Characteristic times",
+        ),
+    log:
+        "logs/characteristic_times/table.log",
+    conda:
+        CONDA_ENV
+    params:
+        code=SRC_HASH,
+    script:
+        "../scripts/characteristic_table.py"
+
+
+rule characteristic_time_figure:
+    input:
+        gap="results/characteristic_times/sweep_gap.parquet",
+        variance="results/characteristic_times/sweep_variance.parquet",
+    output:
+        pdf=report(
+            "figures/characteristic_times_ratio.pdf",
+            caption="../report/characteristic_times_ratio.rst",
+            category="Characteristic times",
+        ),
+        png="figures/characteristic_times_ratio.png",
+    log:
+        "logs/characteristic_times/figure.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/characteristic_figure.py"
+
+
+ALL_TARGETS.extend(
+    figure_files("characteristic_times_ratio")
+    + ["results/tables/characteristic_times.md"]
+)

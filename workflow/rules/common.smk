@@ -1,0 +1,34 @@
+# Helpers shared by every rule file.
+import os
+import sys
+
+_SRC = os.path.join(workflow.basedir, "src")
+sys.path.insert(0, _SRC)
+# jobs (script: directives) find the package without installation, also in conda envs
+os.putenv("PYTHONPATH", _SRC)
+
+CONDA_ENV = "../envs/baiuv.yaml"
+
+from baiuv.config import ConfigError, validate_config_semantics  # noqa: E402
+from baiuv.provenance import source_hash  # noqa: E402
+
+try:
+    validate_config_semantics(config)
+except ConfigError as exc:
+    raise ValueError(f"invalid configuration: {exc}") from None
+
+# Results depend on the package sources: edited science reruns, unchanged science does not.
+SRC_HASH = source_hash()
+
+# numba's on-disk cache: node-local inside SLURM jobs, <workdir>/.numba_cache otherwise
+# (decision D60; jobs inherit NUMBA_CACHE_DIR from this process).
+from baiuv.numba_cache import configure_numba_cache  # noqa: E402
+
+configure_numba_cache(os.getcwd(), SRC_HASH)
+
+INSTANCES = {inst["name"]: inst for inst in config["instances"]}
+
+
+def figure_files(name):
+    """Both formats of one figure."""
+    return [f"figures/{name}.pdf", f"figures/{name}.png"]

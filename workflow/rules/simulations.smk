@@ -1,0 +1,119 @@
+# Stopping-time experiments (Section ssec:experiments, Figure
+# fig:random_instances_heuristic_threshold): shards of runs -> one table per experiment ->
+# figure and tables. Seeds come from (seed, experiment, instance, algorithm, run) only, so
+# the number of shards never changes the results.
+
+SIM = config["simulation"]
+SIM_SETTINGS = {
+    k: SIM[k]
+    for k in (
+        "delta",
+        "threshold",
+        "n0",
+        "fhn_n0",
+        "beta",
+        "fws_exponent",
+        "hedge_delta0",
+        "max_samples",
+    )
+    if k in SIM
+}
+SIM_EXPERIMENTS = list(SIM["experiments"])
+SIM_ALGORITHMS = list(SIM["algorithms"])
+SIM_SHARDS = int(SIM["shards"])
+
+
+rule sim_shard:
+    output:
+        "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+    wildcard_constraints:
+        experiment="|".join(SIM_EXPERIMENTS),
+        algorithm="|".join(SIM_ALGORITHMS),
+        shard=r"\d+",
+    params:
+        experiment=lambda wc: wc.experiment,
+        spec=lambda wc: SIM["experiments"][wc.experiment],
+        instances=INSTANCES,
+        algorithm=lambda wc: wc.algorithm,
+        seed=config["seed"],
+        settings=SIM_SETTINGS,
+        n_shards=SIM_SHARDS,
+        shard=lambda wc: int(wc.shard),
+        code=SRC_HASH,
+    log:
+        "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log",
+    benchmark:
+        "benchmarks/out/sim_shard_{experiment}_{algorithm}_{shard}.tsv"
+    resources:
+        runtime=120,
+        mem_mb=1000,
+    script:
+        "../scripts/sim_shard.py"
+
+
+rule sim_aggregate:
+    input:
+        expand(
+            "results/simulations/{{experiment}}/{algorithm}/shard_{shard}.parquet",
+            algorithm=SIM_ALGORITHMS,
+            shard=range(SIM_SHARDS),
+        ),
+    output:
+        "results/simulations/{experiment}.parquet",
+    wildcard_constraints:
+        experiment="|".join(SIM_EXPERIMENTS),
+    params:
+        code=SRC_HASH,
+    log:
+        "logs/simulations/aggregate_{experiment}.log",
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/sim_aggregate.py"
+
+
+rule sim_figure:
+    input:
+        expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
+    output:
+        pdf=report(
+            "figures/stopping_times.pdf",
+            caption="../report/stopping_times.rst",
+            category="Stopping times",
+        ),
+        png="figures/stopping_times.png",
+    params:
+        experiments=SIM_EXPERIMENTS,
+        algorithms=SIM_ALGORITHMS,
+    log:
+        "logs/simulations/figure.log",
+    script:
+        "../scripts/sim_figure.py"
+
+
+rule sim_tables:
+    input:
+        expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
+    output:
+        errors=report(
+            "results/tables/error_rates.md",
+            caption="../report/stopping_times_errors.rst",
+            category="Stopping times",
+        ),
+        times=report(
+            "results/tables/stopping_times.md",
+            caption="../report/stopping_times_table.rst",
+            category="Stopping times",
+        ),
+    params:
+        delta=SIM["delta"],
+    log:
+        "logs/simulations/tables.log",
+    script:
+        "../scripts/sim_tables.py"
+
+
+ALL_TARGETS.extend(
+    figure_files("stopping_times")
+    + ["results/tables/error_rates.md", "results/tables/stopping_times.md"]
+)

@@ -1,0 +1,15 @@
+"""Adapter: one characteristic-time ratio sweep -> Parquet."""
+
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+from baiuv.sweeps import grid, ratio_sweep
+
+log = setup_logging(snakemake.log[0])
+axis = snakemake.wildcards.axis
+sweep = dict(snakemake.params.sweep)
+fixed = sweep["r"] if axis == "gap" else sweep["gap"]
+values = grid(sweep["grid"])
+log.info("sweep %s: %d points, fixed %s", axis, values.size, fixed)
+df = ratio_sweep(axis, values, fixed)
+write_table(df, snakemake.output[0], {"axis": axis, **sweep, "code": snakemake.params.code})
+log.info("ratio range [%.6g, %.6g]", df["ratio"].min(), df["ratio"].max())

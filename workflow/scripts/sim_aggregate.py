@@ -1,0 +1,20 @@
+"""Adapter: shards of one experiment -> one Parquet file (canonical order)."""
+
+from baiuv.io import read_table, write_table
+from baiuv.logs import setup_logging
+from baiuv.simulation import aggregate_shards
+
+log = setup_logging(snakemake.log[0])
+frames, params = [], []
+for path in snakemake.input:
+    df, meta = read_table(path)
+    frames.append(df)
+    params.append(meta)
+out = aggregate_shards(frames)
+write_table(
+    out,
+    snakemake.output[0],
+    {"experiment": snakemake.wildcards.experiment, "shards": params, "code": snakemake.params.code},
+)
+log.info("%s: %d runs of %d algorithms", snakemake.wildcards.experiment, len(out),
+         out["algorithm"].nunique())

@@ -1,0 +1,33 @@
+"""Adapter: one shard of runs of one algorithm on one experiment -> Parquet."""
+
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+from baiuv.simulation import RunSettings, experiment_from_config, run_shard
+
+log = setup_logging(snakemake.log[0])
+p = snakemake.params
+exp = experiment_from_config(p.experiment, p.spec, p.instances)
+settings = RunSettings(**p.settings)
+df = run_shard(
+    exp, p.algorithm, seed=p.seed, settings=settings, n_shards=p.n_shards, shard=p.shard
+)
+write_table(
+    df,
+    snakemake.output[0],
+    {
+        "experiment": p.experiment,
+        "spec": p.spec,
+        "algorithm": p.algorithm,
+        "seed": p.seed,
+        "settings": settings.to_dict(),
+        "n_shards": p.n_shards,
+        "shard": p.shard,
+        "code": p.code,
+    },
+)
+log.info(
+    "%s/%s shard %d/%d: %d runs, mean tau %.1f, errors %d, %.1f s",
+    p.experiment, p.algorithm, p.shard, p.n_shards, len(df),
+    df["stopping_time"].mean() if len(df) else float("nan"),
+    int((~df["correct"]).sum()), df["wall_time"].sum(),
+)

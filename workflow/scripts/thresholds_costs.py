@@ -1,0 +1,18 @@
+"""Adapter: cost of one threshold evaluation per family -> Parquet."""
+
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+from baiuv.thresholds import ThresholdParams
+from baiuv.thresholds.experiments import threshold_costs
+
+setup_logging(snakemake.log[0])
+thr = dict(snakemake.params.thr)
+df = threshold_costs(
+    delta=float(thr["delta_fixed"]),
+    n=int(thr["t_fixed"]) // 2,
+    repeats=int(thr.get("cost_repeats", 20)),
+    params=ThresholdParams.from_config(thr),
+    seed=int(snakemake.params.seed),
+    backend=thr.get("bob_backend", "auto"),
+)
+write_table(df, snakemake.output[0], params=thr)

@@ -1,0 +1,12 @@
+"""Adapter: initial times per family and delta -> Parquet."""
+
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+from baiuv.thresholds import ThresholdParams
+from baiuv.thresholds.experiments import initial_times
+
+setup_logging(snakemake.log[0])
+thr = dict(snakemake.params.thr)
+deltas = thr.get("initial_time_deltas", [0.1, 0.01, 0.001])
+df = initial_times(deltas, params=ThresholdParams.from_config(thr))
+write_table(df, snakemake.output[0], params=thr)
