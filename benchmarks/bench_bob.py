@@ -76,8 +76,48 @@ def paper_cases(rng, m, delta=0.01, s=2.0, eta0=None, gamma=1.2):
         ]
         e = kl_value(n[0], n[1], lg[0], lg[1], lmain, s, gamma)
         if math.isfinite(e):
-            rows.append([n[0], n[1], c[0], c[1], d[0], d[1], e])
+            rows.append([n[0], n[1], c[0], c[1], d[0], d[1], e, lg[0], lg[1]])
     return np.array(rows)
+
+
+def full_threshold_loops():
+    """Numba loops computing the whole pair threshold from counts (Box: C, D and the
+    closed form; BoB: C, D, E and :func:`bob_exact`), with the kernels of
+    ``baiuv.thresholds``; ``None`` if those are not importable."""
+    try:
+        from baiuv.thresholds.concentration import eps_mu_L, one_minus_eps_minus_L
+        from baiuv.thresholds.kernels import kl_value
+    except Exception:  # noqa: BLE001
+        return None
+
+    @njit
+    def box_full(P, ev, L, s, eta0):
+        acc = 0.0
+        for i in range(P.shape[0]):
+            n1 = P[i, 0]
+            n2 = P[i, 1]
+            c1 = eps_mu_L(n1, L, s)
+            c2 = eps_mu_L(n2, L, s)
+            d1 = one_minus_eps_minus_L(n1 - 1.0, L, s, eta0)
+            d2 = one_minus_eps_minus_L(n2 - 1.0, L, s, eta0)
+            acc += box_value(n1, n2, c1, c2, d1, d2, ev)
+        return acc
+
+    @njit
+    def bob_full(P, ev, L, s, eta0, lmain, gamma):
+        acc = 0.0
+        for i in range(P.shape[0]):
+            n1 = P[i, 0]
+            n2 = P[i, 1]
+            c1 = eps_mu_L(n1, L, s)
+            c2 = eps_mu_L(n2, L, s)
+            d1 = one_minus_eps_minus_L(n1 - 1.0, L, s, eta0)
+            d2 = one_minus_eps_minus_L(n2 - 1.0, L, s, eta0)
+            e = kl_value(n1, n2, P[i, 7], P[i, 8], lmain, s, gamma)
+            acc += bob_exact(n1, n2, c1, c2, d1, d2, e, ev)
+        return acc
+
+    return box_full, bob_full
 
 
 def random_cases(rng, m):
@@ -141,7 +181,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    sets = {"paper": paper_cases(rng, args.cases), "random": random_cases(rng, args.cases)}
+    paper = paper_cases(rng, args.cases)
+    sets = {"paper": paper[:, :7].copy(), "random": random_cases(rng, args.cases)}
     print(
         f"{'inputs':8s} {'prog':6s} {'exact ns':>9s} {'box ns':>7s} {'exact/box':>9s} "
         f"{'py exact ns':>11s} {'py box ns':>9s} {'py ratio':>8s} {'ipopt us':>9s} "
@@ -159,6 +200,34 @@ def main(argv=None) -> None:
                 f"{te / tb:9.2f} {py['exact'] * 1e9:11.0f} {py['box'] * 1e9:9.0f} "
                 f"{py['exact'] / py['box']:8.2f} {ip}   ({note})"
             )
+    loops = full_threshold_loops()
+    if loops is None:
+        print("full thresholds: baiuv.thresholds kernels not importable")
+        return
+    from scipy.special import zeta
+
+    box_full, bob_full = loops
+    s_, gamma, d2 = 2.0, 1.2, 0.01 / 2
+    eta0 = 1.0 / math.log(1.0 / d2)
+    L = math.log(4 * zeta(s_) / d2)
+    lmain = math.log(2 * zeta(s_) ** 2 / d2)
+    print("\nwhole pair threshold from the counts (C, D [, E] computed in the loop), paper inputs:")
+    for ev in (False, True):
+        box_full(paper[:10], ev, L, s_, eta0)
+        bob_full(paper[:10], ev, L, s_, eta0, lmain, gamma)
+        tb = te = math.inf
+        for _ in range(5):
+            t0 = time.perf_counter()
+            box_full(paper, ev, L, s_, eta0)
+            tb = min(tb, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            bob_full(paper, ev, L, s_, eta0, lmain, gamma)
+            te = min(te, time.perf_counter() - t0)
+        m = paper.shape[0]
+        print(
+            f"  {'EV-' if ev else ''}BoB threshold {te / m * 1e9:7.0f} ns, "
+            f"{'EV-' if ev else ''}Box threshold {tb / m * 1e9:7.0f} ns, ratio {te / tb:5.2f}"
+        )
 
 
 if __name__ == "__main__":

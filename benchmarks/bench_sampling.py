@@ -78,8 +78,10 @@ def main():
     for alg in ALGORITHMS:  # compile / load caches outside the measurements
         simulate_run(STANDARD, alg, settings=RunSettings(max_samples=50))
     print("== cost per sample (heuristic threshold, delta = 0.01)")
-    print(f"{'algorithm':10s} {'K=5 us/step':>12s} {'K=5 runs/s':>11s} {'K=10 us/step':>13s} "
-          f"{'K=10 runs/s':>12s} {'K=10 mean tau':>14s}")
+    print(
+        f"{'algorithm':10s} {'K=5 us/step':>12s} {'K=5 runs/s':>11s} {'K=10 us/step':>13s} "
+        f"{'K=10 runs/s':>12s} {'K=10 mean tau':>14s}"
+    )
     for alg in ALGORITHMS:
         u5, r5, _ = per_step(alg, [STANDARD], s, args.sample)
         u10, r10, tau10 = per_step(alg, random_insts, s, args.sample)
@@ -97,15 +99,19 @@ def main():
     for _ in range(20):
         solve_game_highs(M)
     t_highs = (time.perf_counter() - t0) / 20
-    print(f"\n== one 9x10 game: numba simplex {1e6 * t_simplex:.1f} us, scipy HiGHS "
-          f"{1e6 * t_highs:.0f} us (ratio {t_highs / t_simplex:.0f}x)")
+    print(
+        f"\n== one 9x10 game: numba simplex {1e6 * t_simplex:.1f} us, scipy HiGHS "
+        f"{1e6 * t_highs:.0f} us (ratio {t_highs / t_simplex:.0f}x)"
+    )
 
     cfg = yaml.safe_load(Path(args.config).read_text())
     sim = cfg["simulation"]
     insts = {d["name"]: d for d in cfg["instances"]}
     st = settings_from(sim)
-    print(f"\n== projection of {args.config} on {args.cores} cores "
-          f"(mean wall time per run measured on {args.sample} runs per cell)")
+    print(
+        f"\n== projection of {args.config} on {args.cores} cores "
+        f"(mean wall time per run measured on {args.sample} runs per cell)"
+    )
     total = 0.0
     for name, spec in sim["experiments"].items():
         exp = experiment_from_config(name, spec, insts)
@@ -115,13 +121,17 @@ def main():
             df = run_shard(exp, alg, seed=cfg["seed"], settings=st, indices=idx)
             per_run = df["wall_time"].mean()
             sub += per_run * exp.n_total
-            print(f"  {name:9s} {alg:8s} {exp.n_total:6d} runs x {1e3 * per_run:8.2f} ms "
-                  f"(mean tau {df['stopping_time'].mean():8.0f}) = {per_run * exp.n_total:8.1f} s")
+            print(
+                f"  {name:9s} {alg:8s} {exp.n_total:6d} runs x {1e3 * per_run:8.2f} ms "
+                f"(mean tau {df['stopping_time'].mean():8.0f}) = {per_run * exp.n_total:8.1f} s"
+            )
         print(f"  {name}: {sub:.0f} core-s")
         total += sub
     proj = total / args.cores
-    print(f"projected: {total:.0f} core-s = {proj / 60:.1f} min on {args.cores} cores "
-          f"(target < 60 min: {'OK' if proj < 3600 else 'MISSED'})")
+    print(
+        f"projected: {total:.0f} core-s = {proj / 60:.1f} min on {args.cores} cores "
+        f"(target < 60 min: {'OK' if proj < 3600 else 'MISSED'})"
+    )
 
     if args.default_config:
         dcfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -136,8 +146,10 @@ def main():
         with ProcessPoolExecutor(args.cores) as ex:
             cpu = sum(ex.map(_shard_job, jobs))
         wall = time.perf_counter() - t0
-        print(f"\n== default config: {len(jobs)} shards, measured {wall:.1f} s wall "
-              f"({cpu:.1f} core-s) on {args.cores} processes")
+        print(
+            f"\n== default config: {len(jobs)} shards, measured {wall:.1f} s wall "
+            f"({cpu:.1f} core-s) on {args.cores} processes"
+        )
 
 
 if __name__ == "__main__":

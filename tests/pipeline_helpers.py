@@ -123,7 +123,9 @@ def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
         df = df.drop(columns=[c for c in df.columns if WALL_TIME_COLUMNS.search(str(c))])
         for c in df.columns:  # array-valued cells (e.g. allocations): compare as tuples
             if df[c].dtype == object:
-                df[c] = [tuple(np.ravel(v)) if isinstance(v, list | np.ndarray) else v for v in df[c]]
+                df[c] = [
+                    tuple(np.ravel(v)) if isinstance(v, list | np.ndarray) else v for v in df[c]
+                ]
         out[str(f.relative_to(workdir))] = df
     return out
 

@@ -42,10 +42,6 @@ def _set(path: str, value):
     return mutate
 
 
-def _call(fn):
-    return fn
-
-
 def _dup_name(cfg):
     cfg["instances"][1]["name"] = cfg["instances"][0]["name"]
 
@@ -53,17 +49,6 @@ def _dup_name(cfg):
 def _tie(cfg):
     mu = cfg["instances"][0]["mu"]
     mu[1] = max(mu)
-
-
-def _delete(path):
-    def mutate(cfg):
-        keys = path.split(".")
-        node = cfg
-        for k in keys[:-1]:
-            node = node[k]
-        del node[keys[-1]]
-
-    return mutate
 
 
 # (id, mutation, regexes that must all appear in the output)
@@ -149,6 +134,73 @@ CASES = [
         "grid_max_below_min",
         _set("characteristic_times.gap_sweep.grid", {"min": 10.0, "max": 1.0, "num": 3}),
         [r"characteristic_times\.gap_sweep\.grid", r"max must be >= min"],
+    ),
+    (
+        "delta_zero",
+        _set("simulation.delta", 0.0),
+        [r"simulation.*delta", r"less than or equal to the minimum of 0"],
+    ),
+    (
+        "delta_one",
+        _set("simulation.delta", 1.0),
+        [r"simulation.*delta", r"greater than or equal to the maximum of 1"],
+    ),
+    (
+        "unknown_algorithm",
+        _set("simulation.algorithms", ["TaS", "Tas-EV"]),
+        [r"simulation.*algorithms.*1", r"'Tas-EV' is not one of \['TaS', 'EV-TaS'"],
+    ),
+    (
+        "duplicate_algorithm",
+        _set("simulation.algorithms", ["TaS", "TaS"]),
+        [r"simulation.*algorithms", r"non-unique elements|has non-unique"],
+    ),
+    (
+        "unknown_threshold",
+        _set("simulation.threshold", "student-t"),
+        [r"simulation.*threshold", r"'student-t' is not one of \['heuristic', 'student'"],
+    ),
+    (
+        "runs_zero",
+        _set("simulation.experiments.standard.runs", 0),
+        [r"experiments.*standard.*runs", r"less than the minimum of 1"],
+    ),
+    (
+        "runs_negative_random",
+        _set("simulation.experiments.random.n_instances", -3),
+        [r"experiments.*random.*n_instances", r"less than the minimum of 1"],
+    ),
+    (
+        "shards_zero",
+        _set("simulation.shards", 0),
+        [r"simulation.*shards", r"less than the minimum of 1"],
+    ),
+    (
+        "experiment_unknown_instance",
+        _set("simulation.experiments.standard.instance", "hard"),
+        [r"simulation\.experiments\.standard\.instance", r"unknown instance 'hard'", "allowed"],
+    ),
+    (
+        "experiment_kind_unknown",
+        _set("simulation.experiments.easy.kind", "fixed"),
+        [r"experiments.*easy.*kind", r"is not one of \['named', 'random'\]"],
+    ),
+    (
+        "named_experiment_without_runs",
+        lambda c: c["simulation"]["experiments"].update(
+            easy2={"kind": "named", "instance": "easy"}
+        ),
+        [r"simulation\.experiments\.easy2\.runs", r"required for kind 'named'"],
+    ),
+    (
+        "random_gap_range_reversed",
+        _set("simulation.experiments.random.gap_range", [1.0, 0.2]),
+        [r"simulation\.experiments\.random\.gap_range", r"low <= high"],
+    ),
+    (
+        "unknown_simulation_key",
+        _set("simulation.runs", 10),
+        [r"'runs' was unexpected", r"simulation"],
     ),
     (
         "instance_name_with_slash",

@@ -151,8 +151,8 @@ def y_from_budget(b, c, d):
     return np.where(b < 0, -1.0, np.where(ok_hi, c / d, lo))
 
 
-def grid_reference(n, c, d, e, ev, m=1001):
-    """Dense grid over y_1 (arm 2 takes the remaining KL budget), zoomed four times."""
+def grid_reference(n, c, d, e, ev, m=513):
+    """Grid over y_1 (arm 2 takes the remaining KL budget), zoomed five times (x256 each)."""
     n, c, d = map(np.asarray, (n, c, d))
 
     def values(y1):
@@ -163,7 +163,7 @@ def grid_reference(n, c, d, e, ev, m=1001):
 
     lo, hi = 0.0, c[0] / d[0]
     best = -np.inf
-    for _ in range(5):  # zoom four times around the best grid point
+    for _ in range(6):  # zoom five times around the best grid point
         grid = np.linspace(lo, hi, m)
         vals = values(grid)
         k = int(np.argmax(vals))
@@ -205,7 +205,7 @@ def random_cases(seed, m):
         u = rng.uniform()
         if u < 0.15:
             e = bmax * rng.uniform(1.0, 2.0)  # box binding
-        elif u < 0.3:
+        elif u < 0.4:
             e = amin * rng.uniform(0.05, 1.0)  # inside region A
         else:
             e = amin + (bmax - amin) * rng.uniform(0.0, 1.0)  # both
@@ -246,7 +246,9 @@ def check_solution(n, c, d, e, ev):
 
 
 # ----------------------------------------------------------------------------- SLSQP
-@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+@pytest.mark.parametrize(
+    "seed", [11, *(pytest.param(s, marks=pytest.mark.slow) for s in (12, 13, 14))]
+)
 def test_agrees_with_slsqp_multistart(seed):
     """1200 random programs against an independent reference, rel 1e-6, never below.
 
@@ -261,7 +263,7 @@ def test_agrees_with_slsqp_multistart(seed):
     for k, (n, c, d, e, ev) in enumerate(cases):
         val = check_solution(n, c, d, e, ev)
         ref = grid_reference(n, c, d, e, ev)
-        if k % 4 == 0:
+        if k % 5 == 0:
             ref = max(ref, slsqp_reference(n, c, d, e, ev, n_dirs=5))
         scale = max(abs(ref), 1e-12)
         # global: never below a (tolerance-feasible) local optimum of the references
@@ -332,7 +334,8 @@ def test_upper_bounds_and_feasibility(p):
     tol = 1e-12 * max(1.0, val)
     assert val <= box_value(n, c, d, ev) + tol
     if ev:
-        bound = np.sum(0.5 * n * np.minimum(c / d, np.expm1(2 * e / n)))
+        with np.errstate(over="ignore"):  # expm1 overflows to inf: no bound
+            bound = np.sum(0.5 * n * np.minimum(c / d, np.expm1(2 * e / n)))
         assert val <= bound + tol
     else:
         assert val <= e + tol
@@ -442,33 +445,51 @@ def _ipopt_or_skip():
 
 @pytest.mark.slow
 def test_agrees_with_pyomo_cyipopt():
-    """>= 1000 random programs against the Pyomo + cyipopt path.
+    """Pyomo + cyipopt path against the exact solver.
 
-    Concave programs (KKT sufficient): relative agreement 1e-7. Non-concave programs
-    (EV, or a C2 piece): Ipopt is a local solver, so only ``exact >= ipopt`` is required
-    (decision D30); agreement is reported.
+    * >= 1000 concave programs (non-EV, no C2 piece: KKT sufficient, so Ipopt's local
+      optimum is global), covering the box / KL / both regimes: relative agreement 1e-7.
+    * 300 non-concave programs: Ipopt is a local solver (decision D30), so only
+      ``exact >= ipopt`` is required, up to Ipopt's feasibility tolerance (its point may
+      violate the KL constraint by ~1e-7 relative, giving a slightly larger value).
+
+    Ipopt's tolerances are absolute (tol, bound_relax_factor 1e-10): programs with a tiny KL
+    budget (E < 0.01, far below any threshold value) are left out.
     """
     bob = _ipopt_or_skip()
-    cases = random_cases(99, 1400)
-    n_concave = 0
+    concave = [
+        (n, c, d, e, False)
+        for n, c, d, e, _ in random_cases(99, 2400)
+        if e >= 0.01 and is_concave_case(c, d, False)
+    ]
+    assert len(concave) >= 1000
     regimes = {"box": 0, "kl": 0, "both": 0}
-    for n, c, d, e, ev in cases:
+    worst = 0.0
+    for n, c, d, e, ev in concave:
+        val = solve_bob_exact(n, c, d, e, ev=ev)
+        ref = bob.solve_bob(n, c, d, e, ev=ev, backend="cyipopt")
+        rel = abs(val - ref) / max(abs(ref), 1e-12)
+        worst = max(worst, rel)
+        assert rel <= 1e-7, (n, c, d, e, val, ref)
+        regimes[classify(n, c, d, e, ev)] += 1
+    for count in regimes.values():
+        assert count >= 100, regimes
+    nonconcave = [
+        case
+        for case in random_cases(98, 1200)
+        if case[3] >= 0.01 and not is_concave_case(case[1], case[2], case[4])
+    ][:300]
+    local = 0
+    for n, c, d, e, ev in nonconcave:
         val = solve_bob_exact(n, c, d, e, ev=ev)
         try:
             ref = bob.solve_bob(n, c, d, e, ev=ev, backend="cyipopt")
-        except Exception as exc:  # noqa: BLE001 - a local solver failure is not our bug
-            if is_concave_case(c, d, ev):
-                raise AssertionError(f"cyipopt failed on a concave case: {exc}") from exc
+        except Exception:  # noqa: BLE001 - a local solver failure is not our bug
             continue
         scale = max(abs(ref), 1e-12)
-        assert val >= ref - 1e-7 * scale, (n, c, d, e, ev, val, ref)
-        if is_concave_case(c, d, ev):
-            n_concave += 1
-            regimes[classify(n, c, d, e, ev)] += 1
-            assert abs(val - ref) <= 1e-7 * scale, (n, c, d, e, val, ref)
-    assert n_concave >= 300
-    for count in regimes.values():
-        assert count >= 30, regimes
+        assert val >= ref - 1e-6 * scale, (n, c, d, e, ev, val, ref)
+        local += val > ref + 1e-6 * scale
+    assert local >= 1  # Ipopt does stop at non-global local maxima on these programs
 
 
 # ----------------------------------------------------------------------------- bad input

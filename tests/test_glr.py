@@ -29,7 +29,9 @@ def brute_glr(N, m, v, a, best):
     for frac in np.linspace(0, 1, 7):
         lam0 = m[a] + frac * (m[best] - m[a])
         z0 = [lam0, np.log(v[a] + (m[a] - lam0) ** 2), np.log(v[best] + (m[best] - lam0) ** 2)]
-        r = minimize(obj, z0, bounds=bounds, method="L-BFGS-B", options={"ftol": 1e-15, "gtol": 1e-12})
+        r = minimize(
+            obj, z0, bounds=bounds, method="L-BFGS-B", options={"ftol": 1e-15, "gtol": 1e-12}
+        )
         best_val = min(best_val, r.fun)
     return best_val
 
@@ -69,7 +71,9 @@ def test_glr_ev_inequalities(data):
         assert zev[a] >= z[a] * (1 - 1e-12)
         assert z[a] >= np.log1p(C) / C * zev[a] * (1 - 1e-12)
         # EV statistic closed form
-        assert zev[a] == pytest.approx(0.5 * (m[best] - m[a]) ** 2 / (v[a] / N[a] + v[best] / N[best]))
+        assert zev[a] == pytest.approx(
+            0.5 * (m[best] - m[a]) ** 2 / (v[a] / N[a] + v[best] / N[best])
+        )
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,9 @@ def test_seeds_deterministic_and_distinct():
     d = run_generator(1, "standard", "standard", "EV-TaS", 3).normal(size=4)
     np.testing.assert_array_equal(a, b)
     assert not np.allclose(a, c) and not np.allclose(a, d)
-    assert run_seed(1, "e", "i", "a", 0).spawn_key == tuple(stable_int(k) for k in ("e", "i", "a", 0))
+    assert run_seed(1, "e", "i", "a", 0).spawn_key == tuple(
+        stable_int(k) for k in ("e", "i", "a", 0)
+    )
     assert stable_int("TaS") == stable_int("TaS") != stable_int("EV-TaS")
     with pytest.raises(ValueError):
         stable_int(-1)

@@ -70,7 +70,13 @@ def test_second_call_does_nothing_and_single_figure(tiny_run):
     target.unlink()
     proc = run(
         # targets before --configfile, which takes several values
-        ["figures/characteristic_times_ratio.pdf", "--cores", "2", "--configfile", "config/test.yaml"],
+        [
+            "figures/characteristic_times_ratio.pdf",
+            "--cores",
+            "2",
+            "--configfile",
+            "config/test.yaml",
+        ],
         tiny_run,
     )
     out = proc.stdout + proc.stderr

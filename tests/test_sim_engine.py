@@ -66,8 +66,9 @@ def test_engine_loop_matches_reference_implementation(plug_in):
     inst = GaussianInstance(np.array([0.5, 0.2, 0.0, 0.1]), np.array([1.0, 0.3, 2.0, 0.5]))
     for run in range(15):
         r = simulate_run(inst, alg, rng=np.random.default_rng(run))
-        tau, rec = _reference_uniform(inst.mu, inst.sigma2, 2, 0.01, plug_in,
-                                      np.random.default_rng(run))
+        tau, rec = _reference_uniform(
+            inst.mu, inst.sigma2, 2, 0.01, plug_in, np.random.default_rng(run)
+        )
         assert (r["stopping_time"], r["recommendation"]) == (tau, rec)
 
 

@@ -27,8 +27,13 @@ def test_random_games_match_highs(m, K):
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(2, 8)),
-              elements=st.floats(-5, 5, allow_nan=False, width=64)))
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(2, 8)),
+        elements=st.floats(-5, 5, allow_nan=False, width=64),
+    )
+)
 def test_property_matches_highs(M):
     _check(M)
 

@@ -70,12 +70,11 @@ def _brute_closest(means, s2, w, best, plug_in):
             continue
 
         def f(lam, a=a):
-            return sum(
-                w[c] * K_.divergence(means[c], lam, s2[c], plug_in) for c in (best, a)
-            )
+            return sum(w[c] * K_.divergence(means[c], lam, s2[c], plug_in) for c in (best, a))
 
-        r = minimize_scalar(f, bounds=(means[a], means[best]), method="bounded",
-                            options={"xatol": 1e-12})
+        r = minimize_scalar(
+            f, bounds=(means[a], means[best]), method="bounded", options={"xatol": 1e-12}
+        )
         vals.append((r.fun, a, r.x))
     return min(vals)
 
@@ -112,11 +111,14 @@ def test_dkm_gains_confidence_interval(plug_in):
         # interval end points by root finding on the divergence
         from scipy.optimize import brentq
 
-        up = brentq(lambda x: K_.divergence(means[a], x, s2[a], plug_in) - v,
-                    means[a], means[a] + 100)
-        dn = brentq(lambda x: K_.divergence(means[a], x, s2[a], plug_in) - v,
-                    means[a] - 100, means[a])
-        g = max(K_.divergence(up, lam[a], s2[a], plug_in), K_.divergence(dn, lam[a], s2[a], plug_in))
+        def h(x, a=a, v=v):
+            return K_.divergence(means[a], x, s2[a], plug_in) - v
+
+        up = brentq(h, means[a], means[a] + 100)
+        dn = brentq(h, means[a] - 100, means[a])
+        g = max(
+            K_.divergence(up, lam[a], s2[a], plug_in), K_.divergence(dn, lam[a], s2[a], plug_in)
+        )
         bonus = v if plug_in else v * (1 + 2 * v)
         assert out[a] == pytest.approx(max(g, bonus), rel=1e-9)
 
@@ -133,9 +135,10 @@ def test_fws_direction_gradients_and_game(plug_in):
         x = rng.dirichlet(np.ones(K) * 3)
         best = 0
 
-        def f(xx, j):
-            return K_.closest_alternative(means[[best, j]], s2[[best, j]], xx[[best, j]], 0,
-                                          plug_in)[2]
+        def f(xx, j, means=means, s2=s2, best=best):
+            return K_.closest_alternative(
+                means[[best, j]], s2[[best, j]], xx[[best, j]], 0, plug_in
+            )[2]
 
         fs = np.array([f(x, j) for j in range(1, K)])
         grads = np.zeros((K - 1, K))

@@ -24,7 +24,9 @@ def _wm1(x):
     """w >= 1 with w - ln w = x, by bracketing (independent of the package's Newton)."""
     if x <= 1.0:
         return 1.0
-    return optimize.brentq(lambda w: w - math.log(w) - x, 1.0, 2.0 * x + 2.0, xtol=1e-15, rtol=1e-15)
+    return optimize.brentq(
+        lambda w: w - math.log(w) - x, 1.0, 2.0 * x + 2.0, xtol=1e-15, rtol=1e-15
+    )
 
 
 def _per_arm_best_y(beta, C, D):
@@ -39,8 +41,9 @@ def _per_arm_best_y(beta, C, D):
         return min(C / x, (beta + 1.0 + math.log(x)) / x - 1.0)
 
     # quasi-concave in x: min of a decreasing and a unimodal function
-    res = optimize.minimize_scalar(lambda x: -ymax(x), bounds=(D, xmax), method="bounded",
-                                   options={"xatol": 1e-13})
+    res = optimize.minimize_scalar(
+        lambda x: -ymax(x), bounds=(D, xmax), method="bounded", options={"xatol": 1e-13}
+    )
     return max(ymax(D), -res.fun, 0.0)
 
 
@@ -65,8 +68,9 @@ def nested_solve(N, C, D, E, ev=False):
     vals = np.array([phi(b) for b in grid])
     k = int(np.argmax(vals))
     lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-    res = optimize.minimize_scalar(lambda b: -phi(b), bounds=(lo, hi), method="bounded",
-                                   options={"xatol": 1e-12 * max(1.0, E)})
+    res = optimize.minimize_scalar(
+        lambda b: -phi(b), bounds=(lo, hi), method="bounded", options={"xatol": 1e-12 * max(1.0, E)}
+    )
     return max(vals[k], -res.fun)
 
 
@@ -88,9 +92,14 @@ def slsqp_solve(N, C, D, E, ev=False, starts=8, seed=0):
     best = -math.inf
     for _ in range(starts):
         z0 = np.concatenate([rng.uniform(1.0, 1.0 / D.min(), 2), rng.uniform(0, 1, 2)])
-        res = optimize.minimize(obj, z0, method="SLSQP", constraints=cons,
-                                bounds=[(1, 50), (1, 50), (0, 50), (0, 50)],
-                                options={"ftol": 1e-14, "maxiter": 1000})
+        res = optimize.minimize(
+            obj,
+            z0,
+            method="SLSQP",
+            constraints=cons,
+            bounds=[(1, 50), (1, 50), (0, 50), (0, 50)],
+            options={"ftol": 1e-14, "maxiter": 1000},
+        )
         if res.success and kl(res.x) > -1e-7 and 1 - np.max(res.x[:2] * res.x[2:]) > -1e-9:
             best = max(best, -res.fun)
     return best
@@ -107,7 +116,9 @@ def random_instances(n=12, seed=7):
         E = box * rng.uniform(0.3, 1.6)
         out.append((N, C, D, E))
     # a paper-like instance: N = 2500 each, delta = 0.01 (C, D, E from the families)
-    out.append((np.array([2500.0, 2500.0]), np.array([0.0125, 0.0126]), np.array([0.93, 0.93]), 40.0))
+    out.append(
+        (np.array([2500.0, 2500.0]), np.array([0.0125, 0.0126]), np.array([0.93, 0.93]), 40.0)
+    )
     return out
 
 
@@ -141,8 +152,11 @@ def test_bob_equals_kl_when_kl_binds_and_box_when_not():
     assert solve_bob(N, C, D, 1e3, backend="cyipopt") == pytest.approx(box, rel=1e-7)
 
 
-@pytest.mark.skipif(shutil.which("ipopt") is None, reason="no ipopt executable on PATH "
-                    "(conda-forge ipopt or `idaes get-extensions` need internet)")
+@pytest.mark.skipif(
+    shutil.which("ipopt") is None,
+    reason="no ipopt executable on PATH "
+    "(conda-forge ipopt or `idaes get-extensions` need internet)",
+)
 @pytest.mark.parametrize("ev", [False, True])
 def test_ipopt_executable_and_cyipopt_agree(ev):
     for N, C, D, E in INSTANCES[:5]:
@@ -151,8 +165,10 @@ def test_ipopt_executable_and_cyipopt_agree(ev):
         assert a == pytest.approx(b, rel=1e-7)
 
 
-@pytest.mark.skipif(not kernels.HAVE_BOB_EXACT, reason="baiuv.thresholds.bob_exact (other "
-                    "engineer's numba solver) not available yet")
+@pytest.mark.skipif(
+    not kernels.HAVE_BOB_EXACT,
+    reason="baiuv.thresholds.bob_exact (other engineer's numba solver) not available yet",
+)
 @pytest.mark.parametrize("ev", [False, True])
 def test_exact_backend_agrees_with_cyipopt(ev):
     for N, C, D, E in INSTANCES:
@@ -171,7 +187,9 @@ def test_failure_raises_or_falls_back_and_is_counted():
     assert v == bob_upper_bound(N, C, D, E)
     assert bob_fallback_count() == 1
     # the next regular solve is unaffected by the failed one
-    assert solve_bob(N, C, D, E, backend="cyipopt") == pytest.approx(nested_solve(N, C, D, E), rel=2e-7)
+    assert solve_bob(N, C, D, E, backend="cyipopt") == pytest.approx(
+        nested_solve(N, C, D, E), rel=2e-7
+    )
 
 
 def test_bridge_derivatives_match_finite_differences():
@@ -181,13 +199,19 @@ def test_bridge_derivatives_match_finite_differences():
     names = [v.name for v in br.vars]
     assert names == ["x[0]", "x[1]", "y[0]", "y[1]"]
     h = 1e-7
-    num = np.array([(br.objective(x + h * e) - br.objective(x - h * e)) / (2 * h) for e in np.eye(4)])
+    num = np.array(
+        [(br.objective(x + h * e) - br.objective(x - h * e)) / (2 * h) for e in np.eye(4)]
+    )
     np.testing.assert_allclose(br.gradient(x), num, rtol=1e-6)
     rows, cols = br.jacobianstructure()
     J = np.zeros((3, 4))
     J[rows, cols] = br.jacobian(x)
-    Jn = np.array([(br.constraints_values(x + h * e) - br.constraints_values(x - h * e)) / (2 * h)
-                   for e in np.eye(4)]).T
+    Jn = np.array(
+        [
+            (br.constraints_values(x + h * e) - br.constraints_values(x - h * e)) / (2 * h)
+            for e in np.eye(4)
+        ]
+    ).T
     np.testing.assert_allclose(J, Jn, rtol=1e-6, atol=1e-9)
     lam = np.array([0.3, 0.7, 1.1])
     hr, hc = br.hessianstructure()

@@ -60,7 +60,10 @@ def test_student_far_tail_closed_forms(alpha):
     """T_1 quantile is cot(pi alpha); T_2 quantile is (1-2a)/sqrt(2a(1-a))."""
     K, s = 2, 2.0
     # choose delta so that alpha_n = alpha at n = 2 / n = 3
-    for n, q in ((2, 1 / math.tan(math.pi * alpha)), (3, (1 - 2 * alpha) / math.sqrt(2 * alpha * (1 - alpha)))):
+    for n, q in (
+        (2, 1 / math.tan(math.pi * alpha)),
+        (3, (1 - 2 * alpha) / math.sqrt(2 * alpha * (1 - alpha))),
+    ):
         delta = alpha * 4 * (K - 1) * zeta(s) * n**s
         if delta >= 1:
             continue
@@ -72,9 +75,13 @@ def test_student_pair_and_kernel_table():
     delta = 0.01
     for na, nb in ((2, 2), (2, 50), (700, 300), (5000, 5000)):
         expect = max(ref_student(na, delta), ref_student(nb, delta))
-        assert pair_threshold("student", n_a=na, n_b=nb, K=2, delta=delta) == pytest.approx(expect, rel=1e-12)
+        assert pair_threshold("student", n_a=na, n_b=nb, K=2, delta=delta) == pytest.approx(
+            expect, rel=1e-12
+        )
         ev = max(ref_student(na, delta, ev=True), ref_student(nb, delta, ev=True))
-        assert pair_threshold("ev-student", n_a=na, n_b=nb, K=2, delta=delta) == pytest.approx(ev, rel=1e-12)
+        assert pair_threshold("ev-student", n_a=na, n_b=nb, K=2, delta=delta) == pytest.approx(
+            ev, rel=1e-12
+        )
         spec = make_threshold("student", 2, delta)
         st = new_arm_state()
         k = kernels.threshold_pair(spec.code, spec.fparams, spec.table, na + nb, na, nb, st, st)
@@ -117,7 +124,10 @@ def test_box_is_optimum_of_its_separable_nlp():
     the Pyomo/cyipopt path of solve_bob (E = inf)."""
     delta, na, nb = 0.01, 300, 120
     eta = 1 / math.log(1 / delta)
-    (ca, da), (cb, db) = ref_box_terms(na, delta, 2, 2.0, eta), ref_box_terms(nb, delta, 2, 2.0, eta)
+    (ca, da), (cb, db) = (
+        ref_box_terms(na, delta, 2, 2.0, eta),
+        ref_box_terms(nb, delta, 2, 2.0, eta),
+    )
     N, C, D = np.array([na, nb]), np.array([ca, cb]), np.array([da, db])
     closed = pair_threshold("box", n_a=na, n_b=nb, K=2, delta=delta)
 
@@ -127,8 +137,14 @@ def test_box_is_optimum_of_its_separable_nlp():
 
     cons = [{"type": "ineq", "fun": lambda z: 1.0 - z[:2] * z[2:]}]  # x y <= C  <=>  u v <= 1
     bounds = [(1, 10), (1, 10), (0, 10), (0, 10)]
-    res = optimize.minimize(neg, x0=[1.5, 1.5, 0.1, 0.1], bounds=bounds, constraints=cons,
-                            method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+    res = optimize.minimize(
+        neg,
+        x0=[1.5, 1.5, 0.1, 0.1],
+        bounds=bounds,
+        constraints=cons,
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 500},
+    )
     assert res.success
     assert -res.fun == pytest.approx(closed, rel=1e-7)
     assert solve_bob(N, C, D, math.inf, backend="cyipopt") == pytest.approx(closed, rel=1e-8)
@@ -163,8 +179,14 @@ def ref_kl(xa, xb, delta, K=2, s=2.0, gamma=1.2):
         em, om = ref_box_terms(n, d3, K, s, eta)
         L = math.log(4 * (K - 1) * zeta(s) / d3)
         t = n - 1
-        op = wm1(1 + 2 * (1 + eta) / t * (L + s * math.log(1 + math.log(t) / math.log(1 + eta)))) - 1 / t
-        mpp2 = max((mu + 2 * math.sqrt(var) * math.sqrt(em / om)) ** 2, (mu - 2 * math.sqrt(var) * math.sqrt(em / om)) ** 2)
+        op = (
+            wm1(1 + 2 * (1 + eta) / t * (L + s * math.log(1 + math.log(t) / math.log(1 + eta))))
+            - 1 / t
+        )
+        mpp2 = max(
+            (mu + 2 * math.sqrt(var) * math.sqrt(em / om)) ** 2,
+            (mu - 2 * math.sqrt(var) * math.sqrt(em / om)) ** 2,
+        )
         sp2, sm2 = var * op / om, var * om / op
 
         def g(x_, y_):
@@ -190,7 +212,9 @@ def test_kl_matches_statement(delta, counts):
     xb = rng.normal(-0.2, math.sqrt(0.5), counts[1])
     sa = arm_state_from_samples("kl", xa, K=2, delta=delta)
     sb = arm_state_from_samples("kl", xb, K=2, delta=delta)
-    got = pair_threshold("kl", n_a=counts[0], n_b=counts[1], K=2, delta=delta, state_a=sa, state_b=sb)
+    got = pair_threshold(
+        "kl", n_a=counts[0], n_b=counts[1], K=2, delta=delta, state_a=sa, state_b=sb
+    )
     assert got == pytest.approx(ref_kl(xa, xb, delta), rel=1e-9)
 
 
@@ -200,7 +224,9 @@ def test_kl_state_records_first_count_of_level():
     st = new_arm_state()
     x = np.arange(1, 200, dtype=float)
     for n in range(1, 200):
-        kernels.update_state(spec.code, spec.fparams, st, n, float(np.mean(x[:n])), float(np.var(x[:n])))
+        kernels.update_state(
+            spec.code, spec.fparams, st, n, float(np.mean(x[:n])), float(np.var(x[:n]))
+        )
         i = int(st[kernels.S_LEVEL])
         assert gamma**i <= n < gamma ** (i + 1)
         c = int(st[kernels.S_COUNT])
@@ -260,9 +286,7 @@ def test_bob_stateful_python_equals_kernel_constants():
     np.testing.assert_allclose(D, om, rtol=1e-9)
     p = ThresholdParams(eta0=eta, eta1=eta)
     ka, kb = _states("kl", n, delta / 2, params=p)
-    kl2 = pair_threshold(
-        "kl", n_a=n, n_b=n, K=2, delta=delta / 2, state_a=ka, state_b=kb, params=p
-    )
+    kl2 = pair_threshold("kl", n_a=n, n_b=n, K=2, delta=delta / 2, state_a=ka, state_b=kb, params=p)
     assert E == pytest.approx(kl2, rel=1e-12)
 
 

@@ -31,7 +31,7 @@ DELTA = 0.1
 def _violations_log(seed, R, T, mu, sig2, thr):
     """Per stream: does sum_b N_b/2 ln(1 + (mu_{t,b} - mu_b)^2 / sigma_{t,b}^2) exceed thr[t]
     for some t <= T (alternating arms, thr indexed by t)? eq:log_based_concentration."""
-    np.random.seed(seed)
+    np.random.seed(seed)  # noqa: NPY002 (numba-internal RNG)
     out = np.zeros(R, dtype=np.bool_)
     for r in range(R):
         n = np.zeros(2)
@@ -39,7 +39,7 @@ def _violations_log(seed, R, T, mu, sig2, thr):
         m2 = np.zeros(2)
         for t in range(1, T + 1):
             a = (t - 1) % 2
-            x = mu[a] + math.sqrt(sig2[a]) * np.random.standard_normal()
+            x = mu[a] + math.sqrt(sig2[a]) * np.random.standard_normal()  # noqa: NPY002
             n[a] += 1
             d = x - m[a]
             m[a] += d / n[a]
@@ -58,7 +58,7 @@ def _violations_log(seed, R, T, mu, sig2, thr):
 @njit(cache=False)
 def _violations_kl(seed, R, T, mu, sig2, code, fparams, table):
     """eq:kl_based_concentration with the KL threshold (states updated every sample)."""
-    np.random.seed(seed)
+    np.random.seed(seed)  # noqa: NPY002 (numba-internal RNG)
     out = np.zeros(R, dtype=np.bool_)
     for r in range(R):
         n = np.zeros(2)
@@ -70,7 +70,7 @@ def _violations_kl(seed, R, T, mu, sig2, code, fparams, table):
         sb[0] = -1.0
         for t in range(1, T + 1):
             a = (t - 1) % 2
-            x = mu[a] + math.sqrt(sig2[a]) * np.random.standard_normal()
+            x = mu[a] + math.sqrt(sig2[a]) * np.random.standard_normal()  # noqa: NPY002
             n[a] += 1
             d = x - m[a]
             m[a] += d / n[a]
@@ -88,7 +88,11 @@ def _violations_kl(seed, R, T, mu, sig2, code, fparams, table):
             for b in range(2):
                 v = m2[b] / n[b]
                 # N KL((m, v), (mu, s2)) = N/2 (v/s2 + (m-mu)^2/s2 - 1 - ln(v/s2))
-                s += 0.5 * n[b] * (v / sig2[b] + (m[b] - mu[b]) ** 2 / sig2[b] - 1 - math.log(v / sig2[b]))
+                s += (
+                    0.5
+                    * n[b]
+                    * (v / sig2[b] + (m[b] - mu[b]) ** 2 / sig2[b] - 1 - math.log(v / sig2[b]))
+                )
             if s > c:
                 out[r] = True
                 break
@@ -140,13 +144,13 @@ def _variance_mean_failures(seed, R, T, up, lo, t0, mean_r2):
     """Per stream of T+1 N(0,1) samples: (upper variance bound fails, lower fails, mean fails)
     at some t in [1, T] (Corollary cor:uniform_time_upper_lower_tail_concentration_variance,
     Lemma lem:uniform_upper_lower_tails_concentration_mean)."""
-    np.random.seed(seed)
+    np.random.seed(seed)  # noqa: NPY002 (numba-internal RNG)
     out = np.zeros((R, 3), dtype=np.bool_)
     for r in range(R):
         m = 0.0
         m2 = 0.0
         for i in range(T + 1):
-            x = np.random.standard_normal()
+            x = np.random.standard_normal()  # noqa: NPY002
             n = i + 1
             d = x - m
             m += d / n

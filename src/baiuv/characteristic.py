@@ -78,9 +78,7 @@ def complexity_d(mu, sigma2) -> float:
     mu, sigma2 = check_instance(mu, sigma2)
     best = unique_best(mu)
     others = np.arange(mu.size) != best
-    return float(
-        np.max((mu[best] - mu[others]) ** 2 / np.minimum(sigma2[others], sigma2[best]))
-    )
+    return float(np.max((mu[best] - mu[others]) ** 2 / np.minimum(sigma2[others], sigma2[best])))
 
 
 def ratio_upper_bound(mu, sigma2) -> float:

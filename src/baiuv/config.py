@@ -50,6 +50,37 @@ def validate_config_semantics(config: dict) -> None:
                 f"characteristic_times.instances[{j}]: unknown instance {name!r}; "
                 f"allowed: {sorted(insts)}"
             )
-    for key, sweep in (("gap_sweep", ct.get("gap_sweep")), ("variance_sweep", ct.get("variance_sweep"))):
+    for key, sweep in (
+        ("gap_sweep", ct.get("gap_sweep")),
+        ("variance_sweep", ct.get("variance_sweep")),
+    ):
         if sweep and sweep["grid"]["max"] < sweep["grid"]["min"]:
             raise ConfigError(f"characteristic_times.{key}.grid: max must be >= min")
+    _simulation(config.get("simulation") or {}, insts)
+
+
+def _simulation(sim: dict, insts: dict) -> None:
+    """Cross-field checks of ``simulation.experiments`` (decision D62)."""
+    for name, spec in (sim.get("experiments") or {}).items():
+        field = f"simulation.experiments.{name}"
+        kind = spec.get("kind")
+        needed = {"named": ("instance", "runs"), "random": ("n_instances",)}.get(kind, ())
+        for key in needed:
+            if key not in spec:
+                raise ConfigError(f"{field}.{key}: required for kind {kind!r}")
+        if kind == "named":
+            if spec["instance"] not in insts:
+                raise ConfigError(
+                    f"{field}.instance: unknown instance {spec['instance']!r}; "
+                    f"allowed: {sorted(insts)}"
+                )
+        if kind == "random":
+            if "instance" in spec or "runs" in spec:
+                raise ConfigError(
+                    f"{field}: 'instance' and 'runs' apply to kind 'named' only "
+                    "(use runs_per_instance)"
+                )
+            for key in ("gap_range", "var_range"):
+                lo_hi = spec.get(key)
+                if lo_hi is not None and not lo_hi[0] <= lo_hi[1]:
+                    raise ConfigError(f"{field}.{key}: need low <= high, got {list(lo_hi)}")

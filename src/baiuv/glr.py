@@ -8,9 +8,7 @@ from baiuv._kernels.glr import glr_stats
 from baiuv._validate import as_vector, check_positive, check_same_length
 
 
-def glr_statistics(
-    counts, means, variances, *, known_variance: bool = False
-) -> np.ndarray:
+def glr_statistics(counts, means, variances, *, known_variance: bool = False) -> np.ndarray:
     """GLR statistics of every arm against the empirical best arm.
 
     Parameters

@@ -28,4 +28,6 @@ def run_seed(
 def run_generator(
     seed: int, experiment: str | int, instance: str | int, algorithm: str | int, run: int
 ) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(run_seed(seed, experiment, instance, algorithm, run)))
+    return np.random.Generator(
+        np.random.PCG64(run_seed(seed, experiment, instance, algorithm, run))
+    )

@@ -16,5 +16,9 @@ write_table(
     snakemake.output[0],
     {"experiment": snakemake.wildcards.experiment, "shards": params, "code": snakemake.params.code},
 )
-log.info("%s: %d runs of %d algorithms", snakemake.wildcards.experiment, len(out),
-         out["algorithm"].nunique())
+log.info(
+    "%s: %d runs of %d algorithms",
+    snakemake.wildcards.experiment,
+    len(out),
+    out["algorithm"].nunique(),
+)

@@ -8,9 +8,7 @@ log = setup_logging(snakemake.log[0])
 p = snakemake.params
 exp = experiment_from_config(p.experiment, p.spec, p.instances)
 settings = RunSettings(**p.settings)
-df = run_shard(
-    exp, p.algorithm, seed=p.seed, settings=settings, n_shards=p.n_shards, shard=p.shard
-)
+df = run_shard(exp, p.algorithm, seed=p.seed, settings=settings, n_shards=p.n_shards, shard=p.shard)
 write_table(
     df,
     snakemake.output[0],
@@ -27,7 +25,12 @@ write_table(
 )
 log.info(
     "%s/%s shard %d/%d: %d runs, mean tau %.1f, errors %d, %.1f s",
-    p.experiment, p.algorithm, p.shard, p.n_shards, len(df),
+    p.experiment,
+    p.algorithm,
+    p.shard,
+    p.n_shards,
+    len(df),
     df["stopping_time"].mean() if len(df) else float("nan"),
-    int((~df["correct"]).sum()), df["wall_time"].sum(),
+    int((~df["correct"]).sum()),
+    df["wall_time"].sum(),
 )

@@ -16,8 +16,9 @@ er["error rate [95% Wilson]"] = [
     f"{r:.4f} [{lo:.4f}, {hi:.4f}]"
     for r, lo, hi in zip(er["error_rate"], er["wilson_low"], er["wilson_high"], strict=True)
 ]
-er_md = markdown_table(er[["experiment", "algorithm", "runs", "errors", "error rate [95% Wilson]",
-                           "truncated"]])
+er_md = markdown_table(
+    er[["experiment", "algorithm", "runs", "errors", "error rate [95% Wilson]", "truncated"]]
+)
 write_text(
     f"# Empirical error rates (delta = {delta})\n\n"
     "Proportion of runs whose recommendation is not the best arm, with the 95% Wilson score "
@@ -27,8 +28,20 @@ write_text(
 
 st = stopping_time_summary(df)
 st["mean ± s.e."] = [f"{m:.1f} ± {s:.1f}" for m, s in zip(st["mean"], st["se"], strict=True)]
-st_md = markdown_table(st[["experiment", "algorithm", "runs", "mean ± s.e.", "median",
-                           "lower_bound", "ratio_to_bound"]], floatfmt=".1f")
+st_md = markdown_table(
+    st[
+        [
+            "experiment",
+            "algorithm",
+            "runs",
+            "mean ± s.e.",
+            "median",
+            "lower_bound",
+            "ratio_to_bound",
+        ]
+    ],
+    floatfmt=".1f",
+)
 write_text(
     f"# Stopping times (delta = {delta})\n\n"
     "Mean ± standard error of the stopping time; `lower_bound` is "

@@ -31,7 +31,11 @@ def glr_stats(counts, means, variances, known):
         if a == best:
             out[a] = math.inf
         elif known:
-            out[a] = tc_known(means[best], variances[best], counts[best], means[a], variances[a], counts[a])
+            out[a] = tc_known(
+                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+            )
         else:
-            out[a] = tc_unknown(means[best], variances[best], counts[best], means[a], variances[a], counts[a])
+            out[a] = tc_unknown(
+                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+            )
     return out

@@ -20,7 +20,9 @@ PANEL_TITLES = {
 
 
 def stopping_time_figure(
-    df: pd.DataFrame, experiments: Sequence[str] | None = None, algorithms: Sequence[str] | None = None
+    df: pd.DataFrame,
+    experiments: Sequence[str] | None = None,
+    algorithms: Sequence[str] | None = None,
 ):
     """Box plots of the stopping time, one panel per experiment, one box per algorithm.
 
@@ -42,7 +44,9 @@ def stopping_time_figure(
     """
     need = {"experiment", "algorithm", "stopping_time", "lower_bound"}
     if not need <= set(df.columns):
-        raise ValueError(f"df must have columns {sorted(need)}, missing {sorted(need - set(df.columns))}")
+        raise ValueError(
+            f"df must have columns {sorted(need)}, missing {sorted(need - set(df.columns))}"
+        )
     if len(df) == 0:
         raise ValueError("df must not be empty")
     setup()
@@ -57,10 +61,19 @@ def stopping_time_figure(
         sub = df[df["experiment"] == exp]
         present = [a for a in algs if (sub["algorithm"] == a).any()]
         data = [sub.loc[sub["algorithm"] == a, "stopping_time"].to_numpy(float) for a in present]
-        bp = ax.boxplot(data, patch_artist=True, showmeans=True, widths=0.7,
-                        flierprops={"markersize": 2, "alpha": 0.4},
-                        meanprops={"marker": "^", "markerfacecolor": "white",
-                                   "markeredgecolor": "black", "markersize": 4})
+        bp = ax.boxplot(
+            data,
+            patch_artist=True,
+            showmeans=True,
+            widths=0.7,
+            flierprops={"markersize": 2, "alpha": 0.4},
+            meanprops={
+                "marker": "^",
+                "markerfacecolor": "white",
+                "markeredgecolor": "black",
+                "markersize": 4,
+            },
+        )
         for patch, a in zip(bp["boxes"], present, strict=True):
             patch.set_facecolor(palette[a.removeprefix("EV-")])
             if a.startswith("EV-"):
@@ -69,8 +82,9 @@ def stopping_time_figure(
         ax.set_xticks(range(1, len(present) + 1), present, rotation=60, ha="right")
         lb = float(sub["lower_bound"].mean())
         if math.isfinite(lb) and lb > 0:
-            ax.axhline(lb, ls="--", color="black", lw=1.2,
-                       label=r"$T^\star(\mu,\sigma^2)\log(1/\delta)$")
+            ax.axhline(
+                lb, ls="--", color="black", lw=1.2, label=r"$T^\star(\mu,\sigma^2)\log(1/\delta)$"
+            )
         ax.set_yscale("log")
         ax.set_title(f"{PANEL_TITLES.get(exp, exp)} ({len(sub) // max(1, len(present))} runs)")
         ax.set_ylabel("stopping time")
@@ -78,10 +92,13 @@ def stopping_time_figure(
         for k in range(1, len(present)):
             if present[k].removeprefix("EV-") != present[k - 1].removeprefix("EV-"):
                 ax.axvline(k + 0.5, color="grey", lw=0.5, alpha=0.5)
-    handles = [Patch(facecolor="white", edgecolor="black", label="adapted costs"),
-               Patch(facecolor="white", edgecolor="black", hatch="///", label="EV (plug-in)")]
-    handles.append(plt.Line2D([], [], ls="--", color="black",
-                              label=r"lower bound $T^\star\log(1/\delta)$"))
+    handles = [
+        Patch(facecolor="white", edgecolor="black", label="adapted costs"),
+        Patch(facecolor="white", edgecolor="black", hatch="///", label="EV (plug-in)"),
+    ]
+    handles.append(
+        plt.Line2D([], [], ls="--", color="black", label=r"lower bound $T^\star\log(1/\delta)$")
+    )
     fig.legend(handles=handles, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 1.04))
     fig.tight_layout()
     return fig

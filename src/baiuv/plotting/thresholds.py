@@ -61,9 +61,12 @@ def threshold_figure(
                 color, ls = "black", "--"
             else:
                 color = palette[METHOD_COLORS[base]]
-                ls = ":" if fam.startswith("ev-") and any(
-                    not f.startswith("ev-") and f != "heuristic" for f in families
-                ) else "-"
+                ls = (
+                    ":"
+                    if fam.startswith("ev-")
+                    and any(not f.startswith("ev-") and f != "heuristic" for f in families)
+                    else "-"
+                )
             ax.plot(s["x"], s["mean"], ls=ls, color=color, label=LABELS[fam])
             if (s["max"] - s["min"]).abs().max() > 0:
                 ax.fill_between(s["x"], s["min"], s["max"], color=color, alpha=0.25, lw=0)

@@ -359,7 +359,9 @@ class Experiment:
             raise ValueError(f"runs must be a positive integer, got {self.runs!r}")
         if self.kind == "named" and not isinstance(self.instance, GaussianInstance):
             raise ValueError("instance must be a GaussianInstance for a named experiment")
-        if self.kind == "random" and (int(self.n_instances) != self.n_instances or self.n_instances < 1):
+        if self.kind == "random" and (
+            int(self.n_instances) != self.n_instances or self.n_instances < 1
+        ):
             raise ValueError(f"n_instances must be a positive integer, got {self.n_instances!r}")
 
     @property
@@ -382,7 +384,9 @@ class Experiment:
         return [(i, r) for i in range(n_inst) for r in range(self.runs)]
 
 
-def experiment_from_config(name: str, spec: Mapping, instances: Mapping[str, Mapping]) -> Experiment:
+def experiment_from_config(
+    name: str, spec: Mapping, instances: Mapping[str, Mapping]
+) -> Experiment:
     """Build an :class:`Experiment` from its ``simulation.experiments.<name>`` entry."""
     kind = spec.get("kind")
     if kind == "named":
@@ -407,7 +411,9 @@ def experiment_from_config(name: str, spec: Mapping, instances: Mapping[str, Map
             tuple(spec.get("gap_range", (0.2, 1.0))),
             tuple(spec.get("var_range", (0.1, 10.0))),
         )
-    raise ValueError(f"simulation.experiments.{name}.kind must be 'named' or 'random', got {kind!r}")
+    raise ValueError(
+        f"simulation.experiments.{name}.kind must be 'named' or 'random', got {kind!r}"
+    )
 
 
 def shard_runs(n_total: int, n_shards: int, shard: int) -> range:

@@ -498,9 +498,7 @@ def run_glr(
         )
         _observe(arm, mu, sd, rng, counts, means, m2)
         variances[arm] = m2[arm] / counts[arm]
-        update_state(
-            thr_code, thr_fparams, states[arm], counts[arm], means[arm], variances[arm]
-        )
+        update_state(thr_code, thr_fparams, states[arm], counts[arm], means[arm], variances[arm])
         t += 1
     rec = 0
     for a in range(1, K):

@@ -122,8 +122,7 @@ def build_bob_model(counts, C, D, E, *, ev: bool = False) -> pyo.ConcreteModel:
     m.obj = pyo.Objective(expr=obj, sense=pyo.maximize)
     m.box = pyo.Constraint(m.I, rule=lambda m, i: m.x[i] * m.y[i] <= m.C[i])
     m.kl = pyo.Constraint(
-        expr=0.5
-        * sum(m.N[i] * ((1.0 + m.y[i]) * m.x[i] - 1.0 - pyo.log(m.x[i])) for i in m.I)
+        expr=0.5 * sum(m.N[i] * ((1.0 + m.y[i]) * m.x[i] - 1.0 - pyo.log(m.x[i])) for i in m.I)
         <= m.E
     )
     m.scaling_factor = pyo.Suffix(direction=pyo.Suffix.EXPORT)
@@ -171,7 +170,8 @@ def _validate(counts, C, D, E):
 
 
 def _box_value(n, c, d, ev: bool) -> float:
-    """Closed-form optimum without the KL constraint (proof of Lemma lem:delta_correct_box_thresholds)."""
+    """Closed-form optimum without the KL constraint (proof of Lemma
+    lem:delta_correct_box_thresholds)."""
     if ev:
         return float(0.5 * np.sum(n * c / d))
     return float(0.5 * np.sum(n * np.log1p(c / d)))
@@ -452,7 +452,9 @@ def _solve_exact(n, c, d, e, ev):
     try:
         from .bob_exact import bob_exact
     except ImportError as exc:
-        raise BobSolverError("backend 'exact': baiuv.thresholds.bob_exact is not available") from exc
+        raise BobSolverError(
+            "backend 'exact': baiuv.thresholds.bob_exact is not available"
+        ) from exc
     val = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
     if not math.isfinite(val):
         raise BobSolverError(f"bob_exact returned {val}")

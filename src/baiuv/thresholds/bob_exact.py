@@ -60,28 +60,45 @@ strictly monotone with an explicit inverse :math:`y(\lambda)` (closed forms: non
 monotone pieces, every stationary point is a root of the scalar function
 :math:`F(\lambda) = N_1 h_1(y_1(\lambda)) + N_2 h_2(y_2(\lambda)) - 2E`, a sum of two
 monotone functions. If both are decreasing (both :math:`v_c` concave), :math:`F` is
-monotone and has at most one root, found by a bracketing secant (Illinois). If both are
+monotone and has at most one root, found by a bracketed Newton iteration. If both are
 increasing (both :math:`v_c` convex) every root is a strict local *minimum* of :math:`V`
-(:math:`V'' = 1/b_1'(\lambda) + 1/b_2'(\lambda) > 0`) and is skipped. In the mixed case,
-all roots that can beat the incumbent are isolated by interval branch and bound, using the
+(:math:`V'' = 1/b_1'(\lambda) + 1/b_2'(\lambda) > 0`) and is skipped. In the mixed case
+(one :math:`b_c'(\lambda) > 0`, the other :math:`< 0`) a root is a local maximum iff
+:math:`F'(\lambda) > 0`, since :math:`V'' = (b_1' + b_2')/(b_1' b_2')`. For the EV pair
+(region A, region C1), the only mixed pair met with the paper's inputs, the value along
+the pair has derivative :math:`(N_A + N_C y_C'(\lambda))/2` with
+:math:`y_C' = (1 - t/S)/2`, :math:`t = \lambda - 2C`, :math:`S = \sqrt{t^2 - 4C^2}`,
+increasing in :math:`\lambda`; as :math:`F' = \text{value}'/\lambda`, :math:`F` decreases
+then increases, turning at :math:`\lambda_m = 2C(1 + k/\sqrt{k^2-1})`,
+:math:`k = 1 + 2N_A/N_C`, and the only local maximum is the root of the increasing branch.
+Every other mixed pair (non-EV with :math:`C + 2D < 1`, EV with :math:`D < 1/2`) is handled
+by interval branch and bound, isolating all roots that can beat the incumbent with the
 exact enclosure :math:`F([p, q]) \subset [F_\uparrow(p) + F_\downarrow(q),
 F_\uparrow(q) + F_\downarrow(p)] - 2E` and the value bound
-:math:`v_\uparrow(q) + v_\downarrow(p)` (values move with costs along a piece pair), then
-refined by Illinois. A pair containing a constant-rate piece gives at most two points
-(explicit), and on a pair of constant-rate pieces :math:`V` is affine, so its maximum is at
-piece boundaries, which are candidates too.
+:math:`v_\uparrow(q) + v_\downarrow(p)` (values move with costs along a piece pair).
+Roots are refined by a bracketed Newton iteration (:math:`F'` in closed form). A pair with
+one constant-rate piece gives at most one point (explicit). On a pair of constant-rate
+pieces :math:`V` is affine, so its maximum is at a piece boundary; these boundaries are
+candidates too (needed only for two constant-rate pieces with the same rate: EV region B
+with :math:`D_1 = D_2`, since the non-EV pair (A, A) is settled by the fast path below).
 
 Every candidate is turned into an exactly feasible point by recomputing one arm from the
-KL budget (closed forms, or a monotone Newton iteration for the Lambert-type equation
+KL budget (closed forms, or a Halley iteration for the Lambert-type equation
 :math:`w - 1 - \ln w = s` of region C), and the best candidate value is returned. Since the
 candidate set contains every local maximiser of :math:`V`, the result is the global maximum
-(up to floating point: relative error about 1e-12, checked against SLSQP multi-start and
-Ipopt in ``tests/test_bob_exact.py``).
+(checked against SLSQP multi-start, a zoomed grid and Ipopt in ``tests/test_bob_exact.py``).
 
 Fast paths: the Box case above, and for the non-EV program the identity
 :math:`\ln(1 + y) = \min_x f(x, y) \le f(x, y)`, which gives value :math:`\le E`, with
 equality iff :math:`E \le \sum_c N_c \ln(1 + y_{A,c})/2` (both arms inside region A, where
-value and KL cost coincide).
+value and KL cost coincide); and, for the non-EV program when no arm has a C2 piece (every
+:math:`v_c` concave, so :math:`V` is concave and KKT is sufficient), water filling: one
+safeguarded Newton iteration on :math:`\nu = 1/\lambda - 1` (:func:`_waterfill`), which is the
+path taken by the paper's inputs whenever the KL constraint binds.
+
+Floating point: branch-and-bound leaves are :math:`10^{-7}` of the pair's multiplier range;
+two roots closer than that would be merged (their values then differ by a second-order
+amount). Measured agreement with the independent references: about 1e-11 relative.
 """
 
 from __future__ import annotations
@@ -130,22 +147,40 @@ def _em1m(v):
 def _solve_w(s):
     """Root ``w in (0, 1]`` of ``w - 1 - ln w = s`` for ``s >= 0`` (``w = W̄_0(1 + s)``).
 
-    Newton on ``l = ln w`` for ``phi(l) = e^l - 1 - l - s``, convex and decreasing on
-    ``l <= 0``; started left of the root (``phi >= 0``) it converges monotonically.
+    Halley iteration on ``l = ln w`` for ``phi(l) = e^l - 1 - l - s`` (convex, decreasing
+    on ``l <= 0``), safeguarded by bisection on the bracket ``[-(sqrt(2s) + s), 0]``
+    (``phi >= 0`` at the left end, tested), from the asymptotic start
+    ``-(sqrt(2s) + s/3)`` (small ``s``) or ``-(1 + s) + e^{-(1+s)}`` (large ``s``).
     """
     if s <= 0.0:
         return 1.0
-    ell = -(math.sqrt(2.0 * s) + s)
-    while _em1m(ell) < s:  # never taken in practice (tested); keeps the start left of the root
-        ell = 2.0 * ell - 1.0
+    lo = -(math.sqrt(2.0 * s) + s)
+    hi = 0.0
+    if s < 3.0:
+        ell = -(math.sqrt(2.0 * s) + s / 3.0)
+    else:
+        ell = -(1.0 + s) + math.exp(-(1.0 + s))
     for _ in range(100):
-        step = (_em1m(ell) - s) / math.expm1(ell)
-        ell_new = ell - step
-        if not (ell_new > ell) or ell_new >= 0.0:
+        em = math.expm1(ell)
+        if abs(ell) < 1e-2:
+            phi = _em1m(ell) - s
+        else:
+            phi = (em - ell) - s
+        if phi > 0.0:
+            lo = ell
+        elif phi < 0.0:
+            hi = ell
+        else:
             break
-        ell = ell_new
-        if -step <= 1e-16 * abs(ell):
+        den = 2.0 * em * em - phi * (em + 1.0)
+        step = 2.0 * phi * em / den if den != 0.0 else 0.0
+        nxt = ell - step
+        if not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi)
+        if abs(nxt - ell) <= 1e-15 * abs(ell):
+            ell = nxt
             break
+        ell = nxt
     return math.exp(ell)
 
 
@@ -320,13 +355,25 @@ def _complete(y1, arm1, arm2, e2, ev):
 
 
 @njit(cache=True)
-def _pair_candidate(y1, y2, arm1, arm2, e2, ev):
-    """Best of the two feasible completions of an approximate stationary pair."""
-    v1, a1, a2 = _complete(y1, arm1, arm2, e2, ev)
-    v2, b2, b1 = _complete(y2, arm2, arm1, e2, ev)
-    if v1 >= v2:
-        return v1, a1, a2
-    return v2, b1, b2
+def _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev):
+    """Feasible completion of an approximate stationary pair: keep the arm whose
+    ``y(lambda)`` is better conditioned, give the other the rest of the KL budget."""
+    kap1 = abs(_dy_dlam(y1, lam, k1, arm1)) / max(y1, 1e-300)
+    kap2 = abs(_dy_dlam(y2, lam, k2, arm2)) / max(y2, 1e-300)
+    if kap1 <= kap2:
+        return _complete(y1, arm1, arm2, e2, ev)
+    v, b2, b1 = _complete(y2, arm2, arm1, e2, ev)
+    return v, b1, b2
+
+
+@njit(cache=True)
+def _split_bound(b1, arm1, arm2, e, ev):
+    """Upper bound on the value of the split ``(b1, e - b1)``: ``h(y) >= ln(1 + y)``."""
+    if not ev:
+        return e
+    u1 = min(arm1[3], math.expm1(2.0 * b1 / arm1[0]))
+    u2 = min(arm2[3], math.expm1(2.0 * (e - b1) / arm2[0]))
+    return 0.5 * (arm1[0] * u1 + arm2[0] * u2)
 
 
 @njit(cache=True)
@@ -348,37 +395,87 @@ def _eval_lam(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev):
 
 
 @njit(cache=True)
-def _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
-    """Root of ``F`` on ``[la, lb]`` given ``fa * fb <= 0`` (Illinois secant + bisection)."""
-    lam = la
-    for it in range(200):
-        if fb != fa:
-            lam = (la * fb - lb * fa) / (fb - fa)
-        if not (min(la, lb) < lam < max(la, lb)) or it % 16 == 15:
-            lam = 0.5 * (la + lb)
-        f = _eval_f(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+def _dy_dlam(y, lam, kind, arm):
+    """Derivative of the inverse rate ``y(lambda)`` on a strictly monotone piece."""
+    c = arm[1]
+    if kind == 1:
+        return -1.0 / (lam * lam * arm[2])
+    if kind == 2 or kind == 3:
+        dr = lam * (2.0 / y - 1.0 / (1.0 + y) - 1.0 / (y - c))
+        return 1.0 / dr if dr != 0.0 else _INF
+    if kind == 4:
+        return 1.0
+    den = 2.0 * y - lam
+    return (y - c) / den if den != 0.0 else _INF
+
+
+@njit(cache=True)
+def _eval_fd(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
+    """``F(lambda)`` and ``F'(lambda) = sum_c N_c g'(y_c) y_c'(lambda) / lambda``."""
+    y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
+    y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
+    f = arm1[0] * _h(y1, arm1, r1) + arm2[0] * _h(y2, arm2, r2) - e2
+    g1 = 1.0 if k1 >= 4 else 1.0 / (1.0 + y1)
+    g2 = 1.0 if k2 >= 4 else 1.0 / (1.0 + y2)
+    d1 = _dy_dlam(y1, lam, k1, arm1) if lo1 < y1 < hi1 else 0.0
+    d2 = _dy_dlam(y2, lam, k2, arm2) if lo2 < y2 < hi2 else 0.0
+    return f, (arm1[0] * g1 * d1 + arm2[0] * g2 * d2) / lam
+
+
+@njit(cache=True)
+def _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
+    """Root of ``F`` on ``[la, lb]`` given ``fa * fb <= 0``: Newton safeguarded by the
+    bracket. When a Newton step leaves the bracket, a Newton step from the bracket end on
+    the other side of the root is tried (for a convex or concave ``F`` one of the two sides
+    converges monotonically), then bisection."""
+    if fa == 0.0:
+        return la
+    if fb == 0.0:
+        return lb
+    da = math.nan
+    db = math.nan
+    lam = (la * fb - lb * fa) / (fb - fa)
+    if not (la < lam < lb):
+        lam = 0.5 * (la + lb)
+    for _ in range(200):
+        f, df = _eval_fd(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
         if f == 0.0:
             return lam
-        if (f > 0.0) != (fb > 0.0):
-            la, fa = lb, fb
+        if (f > 0.0) == (fa > 0.0):
+            la, fa, da = lam, f, df
+            other = 1
         else:
-            fa *= 0.5
-        lb, fb = lam, f
-        if abs(lb - la) <= 4e-16 * max(abs(la), abs(lb)):
-            break
+            lb, fb, db = lam, f, df
+            other = 0
+        if lb - la <= 4e-16 * max(abs(la), abs(lb)):
+            return lam
+        step = f / df if df != 0.0 and math.isfinite(df) else _INF
+        nxt = lam - step
+        if la < nxt < lb:
+            if abs(step) <= 1e-15 * abs(lam):
+                return nxt
+        else:
+            # Newton from the opposite end of the bracket
+            if other == 0:
+                if math.isnan(da):
+                    _, da = _eval_fd(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                nxt = la - fa / da if da != 0.0 and math.isfinite(da) else _INF
+            else:
+                if math.isnan(db):
+                    _, db = _eval_fd(lb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                nxt = lb - fb / db if db != 0.0 and math.isfinite(db) else _INF
+            if not (la < nxt < lb):
+                nxt = 0.5 * (la + lb)
+        lam = nxt
     return lam
 
 
 @njit(cache=True)
-def _eval_f(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
-    y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
-    y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-    return arm1[0] * _h(y1, arm1, r1) + arm2[0] * _h(y2, arm2, r2) - e2
+def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
+    """Best stationary point of the pair of pieces ``(p1, p2)`` (or ``best`` unchanged).
 
-
-@njit(cache=True)
-def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
-    """Best stationary point of the pair of pieces ``(p1, p2)`` (or ``best`` unchanged)."""
+    ``bb=False``: every pair except those needing branch and bound; ``bb=True``: only those.
+    """
     k1, lo1, hi1, r1 = _piece(arm1, p1, ev)
     k2, lo2, hi2, r2 = _piece(arm2, p2, ev)
     if k1 < 0 or k2 < 0 or not (hi1 > lo1) or not (hi2 > lo2):
@@ -386,6 +483,10 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
     e2 = 2.0 * e
     s1 = _dir(k1)
     s2 = _dir(k2)
+    special = (k1 == 4 and k2 == 6) or (k1 == 6 and k2 == 4)
+    needs_bb = s1 * s2 < 0 and not special
+    if needs_bb != bb:
+        return best
     if s1 == 0 and s2 == 0:
         return best  # V affine on the pair: its maximum is at a piece boundary
     if s1 == 0 or s2 == 0:
@@ -431,10 +532,10 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
         fb = cb1 + cb2 - e2
         if fa < 0.0 or fb > 0.0:
             return best
-        lam = _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        lam = _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
         y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
         y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-        cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+        cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
         if cand[0] > best[0]:
             return cand
         return best
@@ -461,10 +562,10 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
         fb = cb1 + cb2 - e2
         if fa > 0.0 or fb < 0.0:
             return best
-        lam = _illinois(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        lam = _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
         y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
         y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-        cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+        cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
         if cand[0] > best[0]:
             return cand
         return best
@@ -498,12 +599,12 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best):
         fq = cq1 + cq2 - e2
         if q - p <= width_min or top >= _STACK - 2:
             if fp * fq <= 0.0:
-                lam = _illinois(p, fp, q, fq, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                lam = _root(p, fp, q, fq, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
             else:
                 lam = 0.5 * (p + q)
             y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
             y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-            cand = _pair_candidate(y1, y2, arm1, arm2, e2, ev)
+            cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
             if cand[0] > best[0]:
                 best = cand
             continue
@@ -544,6 +645,33 @@ def _wf_arm(nu, arm):
 
 
 @njit(cache=True)
+def _wf_y(nu, arm):
+    """``y`` of :func:`_wf_arm` only (no logarithm)."""
+    c = arm[1]
+    d = arm[2]
+    if nu <= 0.0:
+        return arm[4]
+    if nu >= _nu_cap(arm):
+        return arm[3]
+    if arm[6] == 1.0:
+        return (nu + (1.0 - d)) / d
+    sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
+    return c / (1.0 - 2.0 * c * (1.0 + nu) / (sq + 1.0 + c))
+
+
+@njit(cache=True)
+def _wf_der(nu, arm):
+    """Left derivative ``d(N h)/d nu`` of :func:`_wf_arm` (no clamping at the cap)."""
+    n = arm[0]
+    c = arm[1]
+    if arm[6] == 1.0:
+        return n
+    sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
+    u = -2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
+    return n * (-u) * c / ((1.0 + u) * sq) if sq > 0.0 else _INF
+
+
+@njit(cache=True)
 def _nu_cap(arm):
     """``1/r(Y) - 1`` at which a concave non-EV arm reaches its cap ``Y = C/D``.
 
@@ -574,13 +702,16 @@ def _waterfill(arm1, arm2, e):
         ms, arm_s, arm_o = m1, arm1, arm2
     else:
         ms, arm_s, arm_o = m2, arm2, arm1
-    yo, ho, _ = _wf_arm(ms, arm_o)
+    yo, ho, do = _wf_arm(ms, arm_o)
     if arm_s[0] * arm_s[8] + ho >= e2:
         mlo = 0.0
         mhi = ms
-        flo = arm1[0] * arm1[7] + arm2[0] * arm2[7] - e2
         fhi = arm_s[0] * arm_s[8] + ho - e2
-        mu = mlo - flo * (mhi - mlo) / (fhi - flo)
+        # Newton step from the right end (left derivative there; fewest iterations in tests)
+        ds = _wf_der(ms, arm_s)
+        mu = ms - fhi / (ds + do) if ds + do > 0.0 else 0.5 * ms
+        if not (0.0 < mu < ms):
+            mu = 0.5 * ms
         y1 = arm1[4]
         y2 = arm2[4]
         for _ in range(100):
@@ -595,11 +726,15 @@ def _waterfill(arm1, arm2, e):
                 break
             der = d1 + d2
             step = f / der if der > 0.0 else _INF
-            if abs(step) <= 1e-15 * mu:
-                break  # quadratic convergence: the next step is below rounding
             nxt = mu - step
             if not (mlo < nxt < mhi):
                 nxt = 0.5 * (mlo + mhi)
+            elif abs(step) <= 1e-8 * mu:
+                # quadratic convergence: after this step the error is below rounding, so
+                # only y is recomputed (no logarithm)
+                y1 = _wf_y(nxt, arm1)
+                y2 = _wf_y(nxt, arm2)
+                break
             mu = nxt
         return (0.5 * (arm1[0] * math.log1p(y1) + arm2[0] * math.log1p(y2)), y1, y2)
     # arm_s is capped; arm_o takes the remaining budget
@@ -621,14 +756,15 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
         return (nan, nan, nan)
     if not (math.isfinite(n1) and math.isfinite(n2) and math.isfinite(c1) and math.isfinite(c2)):
         return (nan, nan, nan)
+    # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
+    b1max = 0.5 * n1 * (c1 + _xm1mlog(d1 - 1.0))
+    b2max = 0.5 * n2 * (c2 + _xm1mlog(d2 - 1.0))
+    if e >= b1max + b2max:  # KL constraint slack at the Box optimum
+        y1 = c1 / d1
+        y2 = c2 / d2
+        return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
     arm1 = _make_arm(n1, c1, d1, ev)
     arm2 = _make_arm(n2, c2, d2, ev)
-    b1max = 0.5 * n1 * arm1[8]
-    b2max = 0.5 * n2 * arm2[8]
-    if e >= b1max + b2max:  # KL constraint slack at the Box optimum
-        y1 = arm1[3]
-        y2 = arm2[3]
-        return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
     if not ev:
         a1 = 0.5 * n1 * arm1[7]
         a2 = 0.5 * n2 * arm2[7]
@@ -641,12 +777,21 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
             return _waterfill(arm1, arm2, e)
     lo = max(0.0, e - b2max)
     hi = min(e, b1max)
-    best = _split_candidate(lo, arm1, arm2, e, ev)
-    cand = _split_candidate(hi, arm1, arm2, e, ev)
-    if cand[0] > best[0]:
-        best = cand
-    # piece boundaries (in budget units) of each arm
-    for k in range(2):
+    best = (-_INF, 0.0, 0.0)
+    # stationary points of pairs solved by a 1-D root (good incumbents for pruning)
+    for p1 in range(3):
+        for p2 in range(3):
+            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, False)
+    # end points of the split interval, skipped when an upper bound cannot beat the incumbent
+    for b1 in (lo, hi):
+        if _split_bound(b1, arm1, arm2, e, ev) > best[0]:
+            cand = _split_candidate(b1, arm1, arm2, e, ev)
+            if cand[0] > best[0]:
+                best = cand
+    # piece boundaries (in budget units) of each arm: only needed when V can be affine on a
+    # pair of constant-rate pieces with the same rate (EV region B, D1 = D2)
+    nb = 2 if (ev and arm1[6] == 1.0 and arm2[6] == 1.0 and d1 == d2) else 0
+    for k in range(nb):
         bb1 = 0.5 * n1 * (arm1[7] if k == 0 else _h_any(arm1[5], arm1))
         if lo < bb1 < hi:
             cand = _split_candidate(bb1, arm1, arm2, e, ev)
@@ -657,15 +802,17 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
             cand = _split_candidate(e - bb2, arm1, arm2, e, ev)
             if cand[0] > best[0]:
                 best = cand
-    # stationary points, concave pairs first (they give good incumbents for pruning)
+    # remaining mixed pairs: branch and bound, pruned by the incumbent
     for p1 in range(3):
         for p2 in range(3):
-            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best)
+            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, True)
     return best
 
 
 @njit(cache=True)
-def bob_exact(n1, n2, c1, c2, d1, d2, e, ev):
+def bob_exact(
+    n1: float, n2: float, c1: float, c2: float, d1: float, d2: float, e: float, ev: bool
+) -> float:
     r"""Optimal value of the two-arm BoB (``ev=False``) or EV-BoB (``ev=True``) program.
 
     Implements the optimisation problems of Corollary ``cor:delta_correct_Kinf_thresholds``
@@ -697,7 +844,9 @@ def bob_exact(n1, n2, c1, c2, d1, d2, e, ev):
 
 
 @njit(cache=True)
-def bob_exact_solution(n1, n2, c1, c2, d1, d2, e, ev):
+def bob_exact_solution(
+    n1: float, n2: float, c1: float, c2: float, d1: float, d2: float, e: float, ev: bool
+) -> tuple[float, float, float, float, float]:
     """Optimal value and a maximiser ``(value, x1, y1, x2, y2)`` of the BoB program.
 
     Same program and method as :func:`bob_exact` (Corollaries

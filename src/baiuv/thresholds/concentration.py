@@ -54,7 +54,9 @@ def eps_mu_L(t: float, L: float, s: float) -> float:
     """
     if not (t >= 1.0):
         return math.nan
-    return wbar_m1_scalar(1.0 + 2.0 * L + 2.0 * s + 2.0 * s * math.log1p(math.log(t) / (2.0 * s))) / t
+    return (
+        wbar_m1_scalar(1.0 + 2.0 * L + 2.0 * s + 2.0 * s * math.log1p(math.log(t) / (2.0 * s))) / t
+    )
 
 
 @njit(cache=True)
@@ -128,7 +130,7 @@ def riemann_zeta(s: float) -> float:
 
 
 def box_log_term(delta: float, K: int = 2, s: float = 2.0) -> float:
-    """``L = ln(4(K-1) zeta(s) / delta)``, the log term of Lemma lem:delta_correct_box_thresholds."""
+    """``L = ln(4(K-1) zeta(s) / delta)``, log term of Lemma lem:delta_correct_box_thresholds."""
     return math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s) / _check_delta(delta))
 
 
@@ -136,7 +138,8 @@ def box_log_term(delta: float, K: int = 2, s: float = 2.0) -> float:
 def eps_mu(t, delta: float, *, K: int = 2, s: float = 2.0):
     """``eps_mu(t, delta)`` of Lemma 4 (lem:delta_correct_box_thresholds).
 
-    ``eps_mu(t, delta) = Wbar_{-1}(1 + 2 ln(4(K-1)zeta(s)/delta) + 2s + 2s ln(1 + ln(t)/(2s))) / t``.
+    ``eps_mu(t, delta) = Wbar_{-1}(1 + 2 ln(4(K-1)zeta(s)/delta) + 2s
+    + 2s ln(1 + ln(t)/(2s))) / t``.
 
     Parameters
     ----------

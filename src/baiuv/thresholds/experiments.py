@@ -144,8 +144,16 @@ def threshold_curves(
         det = name not in STATEFUL
         for x, delta, t in points:
             na, nb = (t + 1) // 2, t // 2
-            base = dict(axis=axis, family=name, rule=family_rule(name), x=x, delta=delta, t=t,
-                        n_a=na, n_b=nb)
+            base = dict(
+                axis=axis,
+                family=name,
+                rule=family_rule(name),
+                x=x,
+                delta=delta,
+                t=t,
+                n_a=na,
+                n_b=nb,
+            )
             if det:
                 v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, delta=delta, params=params)
                 rows.append(base | dict(stream=-1, value=v))
@@ -156,8 +164,18 @@ def threshold_curves(
                     _states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
                     for c, n in ((0, na), (1, nb))
                 ]
-                v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, delta=delta, params=params,
-                                   state_a=st[0], state_b=st[1], backend=backend)
+                v = pair_threshold(
+                    name,
+                    n_a=na,
+                    n_b=nb,
+                    t=t,
+                    K=2,
+                    delta=delta,
+                    params=params,
+                    state_a=st[0],
+                    state_b=st[1],
+                    backend=backend,
+                )
                 rows.append(base | dict(stream=r, value=v))
     return pd.DataFrame(rows)
 
@@ -194,13 +212,22 @@ def initial_times(
                     C, D, E = _bob_cde(spec, n, st)
                     finite = n >= spec.fparams[_k.P_NMIN] and np.all(D > 0)
                 else:
-                    v = _k.threshold_pair(spec.code, spec.fparams, spec.table, 2.0 * n, n, n, st, st)
+                    v = _k.threshold_pair(
+                        spec.code, spec.fparams, spec.table, 2.0 * n, n, n, st, st
+                    )
                     finite = math.isfinite(v)
                 if finite:
                     first = n
                     break
-            rows.append(dict(delta=delta, family=name, rule=family_rule(name),
-                             statement_count=n0, first_finite_count=first))
+            rows.append(
+                dict(
+                    delta=delta,
+                    family=name,
+                    rule=family_rule(name),
+                    statement_count=n0,
+                    first_finite_count=first,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -238,8 +265,11 @@ def threshold_costs(
         if name not in STATEFUL:
             kw.pop("state_a")
             kw.pop("state_b")
-        value = pair_threshold(name, backend=backend, **kw) if name in ("bob", "ev-bob") else (
-            pair_threshold(name, **kw))
+        value = (
+            pair_threshold(name, backend=backend, **kw)
+            if name in ("bob", "ev-bob")
+            else (pair_threshold(name, **kw))
+        )
         py = []
         for _ in range(int(repeats)):
             t0 = time.perf_counter()
@@ -255,8 +285,15 @@ def threshold_costs(
             t0 = time.perf_counter()
             _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
             kern = (time.perf_counter() - t0) / reps
-        rows.append(dict(family=name, rule=family_rule(name), value=value,
-                         python_s=float(np.median(py)), kernel_s=kern))
+        rows.append(
+            dict(
+                family=name,
+                rule=family_rule(name),
+                value=value,
+                python_s=float(np.median(py)),
+                kernel_s=kern,
+            )
+        )
     df = pd.DataFrame(rows)
     bob_py = float(df.loc[df.family == "bob", "python_s"].iloc[0])
     df["bob_over_python"] = bob_py / df["python_s"]

@@ -463,9 +463,7 @@ def pair_threshold(
     if family in ("bob", "ev-bob"):
         if n_a < spec.fparams[_k.P_NMIN] or n_b < spec.fparams[_k.P_NMIN]:
             return math.inf
-        C, D, E = bob_constants(
-            family, n_a, n_b, state_a, state_b, K=K, delta=delta, params=p
-        )
+        C, D, E = bob_constants(family, n_a, n_b, state_a, state_b, K=K, delta=delta, params=p)
         if not np.all(D > 0):
             return math.inf
         return solve_bob(

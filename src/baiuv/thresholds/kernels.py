@@ -161,7 +161,8 @@ def _student_y(n: int, fparams: np.ndarray, table: np.ndarray) -> float:
 
 @njit(cache=True)
 def box_constants(n: float, L: float, s: float, eta0: float):
-    """``(C, D) = (eps_mu(n), 1 - eps_{-,sigma}(n - 1))`` of Lemma lem:delta_correct_box_thresholds."""
+    """``(C, D) = (eps_mu(n), 1 - eps_{-,sigma}(n - 1))``, Lemma
+    lem:delta_correct_box_thresholds."""
     return eps_mu_L(n, L, s), one_minus_eps_minus_L(n - 1.0, L, s, eta0)
 
 

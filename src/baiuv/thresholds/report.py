@@ -15,7 +15,9 @@ PAPER_COST_RATIO = {"kl": 400, "box": 600, "student": 800}
 
 def initial_times_markdown(df: pd.DataFrame, params: dict) -> str:
     """Table of initial counts per family (rows) and delta (columns)."""
-    wide = df.pivot(index="family", columns="delta", values=["statement_count", "first_finite_count"])
+    wide = df.pivot(
+        index="family", columns="delta", values=["statement_count", "first_finite_count"]
+    )
     deltas = sorted(df["delta"].unique(), reverse=True)
     rows = []
     for fam in df["family"].unique():

@@ -1,0 +1,33 @@
+"""Adapter: result files -> results/reproduction.md."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from baiuv.io import read_table, write_text
+from baiuv.logs import setup_logging
+from baiuv.reproduction import (
+    characteristic_claims,
+    decisions,
+    experiment_claims,
+    render,
+    threshold_claims,
+)
+from baiuv.simulation.summary import error_rates, stopping_time_summary
+
+log = setup_logging(snakemake.log[0])
+inp = snakemake.input
+claims = characteristic_claims(
+    read_table(inp.ct_instances)[0], read_table(inp.ct_gap)[0], read_table(inp.ct_variance)[0]
+)
+claims += threshold_claims(
+    read_table(inp.thr_delta)[0],
+    read_table(inp.thr_time)[0],
+    read_table(inp.thr_initial)[0],
+    read_table(inp.thr_costs)[0],
+)
+runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
+claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)
+text = render(claims, decisions(Path(inp.decisions).read_text()), snakemake.params.config_name)
+write_text(text, snakemake.output[0])
+log.info("%d claims written", len(claims))
