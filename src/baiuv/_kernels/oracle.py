@@ -207,24 +207,70 @@ def oracle_fast(mu, s2, best, known, beta):
 
     Same output as :func:`oracle_bisection` (``(T, w)``), to about 1e-12 relative.
     """
+    T, w, _ = oracle_warm(mu, s2, best, known, beta, -1.0)
+    return T, w
+
+
+@njit(cache=True, error_model="numpy")
+def oracle_warm(mu, s2, best, known, beta, y_hint):
+    """:func:`oracle_fast` warm-started at ``y_hint`` (the root ``y`` of a nearby instance,
+    e.g. the previous step of Track-and-Stop; ``y_hint <= 0`` for none).
+
+    The root is first bracketed around ``y_hint`` by geometrically growing steps (the outer
+    function is increasing with a single root, so the bracket is valid), then refined by
+    Brent's method exactly as without a hint. Returns ``(T, w, y)``.
+    """
     K = mu.shape[0]
     xs = np.zeros(K)
     ymax = _ymax(mu, s2, best, known)
     a = 0.0
     fa = -1.0 if beta <= 0.0 else -(1.0 - beta) / beta
-    # upper bracket: move towards ymax until the outer function is positive
-    b = 0.5 * ymax
-    fb = _outer(mu, s2, best, b, known, beta, xs, True)
-    gap = 0.5 * ymax
-    for _ in range(200):
-        if fb > 0.0:
-            break
-        a, fa = b, fb
-        gap *= 0.5
-        b = ymax - gap
-        if b <= a:
-            break
+    if y_hint > 0.0 and y_hint < ymax:
+        fh = _outer(mu, s2, best, y_hint, known, beta, xs, True)
+        h = 1e-4 * y_hint
+        if fh > 0.0:
+            b, fb = y_hint, fh
+            for _ in range(200):
+                lo = max(0.0, y_hint - h)
+                if lo <= 0.0:
+                    break  # keep a = 0
+                flo = _outer(mu, s2, best, lo, known, beta, xs, True)
+                if flo <= 0.0:
+                    a, fa = lo, flo
+                    break
+                b, fb = lo, flo
+                h *= 8.0
+        else:
+            a, fa = y_hint, fh
+            b = y_hint
+            fb = fh
+            for _ in range(200):
+                hi = y_hint + h
+                if hi >= ymax:
+                    hi = 0.5 * (b + ymax)
+                    if hi <= b:
+                        break
+                fhi = _outer(mu, s2, best, hi, known, beta, xs, True)
+                if fhi > 0.0:
+                    b, fb = hi, fhi
+                    break
+                a, fa = hi, fhi
+                b = hi
+                h *= 8.0
+    else:
+        # upper bracket: move towards ymax until the outer function is positive
+        b = 0.5 * ymax
         fb = _outer(mu, s2, best, b, known, beta, xs, True)
+        gap = 0.5 * ymax
+        for _ in range(200):
+            if fb > 0.0:
+                break
+            a, fa = b, fb
+            gap *= 0.5
+            b = ymax - gap
+            if b <= a:
+                break
+            fb = _outer(mu, s2, best, b, known, beta, xs, True)
     # Brent's method on [a, b]
     c, fc = a, fa
     d = b - a
@@ -273,4 +319,5 @@ def oracle_fast(mu, s2, best, known, beta):
         if b >= ymax:
             b = 0.5 * (a + ymax)
         fb = _outer(mu, s2, best, b, known, beta, xs, True)
-    return _finish(mu, s2, best, b, known, beta, xs, True)
+    T, w = _finish(mu, s2, best, b, known, beta, xs, True)
+    return T, w, b

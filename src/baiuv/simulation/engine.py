@@ -173,6 +173,11 @@ class RunSettings:
         Safety cap on a run's length; a run reaching it is marked ``truncated``.
     threshold_params : dict
         Keyword arguments of ``baiuv.thresholds.ThresholdParams``.
+    lazy_ratio : float or None
+        ``None``: the stopping rule is checked before every sample. A ratio ``rho > 1``:
+        the "lazy" stopping rule of Section ``ssec:simulations_stopping_thresholds``, checked
+        only at the times ``ceil(n0 K rho^k)``, ``k >= 0`` (decision D70; GLR-based rules
+        only, FHN1/FHN2 ignore it).
     """
 
     delta: float = 0.01
@@ -184,6 +189,7 @@ class RunSettings:
     hedge_delta0: float = 0.01
     max_samples: int = 10_000_000
     threshold_params: Mapping = field(default_factory=dict)
+    lazy_ratio: float | None = None
 
     def __post_init__(self):
         check_delta(self.delta)
@@ -203,6 +209,14 @@ class RunSettings:
             raise ValueError(f"hedge_delta0 must be > 0, got {self.hedge_delta0!r}")
         if int(self.max_samples) != self.max_samples or self.max_samples < 1:
             raise ValueError(f"max_samples must be a positive integer, got {self.max_samples!r}")
+        if self.lazy_ratio is not None and not (
+            isinstance(self.lazy_ratio, int | float)
+            and math.isfinite(self.lazy_ratio)
+            and self.lazy_ratio > 1.0
+        ):
+            raise ValueError(
+                f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
+            )
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -312,6 +326,7 @@ def simulate_run(
             wfix,
             rng,
             int(s.max_samples),
+            float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0,
         )
     wall = time.perf_counter() - t0
     best = int(np.argmax(mu))

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv._kernels.oracle import oracle_fast
+from baiuv._kernels.oracle import oracle_warm
 from baiuv._kernels.transport import lambda_unknown, tc_known, tc_unknown
 from baiuv.simulation.game import solve_game
 from baiuv.thresholds.kernels import threshold_pair, update_state
@@ -164,10 +164,17 @@ def divergence(x, lam, s2, plug_in):
 
 # --------------------------------------------------------------------------- rules
 @njit(cache=True)
-def _step_tas(counts, means, variances, best, t, plug_in, ws):
+def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     """Track-and-Stop / EV-TaS: C-tracking of the oracle allocation at the current
-    ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop")."""
-    _, w = oracle_fast(means, variances, best, plug_in, -1.0)
+    ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop").
+
+    The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``,
+    reset when the empirical best arm changes); the result does not depend on the hint
+    beyond rounding (``oracle_warm`` agrees with ``oracle_fast`` to ~1e-14)."""
+    hint = scal[1] if scal[2] == best else -1.0
+    _, w, y = oracle_warm(means, variances, best, plug_in, -1.0, hint)
+    scal[1] = y
+    scal[2] = best
     K = counts.shape[0]
     ok = True
     for a in range(K):
@@ -382,7 +389,7 @@ def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     if rule == RULE_FIXED:
         return c_tracking(ws[W_SUMW], counts, wfix)
     if rule == RULE_TAS:
-        return _step_tas(counts, means, variances, best, t, plug_in, ws)
+        return _step_tas(counts, means, variances, best, t, plug_in, ws, scal)
     if rule == RULE_TCI:
         return _step_tci(counts, Z, best, params[P_BETA], rng)
     if rule == RULE_DKM:
@@ -392,17 +399,125 @@ def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     raise ValueError("unknown sampling rule code")
 
 
-# --------------------------------------------------------------------------- loops
+# --------------------------------------------------------------------------- loop body
+# The functions below are the body of the GLR loop. :func:`run_glr` (simulator) and
+# :class:`baiuv.identify.BestArmIdentifier` (ask/tell API) call the same ones, so a run of
+# the identifier fed with draws from an instance is the simulator's run (decision D72).
 @njit(cache=True)
-def _observe(a, mu, sd, rng, counts, means, m2):
-    x = mu[a] + sd[a] * rng.standard_normal()
-    n = counts[a] + 1
-    d = x - means[a]
-    means[a] += d / n
-    m2[a] += d * (x - means[a])
-    counts[a] = n
+def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Add observation ``x`` of ``arm``: Welford update of its count, mean and ``1/N``
+    empirical variance (Section ``ssec:GLR_stopping_rule``), then of its threshold state
+    (``baiuv.thresholds.kernels.update_state``, per-arm peeling statistics of Theorem
+    ``thm:delta_correct_complex_threshold_glrt``)."""
+    n = counts[arm] + 1
+    d = x - means[arm]
+    means[arm] += d / n
+    m2[arm] += d * (x - means[arm])
+    counts[arm] = n
+    variances[arm] = m2[arm] / n
+    update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
 
 
+@njit(cache=True)
+def glr_statistics_into(plug_in, counts, means, variances, Z):
+    """Empirical best arm ``hat a_t`` (first index on ties) and, in ``Z``, the GLR
+    statistics ``Z_a(t)`` (``tc_unknown``, eq. ``def_stopping_rule_glrt``) or, with
+    ``plug_in``, ``Z^EV_a(t)`` (``tc_known`` with the empirical variances, eq.
+    ``def_stopping_rule_evglrt``) of every ``a != hat a_t``; ``Z[hat a_t] = +inf``."""
+    K = means.shape[0]
+    best = 0
+    for a in range(1, K):
+        if means[a] > means[best]:
+            best = a
+    for a in range(K):
+        if a == best:
+            Z[a] = math.inf
+        elif plug_in:
+            Z[a] = tc_known(
+                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+            )
+        else:
+            Z[a] = tc_unknown(
+                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+            )
+    return best
+
+
+@njit(cache=True)
+def glr_stop_check(
+    thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
+):
+    """GLR stopping rule: ``True`` when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
+    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
+    thresholds coming from ``baiuv.thresholds.kernels.threshold_pair``.
+
+    The thresholds are written to ``thr_out`` (``nan`` for ``hat a_t`` and, unless
+    ``all_pairs``, for the pairs after the first failing one: the simulator stops computing
+    at the first challenger that is not beaten).
+    """
+    K = counts.shape[0]
+    for a in range(K):
+        thr_out[a] = math.nan
+    stop = True
+    for a in range(K):
+        if a == best:
+            continue
+        c = threshold_pair(
+            thr_code,
+            thr_fparams,
+            thr_table,
+            float(t),
+            counts[best],
+            counts[a],
+            states[best],
+            states[a],
+        )
+        thr_out[a] = c
+        if not (Z[a] > c):
+            stop = False
+            if not all_pairs:
+                break
+    return stop
+
+
+@njit(cache=True)
+def lazy_check_time(t0, ratio, k):
+    """``k``-th time of the geometric grid of the lazy stopping rule, ``ceil(t0 ratio^k)``
+    (end of Section ``ssec:simulations_stopping_thresholds``; decision D70)."""
+    return int(math.ceil(t0 * ratio**k))
+
+
+@njit(cache=True)
+def lazy_next_index(t, t0, ratio, k):
+    """Smallest ``k' >= k`` whose grid time ``ceil(t0 ratio^k')`` is ``> t``."""
+    while lazy_check_time(t0, ratio, k) <= t:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def init_workspace(counts, params):
+    """Workspace ``(ws, scal)`` of the sampling rules after the initialisation phase:
+    C-tracking sums start at the counts, the FWS iterate is uniform, ``scal[0]`` is the
+    AdaHedge gap budget, ``scal[1:3]`` the TaS oracle warm-start hint (none)."""
+    K = counts.shape[0]
+    ws = np.zeros((N_WS, K))
+    for a in range(K):
+        ws[W_SUMW, a] = counts[a]
+        ws[W_X, a] = 1.0 / K
+    scal = np.zeros(3)
+    scal[2] = -1.0  # TaS: empirical best arm of the stored oracle hint
+    scal[0] = params[P_HEDGE_DELTA0]
+    return ws, scal
+
+
+@njit(cache=True)
+def draw(arm, mu, sd, rng):
+    """One Gaussian observation ``mu_a + sigma_a Z`` from the run's stream."""
+    return mu[arm] + sd[arm] * rng.standard_normal()
+
+
+# --------------------------------------------------------------------------- loops
 @njit(cache=True)
 def run_glr(
     rule,
@@ -418,16 +533,22 @@ def run_glr(
     wfix,
     rng,
     max_samples,
+    lazy_ratio=0.0,
 ):
     """One run of a sampling rule with the GLR (or EV-GLR) stopping rule.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
-    (``plug_in=True``) are computed against the empirical best arm ``hat a_t`` and the run
-    stops at the first ``t`` with ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
-    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
-    thresholds coming from ``baiuv.thresholds.kernels.threshold_pair``. Variances are the
-    ``1/N`` empirical variances of Section ``ssec:GLR_stopping_rule``.
+    (``plug_in=True``) are computed against the empirical best arm ``hat a_t``
+    (:func:`glr_statistics_into`) and the run stops at the first ``t`` with ``Z_a(t) >
+    c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t`` (:func:`glr_stop_check`, eqs.
+    ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``). Variances are the ``1/N``
+    empirical variances of Section ``ssec:GLR_stopping_rule``.
+
+    With ``lazy_ratio > 1`` the stopping rule is only evaluated at the times
+    ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule of Section
+    ``ssec:simulations_stopping_thresholds``, decision D70); sampling and the per-arm
+    states are updated at every step. ``lazy_ratio = 0`` checks at every step.
 
     Returns
     -------
@@ -442,63 +563,51 @@ def run_glr(
     variances = np.zeros(K)
     for _ in range(n0):
         for a in range(K):
-            _observe(a, mu, sd, rng, counts, means, m2)
-    for a in range(K):
-        variances[a] = m2[a] / counts[a]
-        update_state(thr_code, thr_fparams, states[a], counts[a], means[a], variances[a])
-    t = n0 * K
-    ws = np.zeros((N_WS, K))
-    for a in range(K):
-        ws[W_SUMW, a] = counts[a]
-        ws[W_X, a] = 1.0 / K
-    scal = np.zeros(2)
-    scal[0] = params[P_HEDGE_DELTA0]
-    Z = np.empty(K)
-    truncated = False
-    while True:
-        best = 0
-        for a in range(1, K):
-            if means[a] > means[best]:
-                best = a
-        for a in range(K):
-            if a == best:
-                Z[a] = math.inf
-            elif plug_in:
-                Z[a] = tc_known(
-                    means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-                )
-            else:
-                Z[a] = tc_unknown(
-                    means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-                )
-        stop = True
-        for a in range(K):
-            if a == best:
-                continue
-            c = threshold_pair(
+            observe_update(
+                a,
+                draw(a, mu, sd, rng),
+                counts,
+                means,
+                m2,
+                variances,
                 thr_code,
                 thr_fparams,
-                thr_table,
-                float(t),
-                counts[best],
-                counts[a],
-                states[best],
-                states[a],
+                states,
             )
-            if not (Z[a] > c):
-                stop = False
+    t = n0 * K
+    ws, scal = init_workspace(counts, params)
+    Z = np.empty(K)
+    thr = np.empty(K)
+    lazy = lazy_ratio > 1.0
+    t0 = float(t)
+    k_next = 0
+    truncated = False
+    while True:
+        best = glr_statistics_into(plug_in, counts, means, variances, Z)
+        if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
+            if lazy:
+                k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
+            if glr_stop_check(
+                thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr, False
+            ):
                 break
-        if stop:
-            break
         if t >= max_samples:
             truncated = True
             break
         arm = select_arm(
             rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
         )
-        _observe(arm, mu, sd, rng, counts, means, m2)
-        variances[arm] = m2[arm] / counts[arm]
-        update_state(thr_code, thr_fparams, states[arm], counts[arm], means[arm], variances[arm])
+        observe_update(
+            arm,
+            draw(arm, mu, sd, rng),
+            counts,
+            means,
+            m2,
+            variances,
+            thr_code,
+            thr_fparams,
+            states,
+        )
         t += 1
     rec = 0
     for a in range(1, K):

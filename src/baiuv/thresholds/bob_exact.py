@@ -193,6 +193,13 @@ def _solve_w(s):
 # ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def _make_arm(n, c, d, ev):
+    """Arm tuple (see above) of the program with ``N = n``, ``C = c``, ``D = d``."""
+    return _make_arm_h(n, c, d, ev, c + _xm1mlog(d - 1.0))
+
+
+@njit(cache=True)
+def _make_arm_h(n, c, d, ev, hY):
+    """:func:`_make_arm` given ``hY = h(Y) = C + D - 1 - ln D`` (already computed)."""
     Y = c / d
     yb = 1.0 / d - 1.0
     if c + d >= 1.0:
@@ -204,8 +211,7 @@ def _make_arm(n, c, d, ev):
         yA = c / (1.0 - c)
         split = 2.0 * c if ev else 2.0 * c / (1.0 - c)
         ys = min(max(split, yA), Y)
-    hA = math.log1p(yA)
-    hY = c + _xm1mlog(d - 1.0)
+    hA = -math.log1p(-c) if rt == 2.0 else -math.log(d)
     hY = max(hY, hA)
     return (n, c, d, Y, yA, ys, rt, hA, hY)
 
@@ -757,14 +763,16 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
     if not (math.isfinite(n1) and math.isfinite(n2) and math.isfinite(c1) and math.isfinite(c2)):
         return (nan, nan, nan)
     # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
-    b1max = 0.5 * n1 * (c1 + _xm1mlog(d1 - 1.0))
-    b2max = 0.5 * n2 * (c2 + _xm1mlog(d2 - 1.0))
+    hy1 = c1 + _xm1mlog(d1 - 1.0)
+    hy2 = c2 + _xm1mlog(d2 - 1.0)
+    b1max = 0.5 * n1 * hy1
+    b2max = 0.5 * n2 * hy2
     if e >= b1max + b2max:  # KL constraint slack at the Box optimum
         y1 = c1 / d1
         y2 = c2 / d2
         return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
-    arm1 = _make_arm(n1, c1, d1, ev)
-    arm2 = _make_arm(n2, c2, d2, ev)
+    arm1 = _make_arm_h(n1, c1, d1, ev, hy1)
+    arm2 = _make_arm_h(n2, c2, d2, ev, hy2)
     if not ev:
         a1 = 0.5 * n1 * arm1[7]
         a2 = 0.5 * n2 * arm2[7]
