@@ -248,3 +248,23 @@ def test_bad_input(kw, arg):
     base.update(kw)
     with pytest.raises(ValueError, match=arg):
         solve_bob(base.pop("counts"), base.pop("C"), base.pop("D"), base.pop("E"), **base)
+
+
+def test_ipopt_local_maximum_is_never_returned_silently():
+    """Decision D22: a non-convex EV-BoB program on which Ipopt stops at a local maximum
+    (found by random search); the certified cyipopt path must refuse it."""
+    from baiuv.thresholds.bob import BobSolverError, bob_fallback_count, solve_bob
+    from baiuv.thresholds.bob_exact import bob_exact
+
+    n = [85.0, 98.0]
+    c = [2.6695686247035106, 2.8027901127091863]
+    d = [0.3899054368736167, 0.5929533391932729]
+    e = 6.5052008824112475
+    glob = bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, True)
+    assert solve_bob(n, c, d, e, ev=True) == pytest.approx(glob)  # auto = exact
+    with pytest.raises(BobSolverError, match="local maximum"):
+        solve_bob(n, c, d, e, ev=True, backend="cyipopt")
+    before = bob_fallback_count()
+    with pytest.warns(RuntimeWarning):
+        v = solve_bob(n, c, d, e, ev=True, backend="cyipopt", on_failure="fallback")
+    assert v >= glob and bob_fallback_count() == before + 1

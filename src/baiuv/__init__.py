@@ -4,6 +4,10 @@ Reproducible artifact of Jourdan, Degenne and Kaufmann, "Dealing with Unknown Va
 Best-Arm Identification" (ALT 2023).
 """
 
+from baiuv._numba_setup import configure as _configure_numba_cache
+
+_configure_numba_cache()  # before any kernel is compiled (decision D19)
+
 from baiuv.characteristic import (
     characteristic_time,
     complexity_d,
@@ -12,6 +16,7 @@ from baiuv.characteristic import (
     ratio_upper_bound,
 )
 from baiuv.glr import glr_statistics
+from baiuv.identify import BestArmIdentifier
 from baiuv.instance import EASY, STANDARD, GaussianInstance, random_instance
 
 __version__ = "0.1.0"
@@ -19,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "EASY",
     "STANDARD",
+    "BestArmIdentifier",
     "GaussianInstance",
     "characteristic_time",
     "complexity_d",

@@ -247,6 +247,16 @@ def _true_allocation(mu: tuple, sigma2: tuple) -> np.ndarray:
     return optimal_allocation(np.array(mu), np.array(sigma2))
 
 
+def rule_params(settings: RunSettings) -> np.ndarray:
+    """The ``params`` array of the sampling kernels (layout ``kernels.P_*``) for
+    ``settings``; shared by :func:`simulate_run` and :class:`baiuv.BestArmIdentifier`."""
+    params = np.zeros(K_.N_PARAMS)
+    params[K_.P_BETA] = settings.beta
+    params[K_.P_FWS_EXPONENT] = settings.fws_exponent
+    params[K_.P_HEDGE_DELTA0] = settings.hedge_delta0
+    return params
+
+
 def simulate_run(
     instance: GaussianInstance,
     algorithm: str | Algorithm,
@@ -304,10 +314,7 @@ def simulate_run(
         spec = _threshold_spec(
             s.threshold, Kn, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
         )
-        params = np.zeros(K_.N_PARAMS)
-        params[K_.P_BETA] = s.beta
-        params[K_.P_FWS_EXPONENT] = s.fws_exponent
-        params[K_.P_HEDGE_DELTA0] = s.hedge_delta0
+        params = rule_params(s)
         if alg.rule == K_.RULE_FIXED:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
         else:

@@ -24,10 +24,14 @@ Backends
 ``"exact"``
     ``baiuv.thresholds.bob_exact.bob_exact`` (another engineer's numba solver).
 ``"auto"``
-    ``"ipopt"`` if the executable exists, else ``"cyipopt"``, else ``"exact"``.
+    ``"exact"`` when available (it returns the *global* maximum, with a proof), else
+    ``"ipopt"`` if the executable exists, else ``"cyipopt"`` (decision D22).
 
-The termination status is always checked and the returned point is checked for
-feasibility; on failure :class:`BobSolverError` is raised, or with
+The program is not convex (``x_c y_c <= C_c`` is not a convex constraint, decision D30), so
+Ipopt can stop at a local maximum, which would give a threshold that is too small (not
+δ-correct). The termination status is always checked, the returned point is checked for
+feasibility, and, when the exact solver is importable, the Ipopt value is certified against
+the global maximum (a local maximum is a failure); on failure :class:`BobSolverError` is raised, or with
 ``on_failure="fallback"`` the conservative bound ``min(Box(delta/2), KL(delta/2))`` (EV:
 ``EV-Box(delta/2)``) is returned and counted (:func:`bob_fallback_count`).
 """
@@ -78,6 +82,12 @@ def reset_bob_fallback_count() -> None:
 def available_backends() -> tuple[str, ...]:
     """Concrete backends usable in this environment."""
     out = []
+    try:
+        from .bob_exact import bob_exact  # noqa: F401
+
+        out.append("exact")
+    except ImportError:  # pragma: no cover
+        pass
     if shutil.which("ipopt"):
         out.append("ipopt")
     try:
@@ -85,12 +95,6 @@ def available_backends() -> tuple[str, ...]:
 
         out.append("cyipopt")
     except ImportError:  # pragma: no cover
-        pass
-    try:
-        from .bob_exact import bob_exact  # noqa: F401
-
-        out.append("exact")
-    except ImportError:
         pass
     return tuple(out)
 
@@ -407,6 +411,16 @@ def _verify(m, n, c, d, e, ev: bool) -> float:
     ub = bob_upper_bound(n, c, d, e, ev=ev)
     if val > ub * (1 + 1e-5) + 1e-9:
         raise BobSolverError(f"solver value {val} exceeds the a-priori upper bound {ub}")
+    try:
+        from .bob_exact import bob_exact
+    except ImportError:  # pragma: no cover - exact solver always shipped
+        return val
+    glob = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
+    if math.isfinite(glob) and val < glob * (1 - 1e-6) - 1e-9:
+        raise BobSolverError(
+            f"Ipopt stopped at a local maximum: value {val} < global maximum {glob} "
+            "(the BoB program is not convex, decision D30)"
+        )
     return val
 
 

@@ -139,7 +139,7 @@ def _em1m(v):
         s = 0.0
         for k in range(9, 1, -1):
             s = (s * v + 1.0) / k
-        return v * v * s / 1.0
+        return v * v * s
     return math.expm1(v) - v
 
 

@@ -23,8 +23,6 @@ kernel path raises.
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -77,26 +75,6 @@ def new_state() -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- bob_exact
-def _purge_stale_cache() -> None:
-    """Numba's cache of this module only tracks this file; drop it when ``bob_exact.py``
-    is newer than the cached files so that ``threshold_pair`` is recompiled against the
-    current ``bob_exact`` (decision D19)."""
-    here = Path(__file__).resolve()
-    dep = here.with_name("bob_exact.py")
-    cache_dir = here.parent / "__pycache__"
-    if not dep.exists() or not cache_dir.is_dir():
-        return
-    try:
-        dep_mtime = dep.stat().st_mtime
-        for f in cache_dir.glob("kernels.*.nb[ic]"):
-            if f.stat().st_mtime < dep_mtime:
-                os.remove(f)
-    except OSError:  # pragma: no cover - concurrent removal
-        pass
-
-
-_purge_stale_cache()
-
 try:  # pragma: no cover - depends on the other engineer's file
     from .bob_exact import bob_exact as _bob_exact
 
