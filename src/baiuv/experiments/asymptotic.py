@@ -48,6 +48,7 @@ __all__ = [
     "fit_slope",
     "run_asymptotic_cell",
     "slope_table",
+    "slopes_markdown",
     "summarize_asymptotic",
     "theoretical_constants",
 ]
@@ -414,9 +415,7 @@ def fit_slope(x, y, se, *, level: float = 0.95) -> dict[str, float]:
     }
 
 
-def slope_table(
-    summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.95
-) -> pd.DataFrame:
+def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.95) -> pd.DataFrame:
     """Fitted slope of ``E[tau_delta]`` against ``log(1/delta)`` per (instance, algorithm,
     threshold), by :func:`fit_slope` on the ``fit_points`` largest ``log(1/delta)``, next to
     the algorithm's asymptotic constant (:data:`THEORY`) and ``T*(mu, sigma^2)``.
@@ -427,18 +426,12 @@ def slope_table(
     if int(fit_points) != fit_points or fit_points < 2:
         raise ValueError(f"fit_points must be an integer >= 2, got {fit_points!r}")
     rows = []
-    for (iname, alg, thr), g in summary.groupby(
-        ["instance", "algorithm", "threshold"], sort=False
-    ):
+    for (iname, alg, thr), g in summary.groupby(["instance", "algorithm", "threshold"], sort=False):
         g = g.sort_values("log_inv_delta")
         if len(g) < 2:
-            raise ValueError(
-                f"cell ({iname}, {alg}, {thr}) has {len(g)} delta value(s); need >= 2"
-            )
+            raise ValueError(f"cell ({iname}, {alg}, {thr}) has {len(g)} delta value(s); need >= 2")
         use = g.iloc[-min(int(fit_points), len(g)) :]
-        f = fit_slope(
-            use["log_inv_delta"], use["mean"], use["se"].fillna(0.0), level=level
-        )
+        f = fit_slope(use["log_inv_delta"], use["mean"], use["se"].fillna(0.0), level=level)
         theory = float(g["theory"].iloc[0])
         rows.append(
             {
@@ -534,7 +527,10 @@ def asymptotic_claims(
                 ""
                 if below.empty
                 else "some cells are below the lower bound: "
-                + ", ".join(f"{r.instance}/{r.algorithm}/{r.threshold}/δ={r.delta:g}" for r in below.itertuples()),
+                + ", ".join(
+                    f"{r.instance}/{r.algorithm}/{r.threshold}/δ={r.delta:g}"
+                    for r in below.itertuples()
+                ),
             )
         )
     ev = slopes[slopes["algorithm"].map(lambda a: str(a).startswith("EV-"))]
@@ -564,3 +560,69 @@ def asymptotic_claims(
             )
         )
     return out
+
+
+def slopes_markdown(
+    slopes: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    fit_points: int,
+    level: float = 0.95,
+    n0: int | None = None,
+) -> str:
+    """Markdown report of :func:`slope_table`: one row per (instance, algorithm, threshold)
+    with the fitted slope and its interval next to the theoretical constant, followed by
+    the error counts of every cell (errors at small ``delta`` are expected to be zero)."""
+    from baiuv.tables import markdown_table
+
+    t = slopes.copy()
+    t["slope [CI]"] = [
+        f"{s:.4g} [{lo:.4g}, {hi:.4g}]"
+        for s, lo, hi in zip(t["slope"], t["slope_low"], t["slope_high"], strict=True)
+    ]
+    t["constant"] = [
+        f"{CONSTANT_LABELS.get(k, k)} = {v:.4g}"
+        for k, v in zip(t["constant"], t["theory"], strict=True)
+    ]
+    t["T*(μ,σ²)"] = t["T_star"]
+    t["slope/constant"] = t["slope_over_theory"]
+    t["χ²/dof"] = [f"{c:.2f}/{d}" for c, d in zip(t["chi2"], t["dof"], strict=True)]
+    t["δ range"] = [
+        f"{a:.0e} – {b:.0e}" for a, b in zip(t["delta_min"], t["delta_max"], strict=True)
+    ]
+    table = markdown_table(
+        t[
+            [
+                "instance",
+                "algorithm",
+                "threshold",
+                "slope [CI]",
+                "constant",
+                "slope/constant",
+                "T*(μ,σ²)",
+                "χ²/dof",
+                "δ range",
+            ]
+        ]
+    )
+    err = (
+        summary.groupby(["instance", "algorithm", "threshold"], sort=False)
+        .agg(runs=("runs", "sum"), errors=("errors", "sum"), truncated=("truncated", "sum"))
+        .reset_index()
+    )
+    n0_txt = f", n0 = {n0}" if n0 is not None else ""
+    return (
+        "# Asymptotic regime: slope of E[τ_δ] against log(1/δ)\n\n"
+        f"Weighted least-squares slope of the mean stopping time against log(1/δ) on the "
+        f"{fit_points} smallest δ of the grid (weights 1/s.e.², {level:.0%} interval from the "
+        f"standard errors{n0_txt}), next to the constant of Theorem "
+        "thm:upper_bound_sample_complexity_algorithm (TaS: T*, β-EB-TCI: T*_β with β = 1/2; "
+        "EV versions: T*_σ², T*_σ²,β, Appendix app:expected_sample_complexity; fixed: T*). "
+        "The theorem is a limit δ → 0: lower-order terms of the thresholds (initial times, "
+        "log log t) still weigh at finite δ; χ²/dof ≫ 1 signals curvature (not yet "
+        "asymptotic). A δ-correct algorithm cannot have a slope below T*(μ,σ²) "
+        "(Lemma lem:lower_bound_sample_complexity).\n\n"
+        + table
+        + "\n## Errors over all δ of the grid\n\n"
+        + markdown_table(err)
+    )

@@ -48,6 +48,7 @@ __all__ = [
     "audit_cells",
     "audit_claims",
     "audit_instances",
+    "audit_markdown",
     "audit_n0",
     "audit_summary",
     "check_audit_config",
@@ -385,6 +386,7 @@ def audit_summary(cells: pd.DataFrame, *, delta: float, level: float = 0.95) -> 
                 "max_cell_error_rate": float(g["error_rate"].max()),
                 "cells_with_errors": int((g["errors"] > 0).sum()),
                 "flagged": int(g["flagged"].sum()),
+                "pooled_above_delta": bool(lo > delta),
             }
         )
     return pd.DataFrame(rows)
@@ -492,6 +494,10 @@ def explain_flagged(cells: pd.DataFrame, *, delta: float, level: float = 0.95) -
     return "\n".join(lines) + "\n"
 
 
+def _p(x: float) -> str:
+    return "0" if x < 1e-12 else f"{x:.2g}"
+
+
 def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) -> list:
     """Claims of the reproduction report (:class:`baiuv.reproduction.Claim` rows).
 
@@ -528,7 +534,7 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
                 "Sec. Experiments (ssec:experiments)",
                 f"≪ δ = {d:g}",
                 f"{err} errors in {runs} runs over {len(cells[cells['stopping'] == 'GLR'])} "
-                f"cells: {err / runs:.2g} [{lo:.2g}, {hi:.2g}]; flagged cells: {nflag}",
+                f"cells: {err / runs:.2g} [{_p(lo)}, {_p(hi)}]; flagged cells: {nflag}",
                 v,
                 reason,
             )
@@ -542,6 +548,8 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
         if nflag:
             algs = ", ".join(f"{r.algorithm} ({r.flagged})" for r in g.itertuples() if r.flagged)
             v, reason = DIFFERS, f"{nflag} of {nc} EV cells flagged above δ: {algs}"
+        elif lo > d:
+            v, reason = DIFFERS, "no single cell is flagged, but the pooled interval lies above δ"
         elif hi < d:
             v, reason = REPRODUCED, ""
         else:
@@ -557,10 +565,112 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
                 "Sec. ssec:upper_bound_sample_complexity",
                 f"< δ = {d:g}",
                 f"{err} errors in {runs} runs ({nc} cells): {err / runs:.2g} "
-                f"[{lo:.2g}, {hi:.2g}]; max cell rate {g['max_cell_error_rate'].max():.2g}; "
+                f"[{_p(lo)}, {_p(hi)}]; max cell rate {g['max_cell_error_rate'].max():.2g}; "
                 f"flagged cells: {nflag}",
                 v,
                 reason,
             )
         )
     return out
+
+
+def audit_markdown(
+    cells: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    delta: float,
+    level: float = 0.95,
+    threshold: str = "heuristic",
+) -> tuple[str, str]:
+    """``(flagged, summary)`` Markdown texts of the audit.
+
+    ``flagged``: every flagged cell with its instance features (``K``, minimum gap,
+    variance ratio of the best arm, ``d(mu, sigma^2)``, ``T*``, ``T*/T*_{sigma^2}``) and
+    the explanation of :func:`explain_flagged`; ``summary``: per (algorithm, n0) cells,
+    runs, errors, pooled rate with its Wilson interval, maximum cell rate and flagged
+    count, with the resolution note of :func:`resolution_note`.
+    """
+    from baiuv.tables import markdown_table
+
+    d = check_delta(delta)
+    rpc = int(cells["runs"].min())
+    f = cells[cells["flagged"]].sort_values(
+        ["algorithm", "n0", "error_rate"], ascending=[True, True, False]
+    )
+    head = (
+        f"# δ-correctness audit: flagged cells (δ = {d:g}, {threshold} threshold)\n\n"
+        f"A cell (instance, algorithm, n0) is flagged when its {level:.0%} Wilson interval of "
+        "the error rate lies entirely above δ. `var_ratio_best` = σ²(best arm) / min over the "
+        "other arms of σ²; `d` = d(μ,σ²) of Lemma lem:complexity_inequalities; `T*/T*_σ²` = "
+        "T*(μ,σ²)/T*_σ²(μ).\n\n"
+    )
+    if f.empty:
+        table = "_No flagged cell._\n"
+    else:
+        t = f.assign(
+            **{
+                "error rate [Wilson]": [
+                    f"{r:.3g} [{lo:.3g}, {hi:.3g}]"
+                    for r, lo, hi in zip(
+                        f["error_rate"], f["wilson_low"], f["wilson_high"], strict=True
+                    )
+                ],
+                "T*/T*_σ²": f["ratio_T"],
+                "T*": f["T_star"],
+            }
+        )
+        table = markdown_table(
+            t[
+                [
+                    "instance",
+                    "family",
+                    "algorithm",
+                    "n0",
+                    "runs",
+                    "errors",
+                    "error rate [Wilson]",
+                    "K",
+                    "min_gap",
+                    "var_ratio_best",
+                    "d",
+                    "T*",
+                    "T*/T*_σ²",
+                ]
+            ]
+        )
+    flagged_md = (
+        head
+        + table
+        + "\n## What the flagged cells have in common\n\n"
+        + explain_flagged(cells, delta=d, level=level)
+    )
+    s = summary.copy()
+    s["pooled rate [Wilson]"] = [
+        f"{r:.3g} [{_p(lo)}, {_p(hi)}]"
+        for r, lo, hi in zip(s["error_rate"], s["wilson_low"], s["wilson_high"], strict=True)
+    ]
+    summary_md = (
+        f"# δ-correctness audit: summary (δ = {d:g}, {threshold} threshold)\n\n"
+        f"{len(cells['instance'].unique())} instances; every algorithm with its paper stopping "
+        "rule (GLR: adapted wrappers and baselines, EV-GLR: EV wrappers, elimination: FHN, whose "
+        "n0 is its own initial size). "
+        + resolution_note(rpc, d, level)
+        + f" Runs per cell: {rpc}–{int(cells['runs'].max())}.\n\n"
+        + markdown_table(
+            s[
+                [
+                    "algorithm",
+                    "stopping",
+                    "n0",
+                    "cells",
+                    "runs",
+                    "errors",
+                    "pooled rate [Wilson]",
+                    "max_cell_error_rate",
+                    "cells_with_errors",
+                    "flagged",
+                ]
+            ]
+        )
+    )
+    return flagged_md, summary_md

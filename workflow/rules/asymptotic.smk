@@ -1,0 +1,138 @@
+# Asymptotic regime (issue 8; Theorem thm:upper_bound_sample_complexity_algorithm, Lemma
+# lem:lower_bound_sample_complexity): E[tau_delta]/log(1/delta) for delta -> 0 on a grid of
+# delta, one shard file per (instance, algorithm, threshold, delta, shard) -> runs ->
+# summary and fitted slopes -> figure and table. Seeds: (seed, "asymptotic:<thr>:<delta>",
+# instance, algorithm, run), so the number of shards never changes the results.
+import re
+
+if "asymptotic" in config:
+    from baiuv.experiments.asymptotic import (
+        asymptotic_instances,
+        check_asymptotic_config,
+        delta_label,
+    )
+
+    ASY = config["asymptotic"]
+    try:
+        check_asymptotic_config(ASY, INSTANCES)
+    except ValueError as exc:
+        raise ValueError(f"invalid configuration: {exc}") from None
+    ASY_INSTANCES = {
+        a.name: a for a in asymptotic_instances(ASY["instances"], INSTANCES)
+    }
+    ASY_DELTAS = {delta_label(d): float(d) for d in ASY["deltas"]}
+    ASY_ALGORITHMS = list(ASY["algorithms"])
+    ASY_THRESHOLDS = list(ASY["thresholds"])
+    ASY_SHARDS = int(ASY.get("shards", 1))
+
+    def _alt(values):
+        return "|".join(re.escape(str(v)) for v in values)
+
+    rule asym_shard:
+        output:
+            "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+        log:
+            "logs/asymptotic/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.log",
+        benchmark:
+            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_{dlabel}_{shard}.tsv"
+        wildcard_constraints:
+            instance=_alt(ASY_INSTANCES),
+            algorithm=_alt(ASY_ALGORITHMS),
+            threshold=_alt(ASY_THRESHOLDS),
+            dlabel=_alt(ASY_DELTAS),
+            shard=r"\d+",
+        conda:
+            CONDA_ENV
+        resources:
+            runtime=240,
+            mem_mb=1000,
+        params:
+            instance=lambda wc: ASY_INSTANCES[wc.instance].instance.to_dict(),
+            runs=lambda wc: ASY_INSTANCES[wc.instance].runs,
+            delta=lambda wc: ASY_DELTAS[wc.dlabel],
+            algorithm=lambda wc: wc.algorithm,
+            threshold=lambda wc: wc.threshold,
+            n0=int(ASY.get("n0", 6)),
+            beta=float(ASY.get("beta", 0.5)),
+            max_samples=int(ASY.get("max_samples", 10000000)),
+            seed=config["seed"],
+            n_shards=ASY_SHARDS,
+            shard=lambda wc: int(wc.shard),
+            code=SRC_HASH,
+        script:
+            "../scripts/asym_shard.py"
+
+    rule asym_aggregate:
+        input:
+            expand(
+                "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+                instance=list(ASY_INSTANCES),
+                algorithm=ASY_ALGORITHMS,
+                threshold=ASY_THRESHOLDS,
+                dlabel=list(ASY_DELTAS),
+                shard=range(ASY_SHARDS),
+            ),
+        output:
+            runs="results/asymptotic/runs.parquet",
+            summary="results/asymptotic/summary.parquet",
+            slopes="results/asymptotic/slopes.parquet",
+        log:
+            "logs/asymptotic/aggregate.log",
+        conda:
+            CONDA_ENV
+        resources:
+            mem_mb=2000,
+        params:
+            instances={k: v.instance.to_dict() for k, v in ASY_INSTANCES.items()},
+            beta=float(ASY.get("beta", 0.5)),
+            level=float(ASY.get("level", 0.95)),
+            fit_points=int(ASY.get("fit_points", 3)),
+            code=SRC_HASH,
+        script:
+            "../scripts/asym_aggregate.py"
+
+    rule asym_figure:
+        input:
+            "results/asymptotic/summary.parquet",
+        output:
+            pdf=report(
+                "figures/asymptotic.pdf",
+                caption="../report/asymptotic.rst",
+                category="Asymptotic regime",
+            ),
+            png="figures/asymptotic.png",
+        log:
+            "logs/asymptotic/figure.log",
+        conda:
+            CONDA_ENV
+        params:
+            algorithms=ASY_ALGORITHMS,
+            thresholds=ASY_THRESHOLDS,
+            instances=list(ASY_INSTANCES),
+        script:
+            "../scripts/asym_figure.py"
+
+    rule asym_table:
+        input:
+            slopes="results/asymptotic/slopes.parquet",
+            summary="results/asymptotic/summary.parquet",
+        output:
+            report(
+                "results/tables/asymptotic_slopes.md",
+                caption="../report/asymptotic_slopes.rst",
+                category="Asymptotic regime",
+            ),
+        log:
+            "logs/asymptotic/table.log",
+        conda:
+            CONDA_ENV
+        params:
+            level=float(ASY.get("level", 0.95)),
+            fit_points=int(ASY.get("fit_points", 3)),
+            n0=int(ASY.get("n0", 6)),
+        script:
+            "../scripts/asym_table.py"
+
+    ALL_TARGETS.extend(
+        figure_files("asymptotic") + ["results/tables/asymptotic_slopes.md"]
+    )

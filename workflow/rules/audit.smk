@@ -1,0 +1,146 @@
+# delta-correctness audit of the heuristic threshold (issue 8): every algorithm of the
+# experiments with its paper stopping rule, on many instances, for several n0. One shard
+# file per (algorithm, n0, shard) covering all instances -> runs and cells -> tables
+# (flagged cells, summary, explanation) and figure. Seeds: (seed, "audit", instance,
+# algorithm, run), common to every n0 (decision D85).
+if "audit" in config:
+    from baiuv.experiments.audit import audit_n0, check_audit_config
+
+    AUD = config["audit"]
+    try:
+        check_audit_config(AUD, INSTANCES, config["seed"])
+    except ValueError as exc:
+        raise ValueError(f"invalid configuration: {exc}") from None
+    AUD_SIM = config.get("simulation", {})
+    AUD_SETTINGS = {
+        k: AUD_SIM[k]
+        for k in ("beta", "fws_exponent", "hedge_delta0", "max_samples")
+        if k in AUD_SIM
+    }
+    AUD_FHN_N0 = AUD_SIM.get("fhn_n0")
+    AUD_SHARDS = int(AUD.get("shards", 1))
+    AUD_CELLS = [
+        (alg, n0)
+        for alg in AUD["algorithms"]
+        for n0 in audit_n0(alg, AUD["n0"], AUD["delta"], AUD_FHN_N0)
+    ]
+
+    rule audit_instances:
+        output:
+            "results/audit/instances.parquet",
+        log:
+            "logs/audit/instances.log",
+        conda:
+            CONDA_ENV
+        params:
+            section=AUD,
+            instances=INSTANCES,
+            seed=config["seed"],
+            code=SRC_HASH,
+        script:
+            "../scripts/audit_instances.py"
+
+    rule audit_shard:
+        output:
+            "results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+        log:
+            "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log",
+        benchmark:
+            "benchmarks/out/audit_{algorithm}_{n0}_{shard}.tsv"
+        wildcard_constraints:
+            algorithm="|".join(AUD["algorithms"]),
+            n0=r"\d+",
+            shard=r"\d+",
+        conda:
+            CONDA_ENV
+        resources:
+            runtime=240,
+            mem_mb=1000,
+        params:
+            section=AUD,
+            instances=INSTANCES,
+            algorithm=lambda wc: wc.algorithm,
+            n0=lambda wc: int(wc.n0),
+            settings=AUD_SETTINGS,
+            seed=config["seed"],
+            n_shards=AUD_SHARDS,
+            shard=lambda wc: int(wc.shard),
+            code=SRC_HASH,
+        script:
+            "../scripts/audit_shard.py"
+
+    rule audit_aggregate:
+        input:
+            instances="results/audit/instances.parquet",
+            shards=[
+                f"results/audit/shards/{alg}/n0_{n0}/shard_{s}.parquet"
+                for alg, n0 in AUD_CELLS
+                for s in range(AUD_SHARDS)
+            ],
+        output:
+            runs="results/audit/runs.parquet",
+            cells="results/audit/cells.parquet",
+            summary="results/audit/summary.parquet",
+        log:
+            "logs/audit/aggregate.log",
+        conda:
+            CONDA_ENV
+        resources:
+            mem_mb=4000,
+        params:
+            delta=float(AUD["delta"]),
+            level=float(AUD.get("level", 0.95)),
+            code=SRC_HASH,
+        script:
+            "../scripts/audit_aggregate.py"
+
+    rule audit_tables:
+        input:
+            cells="results/audit/cells.parquet",
+            summary="results/audit/summary.parquet",
+        output:
+            flagged=report(
+                "results/tables/audit_flagged.md",
+                caption="../report/audit_flagged.rst",
+                category="delta-correctness audit",
+            ),
+            summary=report(
+                "results/tables/audit_summary.md",
+                caption="../report/audit_summary.rst",
+                category="delta-correctness audit",
+            ),
+        log:
+            "logs/audit/tables.log",
+        conda:
+            CONDA_ENV
+        params:
+            delta=float(AUD["delta"]),
+            level=float(AUD.get("level", 0.95)),
+            threshold=AUD.get("threshold", "heuristic"),
+        script:
+            "../scripts/audit_tables.py"
+
+    rule audit_figure:
+        input:
+            "results/audit/summary.parquet",
+        output:
+            pdf=report(
+                "figures/audit.pdf",
+                caption="../report/audit.rst",
+                category="delta-correctness audit",
+            ),
+            png="figures/audit.png",
+        log:
+            "logs/audit/figure.log",
+        conda:
+            CONDA_ENV
+        params:
+            delta=float(AUD["delta"]),
+            algorithms=list(AUD["algorithms"]),
+        script:
+            "../scripts/audit_figure.py"
+
+    ALL_TARGETS.extend(
+        figure_files("audit")
+        + ["results/tables/audit_flagged.md", "results/tables/audit_summary.md"]
+    )

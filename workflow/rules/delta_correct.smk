@@ -1,0 +1,114 @@
+# "delta-correct stopping" experiment (issue 6): stopping times and error rates with the
+# delta-correct thresholds (and the lazy BoB rule) against the heuristic one. One shard
+# file per (instance, algorithm, threshold variant, shard) -> one table -> figure and
+# Markdown table. Seeds: (seed, "delta_correct", instance, algorithm, run), common to every
+# threshold variant (decision D71).
+if "delta_correct" in config:
+    from baiuv.experiments.delta_correct import check_delta_correct_config, variants_for
+
+    DC = config["delta_correct"]
+    try:
+        check_delta_correct_config(DC, list(INSTANCES))
+    except ValueError as exc:
+        raise ValueError(f"invalid configuration: {exc}") from None
+    DC_SHARDS = int(DC.get("shards", 1))
+    DC_CELLS = [
+        (inst, alg, v)
+        for inst in DC["instances"]
+        for alg in DC["algorithms"]
+        for v in variants_for(alg, DC)
+    ]
+    DC_VARIANTS = sorted({v for _, _, v in DC_CELLS})
+
+    rule delta_correct_shard:
+        output:
+            "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+        log:
+            "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log",
+        benchmark:
+            "benchmarks/out/delta_correct_{instance}_{algorithm}_{threshold}_{shard}.tsv"
+        wildcard_constraints:
+            instance="|".join(DC["instances"]),
+            algorithm="|".join(DC["algorithms"]),
+            threshold="|".join(DC_VARIANTS),
+            shard=r"\d+",
+        conda:
+            CONDA_ENV
+        resources:
+            runtime=240,
+            mem_mb=1000,
+        params:
+            instance=lambda wc: INSTANCES[wc.instance],
+            algorithm=lambda wc: wc.algorithm,
+            threshold=lambda wc: wc.threshold,
+            runs=lambda wc: int(DC["runs"][wc.instance]),
+            section=DC,
+            seed=config["seed"],
+            n_shards=DC_SHARDS,
+            shard=lambda wc: int(wc.shard),
+            code=SRC_HASH,
+        script:
+            "../scripts/delta_correct_shard.py"
+
+    rule delta_correct_aggregate:
+        input:
+            [
+                f"results/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
+                for inst, alg, v in DC_CELLS
+                for s in range(DC_SHARDS)
+            ],
+        output:
+            "results/delta_correct.parquet",
+        log:
+            "logs/delta_correct/aggregate.log",
+        conda:
+            CONDA_ENV
+        resources:
+            mem_mb=2000,
+        params:
+            code=SRC_HASH,
+        script:
+            "../scripts/delta_correct_aggregate.py"
+
+    rule delta_correct_figure:
+        input:
+            "results/delta_correct.parquet",
+        output:
+            pdf=report(
+                "figures/delta_correct_stopping.pdf",
+                caption="../report/delta_correct_stopping.rst",
+                category="delta-correct stopping",
+            ),
+            png="figures/delta_correct_stopping.png",
+        log:
+            "logs/delta_correct/figure.log",
+        conda:
+            CONDA_ENV
+        params:
+            instances=DC["instances"],
+            algorithms=DC["algorithms"],
+            delta=DC["delta"],
+        script:
+            "../scripts/delta_correct_figure.py"
+
+    rule delta_correct_table:
+        input:
+            "results/delta_correct.parquet",
+        output:
+            report(
+                "results/tables/delta_correct.md",
+                caption="../report/delta_correct_table.rst",
+                category="delta-correct stopping",
+            ),
+        log:
+            "logs/delta_correct/table.log",
+        conda:
+            CONDA_ENV
+        params:
+            delta=DC["delta"],
+        script:
+            "../scripts/delta_correct_table.py"
+
+    ALL_TARGETS.extend(
+        figure_files("delta_correct_stopping") + ["results/tables/delta_correct.md"]
+    )

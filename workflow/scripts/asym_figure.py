@@ -1,0 +1,12 @@
+"""Adapter: asymptotic summary -> figures/asymptotic.{pdf,png}."""
+
+from baiuv.io import read_table, save_figure
+from baiuv.logs import setup_logging
+from baiuv.plotting.asymptotic import asymptotic_figure
+
+log = setup_logging(snakemake.log[0])
+summary, _ = read_table(snakemake.input[0])
+p = snakemake.params
+fig = asymptotic_figure(summary, p.algorithms, p.thresholds, p.instances)
+save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
+log.info("asymptotic figure: %d cells", len(summary))

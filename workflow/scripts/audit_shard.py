@@ -1,0 +1,47 @@
+"""Adapter: one shard of the audit runs of one (algorithm, n0) -> Parquet."""
+
+from baiuv.experiments.audit import audit_instances, run_audit_shard
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+
+log = setup_logging(snakemake.log[0])
+p = snakemake.params
+sec = p.section
+insts = audit_instances(sec, p.instances, p.seed)
+df = run_audit_shard(
+    insts,
+    p.algorithm,
+    p.n0,
+    runs=int(sec["runs"]),
+    seed=p.seed,
+    delta=float(sec["delta"]),
+    threshold=sec.get("threshold", "heuristic"),
+    settings=p.settings,
+    n_shards=p.n_shards,
+    shard=p.shard,
+)
+write_table(
+    df,
+    snakemake.output[0],
+    {
+        "section": sec,
+        "algorithm": p.algorithm,
+        "n0": p.n0,
+        "settings": p.settings,
+        "seed": p.seed,
+        "n_shards": p.n_shards,
+        "shard": p.shard,
+        "code": p.code,
+    },
+)
+log.info(
+    "%s n0=%d shard %d/%d: %d runs, errors %d, truncated %d, %.1f s",
+    p.algorithm,
+    p.n0,
+    p.shard,
+    p.n_shards,
+    len(df),
+    int((~df["correct"]).sum()),
+    int(df["truncated"].sum()),
+    df["wall_time"].sum(),
+)

@@ -1,0 +1,16 @@
+"""Adapter: audit cells and summary -> audit_flagged.md and audit_summary.md."""
+
+from baiuv.experiments.audit import audit_markdown
+from baiuv.io import read_table, write_text
+from baiuv.logs import setup_logging
+
+log = setup_logging(snakemake.log[0])
+p = snakemake.params
+cells, _ = read_table(snakemake.input.cells)
+summary, _ = read_table(snakemake.input.summary)
+flagged_md, summary_md = audit_markdown(
+    cells, summary, delta=p.delta, level=p.level, threshold=p.threshold
+)
+write_text(flagged_md, snakemake.output.flagged)
+write_text(summary_md, snakemake.output.summary)
+log.info("\n%s\n%s", summary_md, flagged_md)

@@ -1,0 +1,13 @@
+"""Adapter: delta-correct runs -> figures/delta_correct_stopping.{pdf,png}."""
+
+from baiuv.experiments.delta_correct import summarize_delta_correct
+from baiuv.io import read_table, save_figure
+from baiuv.logs import setup_logging
+from baiuv.plotting.delta_correct import delta_correct_figure
+
+log = setup_logging(snakemake.log[0])
+df, _ = read_table(snakemake.input[0])
+p = snakemake.params
+fig = delta_correct_figure(summarize_delta_correct(df), p.instances, p.algorithms, p.delta)
+save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
+log.info("figure with %d runs", len(df))

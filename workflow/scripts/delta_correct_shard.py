@@ -1,0 +1,49 @@
+"""Adapter: one shard of one (instance, algorithm, threshold variant) cell -> Parquet."""
+
+from baiuv.experiments.delta_correct import run_delta_correct_cell
+from baiuv.instance import GaussianInstance
+from baiuv.io import write_table
+from baiuv.logs import setup_logging
+from baiuv.simulation import shard_runs
+
+log = setup_logging(snakemake.log[0])
+p = snakemake.params
+sec = p.section
+inst = GaussianInstance(p.instance["mu"], p.instance["sigma2"], p.instance["name"])
+runs = shard_runs(p.runs, p.n_shards, p.shard)
+df = run_delta_correct_cell(
+    inst,
+    p.algorithm,
+    p.threshold,
+    runs,
+    seed=p.seed,
+    delta=sec["delta"],
+    n0=sec.get("n0", 2),
+    beta=sec.get("beta", 0.5),
+    max_samples=sec.get("max_samples", 10_000_000),
+    lazy_ratio=sec.get("lazy_ratio", 1.1),
+)
+write_table(
+    df,
+    snakemake.output[0],
+    {
+        "instance": inst.to_dict(),
+        "algorithm": p.algorithm,
+        "threshold": p.threshold,
+        "runs": [runs.start, runs.stop],
+        "section": sec,
+        "seed": p.seed,
+        "code": p.code,
+    },
+)
+log.info(
+    "%s/%s/%s runs %s: mean tau %.1f, errors %d, truncated %d, %.2f s",
+    inst.name,
+    p.algorithm,
+    p.threshold,
+    runs,
+    df["stopping_time"].mean() if len(df) else float("nan"),
+    int((~df["correct"].astype(bool)).sum()),
+    int(df["truncated"].sum()),
+    df["wall_time"].sum(),
+)
