@@ -33,6 +33,10 @@ for _smk in sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk")):
 report: "workflow/report/workflow.rst"
 
 
+localrules:
+    all,
+
+
 rule all:
     default_target: True
     input:

@@ -85,9 +85,7 @@ CASES = [
 ]
 
 # Known gaps in other modules, pinned so that the fix is noticed (strict xfail).
-KNOWN_GAPS = {
-    "pair_n_nan": "pair_threshold: int(NaN) raises 'cannot convert float NaN to integer'",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

@@ -51,3 +51,24 @@ def test_seeds_deterministic_and_distinct():
     assert stable_int("TaS") == stable_int("TaS") != stable_int("EV-TaS")
     with pytest.raises(ValueError):
         stable_int(-1)
+
+
+def test_progress_logs_rate_and_eta(caplog):
+    import logging
+
+    from baiuv.logs import Progress
+
+    t = [0.0]
+    log = logging.getLogger("test-progress")
+    p = Progress(log, "exp/alg", every=10.0, clock=lambda: t[0])
+    with caplog.at_level(logging.INFO, logger="test-progress"):
+        t[0] = 5.0
+        p(1, 4)  # too early: nothing
+        t[0] = 20.0
+        p(2, 4)
+        t[0] = 21.0
+        p(4, 4)  # the end is always logged
+    msgs = [r.getMessage() for r in caplog.records]
+    assert len(msgs) == 2
+    assert "2/4 runs (50%), 0.10 runs/s, elapsed 20 s, ETA 20 s" in msgs[0]
+    assert "4/4 runs (100%)" in msgs[1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from pathlib import Path
 
 
@@ -26,3 +27,37 @@ def setup_logging(path: str | None, name: str = "baiuv") -> logging.Logger:
 
     sys.excepthook = _hook
     return logger
+
+
+class Progress:
+    """Log ``done/total``, the rate and the ETA at most every ``every`` seconds (and at the
+    end): ``Progress(logger, "standard/TaS")(done, total)``."""
+
+    def __init__(
+        self, logger: logging.Logger, label: str, every: float = 10.0, clock=time.monotonic
+    ):
+        self.logger = logger
+        self.label = label
+        self.every = float(every)
+        self.clock = clock
+        self.start = clock()
+        self.last = self.start
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if done < total and now - self.last < self.every:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = done / elapsed
+        eta = (total - done) / rate if rate > 0 else float("inf")
+        self.logger.info(
+            "%s: %d/%d runs (%.0f%%), %.2f runs/s, elapsed %.0f s, ETA %.0f s",
+            self.label,
+            done,
+            total,
+            100.0 * done / max(total, 1),
+            rate,
+            elapsed,
+            eta,
+        )

@@ -83,3 +83,8 @@ ALL_TARGETS.extend(
     figure_files("characteristic_times_ratio")
     + ["results/tables/characteristic_times.md"]
 )
+
+
+localrules:
+    characteristic_time_table,
+    characteristic_time_figure,

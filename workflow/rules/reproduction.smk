@@ -42,3 +42,8 @@ rule publish_reproduction_report:
 ALL_TARGETS.append("results/reproduction.md")
 if config.get("reproduction", {}).get("publish", False):
     ALL_TARGETS.append("docs/reproduction.md")
+
+
+localrules:
+    reproduction_report,
+    publish_reproduction_report,

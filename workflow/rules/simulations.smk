@@ -125,3 +125,9 @@ ALL_TARGETS.extend(
     figure_files("stopping_times")
     + ["results/tables/error_rates.md", "results/tables/stopping_times.md"]
 )
+
+
+localrules:
+    sim_aggregate,
+    sim_figure,
+    sim_tables,

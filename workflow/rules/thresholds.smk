@@ -120,3 +120,9 @@ ALL_TARGETS.extend(
         "results/tables/threshold_costs.md",
     ]
 )
+
+
+localrules:
+    threshold_figure,
+    threshold_initial_times_table,
+    threshold_costs_table,

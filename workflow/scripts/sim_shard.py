@@ -1,14 +1,22 @@
 """Adapter: one shard of runs of one algorithm on one experiment -> Parquet."""
 
 from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.logs import Progress, setup_logging
 from baiuv.simulation import RunSettings, experiment_from_config, run_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
 exp = experiment_from_config(p.experiment, p.spec, p.instances)
 settings = RunSettings(**p.settings)
-df = run_shard(exp, p.algorithm, seed=p.seed, settings=settings, n_shards=p.n_shards, shard=p.shard)
+df = run_shard(
+    exp,
+    p.algorithm,
+    seed=p.seed,
+    settings=settings,
+    n_shards=p.n_shards,
+    shard=p.shard,
+    progress=Progress(log, f"{p.experiment}/{p.algorithm} shard {p.shard}"),
+)
 write_table(
     df,
     snakemake.output[0],

@@ -466,8 +466,12 @@ def run_shard(
     n_shards: int = 1,
     shard: int = 0,
     indices: Sequence[int] | None = None,
+    progress=None,
 ) -> pd.DataFrame:
     """Simulate the runs of one shard (or the given global run ``indices``).
+
+    ``progress``, if given, is called as ``progress(done, total)`` after every run (e.g.
+    :class:`baiuv.logs.Progress`, which logs runs done, rate and ETA).
 
     Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
     ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
@@ -494,6 +498,8 @@ def run_shard(
         T, lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.delta)
         row.update(instance_index=i, K=inst.K, T_star=T, lower_bound=lb)
         rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(idx))
     cols = [
         "algorithm",
         "experiment",

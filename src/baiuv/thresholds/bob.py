@@ -38,15 +38,32 @@ the global maximum (a local maximum is a failure); on failure :class:`BobSolverE
 
 from __future__ import annotations
 
+import importlib
 import math
 import shutil
 import warnings
 from collections.abc import Sequence
 
 import numpy as np
-import pyomo.environ as pyo
-from pyomo.core.expr.calculus.derivatives import differentiate
-from pyomo.core.expr.visitor import identify_variables
+
+
+class _LazyModule:
+    """Import a module on first attribute access: Pyomo takes seconds to import and only
+    the Ipopt backends need it (the pipeline's jobs and the exact solver do not)."""
+
+    def __init__(self, name: str):
+        self._name = name
+        self._mod = None
+
+    def __getattr__(self, attr):
+        if self._mod is None:
+            self._mod = importlib.import_module(self._name)
+        return getattr(self._mod, attr)
+
+
+pyo = _LazyModule("pyomo.environ")
+_derivatives = _LazyModule("pyomo.core.expr.calculus.derivatives")
+_visitor = _LazyModule("pyomo.core.expr.visitor")
 
 __all__ = [
     "BobSolverError",
@@ -232,11 +249,12 @@ class PyomoCyipoptBridge:
 
     # -- symbolic derivatives --------------------------------------------------------
     def _derivs(self, expr):
-        used = {id(v) for v in identify_variables(expr, include_fixed=False)}
+        used = {id(v) for v in _visitor.identify_variables(expr, include_fixed=False)}
         idx = [self._index[i] for i in used if i in self._index]
         idx.sort()
         if not idx:
             return []
+        differentiate = _derivatives.differentiate
         ders = differentiate(
             expr, wrt_list=[self.vars[k] for k in idx], mode=differentiate.Modes.reverse_symbolic
         )

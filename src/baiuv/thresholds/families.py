@@ -437,7 +437,11 @@ def pair_threshold(
     _check_family(family)
     p = _check_params(params)
     for nm, v in (("n_a", n_a), ("n_b", n_b)):
-        if int(v) != v or v < 1:
+        try:
+            ok = math.isfinite(float(v)) and int(v) == v and v >= 1
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
             raise ValueError(f"{nm} must be an integer >= 1, got {v!r}")
     n_a, n_b = int(n_a), int(n_b)
     if t is None:
