@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +10,31 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# The tiny configuration, run once per test session (decision D64).
+TINY_ARGS = ("--cores", "2", "--configfile", "config/test.yaml")
+
 
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="session")
+def tiny_pipeline(tmp_path_factory) -> Path:
+    """A private copy of the repository in which the whole tiny configuration has run.
+
+    ``snakemake --cores 2 --configfile config/test.yaml`` runs once per session; every
+    test that only reads outputs of that run uses this directory (decision D64). Tests
+    may add files (a report, a rebuilt figure) but must leave every output up to date.
+    The Snakemake output is in ``<dir>/../tiny_pipeline.log``.
+    """
+    from pipeline_helpers import copy_repo, run_snakemake
+
+    if os.environ.get("DEV_TINY"):
+        return Path(os.environ["DEV_TINY"])
+    work = copy_repo(tmp_path_factory.mktemp("tiny_pipeline") / "repo")
+    res = run_snakemake(work, *TINY_ARGS, timeout=3600)
+    (work.parent / "tiny_pipeline.log").write_text(res.stdout)
+    if res.returncode != 0:
+        pytest.fail(f"the tiny pipeline run failed:\n{res.stdout[-8000:]}", pytrace=False)
+    return work

@@ -19,8 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+
+# Simulation part of the tiny configuration (config/test.yaml), run by the session fixture
+# ``tiny_pipeline`` (tests/conftest.py) and restricted to by the crash and SLURM tests.
+_TINY_SIM = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["simulation"]
+TINY_EXPERIMENTS = list(_TINY_SIM["experiments"])
+TINY_SHARDS = len(TINY_EXPERIMENTS) * len(_TINY_SIM["algorithms"]) * int(_TINY_SIM["shards"])
+TINY_SIM_TARGETS = [f"results/simulations/{e}.parquet" for e in TINY_EXPERIMENTS]
 
 _IGNORE_TOP = {
     ".venv",
@@ -115,10 +123,10 @@ def kill_group(proc: subprocess.Popen, grace: float = 10.0) -> None:
     proc.wait()
 
 
-def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
-    """Every Parquet result under ``workdir/results``, wall-time columns dropped."""
+def result_tables(workdir: Path, under: str = "results") -> dict[str, pd.DataFrame]:
+    """Every Parquet result under ``workdir/under``, wall-time columns dropped."""
     out = {}
-    for f in sorted((workdir / "results").rglob("*.parquet")):
+    for f in sorted((workdir / under).rglob("*.parquet")):
         df = pd.read_parquet(f)
         df = df.drop(columns=[c for c in df.columns if WALL_TIME_COLUMNS.search(str(c))])
         for c in df.columns:  # array-valued cells (e.g. allocations): compare as tuples
@@ -130,10 +138,14 @@ def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
     return out
 
 
-def assert_same_results(a: Path, b: Path) -> int:
-    """Assert the Parquet results of two runs are equal value for value; return the count."""
-    ta, tb = result_tables(a), result_tables(b)
-    assert ta, f"no Parquet results under {a}/results"
+def assert_same_results(a: Path, b: Path, under: str = "results") -> int:
+    """Assert the Parquet results of two runs are equal value for value; return the count.
+
+    Only files under ``under`` (relative to each run directory, default every result)
+    are compared; both runs must have the same files there.
+    """
+    ta, tb = result_tables(a, under), result_tables(b, under)
+    assert ta, f"no Parquet results under {a}/{under}"
     assert sorted(ta) == sorted(tb), (
         f"different result files: only in {a}: {sorted(set(ta) - set(tb))}, "
         f"only in {b}: {sorted(set(tb) - set(ta))}"
@@ -160,3 +172,32 @@ def tree_state(workdir: Path, *folders: str) -> dict[str, tuple[int, int]]:
                 st = f.lstat()
                 state[str(f.relative_to(workdir))] = (st.st_mtime_ns, st.st_size)
     return state
+
+
+def run_dir(tiny: Path, dst: Path) -> Path:
+    """A fresh working directory for the workflow of the run directory ``tiny``.
+
+    It holds the configuration and a copy of the numba cache of ``tiny`` (no results, logs
+    or ``.snakemake``). Runs in it pass ``sim_args(tiny)`` (``--snakefile <tiny>/Snakefile``)
+    and ``job_env(tiny)``, so jobs import the sources of ``tiny`` and numba, whose cache
+    entries are keyed by the absolute path of the source files, finds every kernel already
+    compiled (decision D65).
+    """
+    dst.mkdir(parents=True)
+    shutil.copytree(tiny / "config", dst / "config")
+    if (tiny / ".numba_cache").is_dir():
+        shutil.copytree(tiny / ".numba_cache", dst / ".numba_cache")
+    return dst
+
+
+def sim_args(tiny: Path) -> tuple[str, ...]:
+    """Arguments of a run of the simulation targets of the tiny config (see ``run_dir``)."""
+    return (
+        "--snakefile",
+        str(tiny / "Snakefile"),
+        *TINY_SIM_TARGETS,
+        "--cores",
+        "2",
+        "--configfile",
+        "config/test.yaml",
+    )

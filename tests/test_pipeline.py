@@ -42,11 +42,10 @@ def test_default_config_dry_run():
     assert "characteristic_time_figure" in proc.stdout + proc.stderr
 
 
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    work = copy_repo(tmp_path_factory.mktemp("pipeline"))
-    run(["--cores", "2", "--configfile", "config/test.yaml"], work)
-    return work
+@pytest.fixture
+def tiny_run(tiny_pipeline):
+    """The session's tiny-config run (``tests/conftest.py``, decision D64)."""
+    return tiny_pipeline
 
 
 @pytest.mark.pipeline

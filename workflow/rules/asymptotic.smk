@@ -25,8 +25,16 @@ if "asymptotic" in config:
     ASY_THRESHOLDS = list(ASY["thresholds"])
     ASY_SHARDS = int(ASY.get("shards", 1))
 
-    def _alt(values):
-        return "|".join(re.escape(str(v)) for v in values)
+    # wildcard constraints: exact alternatives (delta labels contain "." and "-")
+    ASY_WC = {
+        key: "|".join(re.escape(str(v)) for v in values)
+        for key, values in (
+            ("instance", ASY_INSTANCES),
+            ("algorithm", ASY_ALGORITHMS),
+            ("threshold", ASY_THRESHOLDS),
+            ("dlabel", ASY_DELTAS),
+        )
+    }
 
     rule asym_shard:
         output:
@@ -36,10 +44,10 @@ if "asymptotic" in config:
         benchmark:
             "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_{dlabel}_{shard}.tsv"
         wildcard_constraints:
-            instance=_alt(ASY_INSTANCES),
-            algorithm=_alt(ASY_ALGORITHMS),
-            threshold=_alt(ASY_THRESHOLDS),
-            dlabel=_alt(ASY_DELTAS),
+            instance=ASY_WC["instance"],
+            algorithm=ASY_WC["algorithm"],
+            threshold=ASY_WC["threshold"],
+            dlabel=ASY_WC["dlabel"],
             shard=r"\d+",
         conda:
             CONDA_ENV
@@ -132,6 +140,11 @@ if "asymptotic" in config:
             n0=int(ASY.get("n0", 6)),
         script:
             "../scripts/asym_table.py"
+
+    localrules:
+        asym_aggregate,
+        asym_figure,
+        asym_table,
 
     ALL_TARGETS.extend(
         figure_files("asymptotic") + ["results/tables/asymptotic_slopes.md"]

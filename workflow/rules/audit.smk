@@ -140,6 +140,12 @@ if "audit" in config:
         script:
             "../scripts/audit_figure.py"
 
+    localrules:
+        audit_instances,
+        audit_aggregate,
+        audit_tables,
+        audit_figure,
+
     ALL_TARGETS.extend(
         figure_files("audit")
         + ["results/tables/audit_flagged.md", "results/tables/audit_summary.md"]

@@ -3,7 +3,7 @@
 from baiuv.experiments.asymptotic import run_asymptotic_cell
 from baiuv.instance import GaussianInstance
 from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.logs import Progress, setup_logging
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -20,6 +20,7 @@ df = run_asymptotic_cell(
     max_samples=p.max_samples,
     n_shards=p.n_shards,
     shard=p.shard,
+    progress=Progress(log, f"{p.instance['name']}/{p.algorithm}/{p.threshold}/{p.delta:g}"),
 )
 write_table(
     df,

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.audit import audit_instances, run_audit_shard
 from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.logs import Progress, setup_logging
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -19,6 +19,7 @@ df = run_audit_shard(
     settings=p.settings,
     n_shards=p.n_shards,
     shard=p.shard,
+    progress=Progress(log, f"audit {p.algorithm} n0={p.n0} shard {p.shard}"),
 )
 write_table(
     df,

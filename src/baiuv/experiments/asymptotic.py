@@ -205,6 +205,7 @@ def run_asymptotic_cell(
     max_samples: int = 10_000_000,
     n_shards: int = 1,
     shard: int = 0,
+    progress=None,
 ) -> pd.DataFrame:
     """Simulate the runs of one shard of one cell ``(instance, algorithm, threshold, delta)``.
 
@@ -222,6 +223,8 @@ def run_asymptotic_cell(
         Total runs of the cell and the contiguous block of them simulated here.
     seed, n0, beta, max_samples
         Root seed and engine settings (:class:`~baiuv.simulation.engine.RunSettings`).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each run (e.g. ``baiuv.logs.Progress``).
 
     Returns
     -------
@@ -245,7 +248,7 @@ def run_asymptotic_cell(
     if len(idx):  # compile / load the numba cache before timing
         warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
         simulate_run(instance, alg, settings=warm, seed=seed, experiment="warmup")
-    for r in idx:
+    for done, r in enumerate(idx, 1):
         res = simulate_run(
             instance,
             alg,
@@ -271,6 +274,8 @@ def run_asymptotic_cell(
                 "wall_time": res["wall_time"],
             }
         )
+        if progress is not None:
+            progress(done, len(idx))
     cols = [
         "instance",
         "K",

@@ -123,8 +123,9 @@ def audit_instances(
     """Instances of the ``audit`` config section, in canonical order.
 
     ``section["named"]``: names of top-level instances (family ``"named"``, id = name);
-    ``section["families"]``: ``{family: {n_instances, K, gap_range, var_range}}`` of random
-    instances drawn like the paper's (``baiuv.random_instance``), ids ``<family>-<j>``.
+    ``section["families"]``: list of ``{name, n_instances, K, gap_range, var_range}`` of
+    random instances drawn like the paper's (``baiuv.random_instance``), ids ``<name>-<j>``
+    (a list, not a mapping, so that ``--configfile`` replaces it instead of merging it).
     """
     out: list[AuditInstance] = []
     for j, name in enumerate(section.get("named", []) or []):
@@ -140,8 +141,15 @@ def audit_instances(
                 GaussianInstance(np.asarray(inst["mu"], float), inst["sigma2"], str(name)),
             )
         )
-    for fam, spec in (section.get("families", {}) or {}).items():
-        field = f"audit.families.{fam}"
+    names = set()
+    for k, spec in enumerate(section.get("families", []) or []):
+        fam = spec.get("name", "")
+        field = f"audit.families[{k}] ({fam})"
+        if not fam:
+            raise ValueError(f"{field}.name: required")
+        if fam in names:
+            raise ValueError(f"{field}.name: duplicate family name {fam!r}")
+        names.add(fam)
         if "n_instances" not in spec:
             raise ValueError(f"{field}.n_instances: required")
         try:
@@ -210,13 +218,15 @@ def run_audit_shard(
     settings: Mapping | None = None,
     n_shards: int = 1,
     shard: int = 0,
+    progress=None,
 ) -> pd.DataFrame:
     """Simulate one shard of the audit runs of ``algorithm`` with initial size ``n0``.
 
     The ``len(instances) * runs`` runs ``(instance j, run r)`` are split into ``n_shards``
     contiguous blocks. ``settings`` holds further :class:`RunSettings` fields (``beta``,
     ``fws_exponent``, ``hedge_delta0``, ``max_samples``). For FHN1/FHN2 ``n0`` is their own
-    initial sample size (``RunSettings.fhn_n0``).
+    initial sample size (``RunSettings.fhn_n0``). ``progress(done, total)`` is called after
+    each run when given (e.g. ``baiuv.logs.Progress``).
 
     Returns one row per run: ``instance, family, algorithm, n0, run, stopping_time,
     correct, truncated, wall_time``.
@@ -237,7 +247,7 @@ def run_audit_shard(
     if len(idx):
         warm = RunSettings(**{**s.to_dict(), "max_samples": 50})
         simulate_run(insts[0].instance, alg, settings=warm, seed=seed, experiment="warmup")
-    for k in idx:
+    for done, k in enumerate(idx, 1):
         j, r = divmod(k, int(runs))
         a = insts[j]
         res = simulate_run(
@@ -262,6 +272,8 @@ def run_audit_shard(
                 "wall_time": res["wall_time"],
             }
         )
+        if progress is not None:
+            progress(done, len(idx))
     cols = [
         "instance",
         "family",

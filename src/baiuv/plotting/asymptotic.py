@@ -140,7 +140,10 @@ def audit_figure(summary: pd.DataFrame, delta: float, algorithms: Sequence[str] 
             ax.errorbar(
                 x,
                 r.error_rate,
-                yerr=[[r.error_rate - r.wilson_low], [r.wilson_high - r.error_rate]],
+                yerr=[
+                    [max(0.0, r.error_rate - r.wilson_low)],
+                    [max(0.0, r.wilson_high - r.error_rate)],
+                ],
                 fmt="o",
                 color=pal[r.n0],
                 capsize=3,
