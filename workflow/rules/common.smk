@@ -40,7 +40,7 @@ def figure_files(name):
 # Input function of rule reproduction_report (reproduction.smk); it runs after every
 # rule file is included, so names defined there (SIM_EXPERIMENTS) exist.
 def reproduction_inputs(wildcards):
-    return {
+    out = {
         "ct_instances": "results/characteristic_times/instances.parquet",
         "ct_gap": "results/characteristic_times/sweep_gap.parquet",
         "ct_variance": "results/characteristic_times/sweep_variance.parquet",
@@ -53,3 +53,10 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if "asymptotic" in config:
+        out["asym_slopes"] = "results/asymptotic/slopes.parquet"
+        out["asym_summary"] = "results/asymptotic/summary.parquet"
+    if "audit" in config:
+        out["audit_summary"] = "results/audit/summary.parquet"
+        out["audit_cells"] = "results/audit/cells.parquet"
+    return out

@@ -28,6 +28,18 @@ claims += threshold_claims(
 )
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
 claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)
+if "asym_slopes" in inp.keys():
+    from baiuv.experiments.asymptotic import asymptotic_claims
+
+    claims += asymptotic_claims(read_table(inp.asym_slopes)[0], read_table(inp.asym_summary)[0])
+if "audit_summary" in inp.keys():
+    from baiuv.experiments.audit import audit_claims
+
+    claims += audit_claims(
+        read_table(inp.audit_summary)[0],
+        read_table(inp.audit_cells)[0],
+        delta=snakemake.params.audit_delta,
+    )
 text = render(claims, decisions(Path(inp.decisions).read_text()), snakemake.params.config_name)
 write_text(text, snakemake.output[0])
 log.info("%d claims written", len(claims))
