@@ -30,8 +30,6 @@ def tiny_pipeline(tmp_path_factory) -> Path:
     """
     from pipeline_helpers import copy_repo, run_snakemake
 
-    if os.environ.get("DEV_TINY"):
-        return Path(os.environ["DEV_TINY"])
     work = copy_repo(tmp_path_factory.mktemp("tiny_pipeline") / "repo")
     res = run_snakemake(work, *TINY_ARGS, timeout=3600)
     (work.parent / "tiny_pipeline.log").write_text(res.stdout)

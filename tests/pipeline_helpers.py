@@ -190,14 +190,15 @@ def run_dir(tiny: Path, dst: Path) -> Path:
     return dst
 
 
-def sim_args(tiny: Path) -> tuple[str, ...]:
-    """Arguments of a run of the simulation targets of the tiny config (see ``run_dir``)."""
+def sim_args(tiny: Path, *targets: str) -> tuple[str, ...]:
+    """Snakemake arguments building the simulation targets of the tiny config (and
+    ``targets``) with the Snakefile of the run directory ``tiny`` (see ``run_dir``)."""
+    # targets before --configfile, which takes several values
     return (
         "--snakefile",
         str(tiny / "Snakefile"),
         *TINY_SIM_TARGETS,
-        "--cores",
-        "2",
+        *targets,
         "--configfile",
         "config/test.yaml",
     )

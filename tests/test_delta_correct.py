@@ -82,7 +82,7 @@ def test_summary_against_hand_computation():
     )
     assert s.loc["box", "wall_ms"] == pytest.approx(2.0)
     md = delta_correct_markdown(s.reset_index(), 0.01)
-    assert "| i | TCI | box | 3 | 60.0 ± 15.3 | 3.00 (paired 3.17) |" in md
+    assert "| i | TCI | box | 3 | 60.0 ± 15.3 | 50 | 3.00 (paired 3.17) |" in md
 
 
 def test_config_checks():

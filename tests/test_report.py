@@ -83,5 +83,8 @@ def test_report_builds_self_contained(tiny_pipeline):
     # every figure and table of the run is in the report
     for f in [*(root / "figures").glob("*.pdf"), *(root / "results" / "tables").glob("*.md")]:
         assert f.name in html, f"{f.name} missing from the report"
+    # one caption file serves the three threshold figures, rendered per wildcard (D66)
+    for ref in ("glrt.", "evglrt ", "glrt_evglrt."):
+        assert f"fig:stopping_thresholds_evolutions_{ref}" in html, ref
     # self-contained: no reference to files of the run directory
     assert str(root) + "/figures" not in html

@@ -76,8 +76,7 @@ def test_slurm_run_equals_local_run(cluster, tiny_pipeline, tmp_path):
     env = job_env(tiny_pipeline, SLURM_CONF=str(conf))
     res = run_snakemake(
         root,
-        *sim_args(tiny_pipeline),
-        FIGURE,
+        *sim_args(tiny_pipeline, FIGURE),
         "--workflow-profile",
         str(tiny_pipeline / "profiles" / "slurm"),
         "--slurm-status-command",

@@ -65,7 +65,7 @@ rule threshold_figure:
     output:
         pdf=report(
             "figures/thresholds_{which}.pdf",
-            caption="../report/thresholds_{which}.rst",
+            caption="../report/thresholds_figure.rst",
             category="Stopping thresholds",
         ),
         png="figures/thresholds_{which}.png",

@@ -262,6 +262,7 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         "threshold",
         "runs",
         "τ mean ± s.e.",
+        "median",
         "τ / τ_heuristic",
         "τ / (T* ln 1/δ)",
         "error rate [95% Wilson]",
@@ -275,6 +276,7 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         "the heuristic threshold ln((1 + ln t)/δ) of the paper's experiments. "
         "`τ / τ_heuristic`: ratio of the mean stopping times (paired: mean of the per-run "
         "ratios, same random stream for every threshold). Error rate: proportion of runs "
-        "recommending a wrong arm, with its 95% Wilson interval.\n\n"
+        "recommending a wrong arm, with its 95% Wilson interval. Truncated runs (budget "
+        "`max_samples` reached, never stopped) count with the budget as stopping time.\n\n"
         + markdown_table(s[cols], floatfmt=".3g")
     )
