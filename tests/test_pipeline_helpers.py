@@ -59,3 +59,15 @@ def test_copy_repo_has_sources_but_no_generated_files(tmp_path):
     assert not any((dst / "figures").iterdir())
     assert not list(dst.rglob("__pycache__"))
     assert tree_state(dst, "results", "figures") == {}
+
+
+def test_under_restricts_the_comparison_to_one_folder(tmp_path):
+    _write(tmp_path / "a", "sim/t.parquet", _frame())
+    _write(tmp_path / "b", "sim/t.parquet", _frame())
+    _write(tmp_path / "b", "other/u.parquet", _frame(3.0))  # outside: ignored
+    assert assert_same_results(tmp_path / "a", tmp_path / "b", under="results/sim") == 1
+    with pytest.raises(AssertionError, match="u.parquet"):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+    _write(tmp_path / "b", "sim/v.parquet", _frame())  # inside: must be in both
+    with pytest.raises(AssertionError, match="v.parquet"):
+        assert_same_results(tmp_path / "a", tmp_path / "b", under="results/sim")

@@ -84,6 +84,8 @@ def read_rows(stream: TextIO, labels: Sequence[str] | None) -> Iterator[tuple[in
                     continue  # header
                 known = f" (labels: {list(labels)})" if labels else ""
                 raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
+            if arm < 0:
+                raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
         try:
             value = float(v_s)
         except ValueError:
