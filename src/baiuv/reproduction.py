@@ -208,15 +208,19 @@ def threshold_claims(
             )
         )
     pairs = [("student", "ev-student"), ("box", "ev-box"), ("bob", "ev-bob")]
-    both = pd.concat([_mean_curve(curves_delta), _mean_curve(curves_time)])
     res = []
     for g_name, ev_name in pairs:
-        a = both[both.family == g_name].set_index("x")["value"]
-        b = both[both.family == ev_name].set_index("x")["value"]
-        common = a.index.intersection(b.index)
-        fin = [x for x in common if np.isfinite(a[x]) and np.isfinite(b[x])]
-        if fin:
-            res.append((ev_name, int(sum(b[x] >= a[x] * (1 - 1e-12) for x in fin)), len(fin)))
+        above = total = 0
+        for curves in (curves_delta, curves_time):  # x means ln(1/δ) in one, t in the other
+            m = _mean_curve(curves)
+            a = m[m.family == g_name].set_index("x")["value"]
+            b = m[m.family == ev_name].set_index("x")["value"]
+            for x in a.index.intersection(b.index):
+                if np.isfinite(a[x]) and np.isfinite(b[x]):
+                    total += 1
+                    above += int(b[x] >= a[x] * (1 - 1e-12))
+        if total:
+            res.append((ev_name, above, total))
     if res:
         ok = all(k == n for _, k, n in res)
         out.append(
@@ -258,10 +262,12 @@ def threshold_claims(
                 "KL monotonicity condition (eq. def_initial_time_monotonicity) satisfied after 2 samples per arm",
                 "Sec. ssec:beyond_box",
                 "2",
-                "statement count "
+                "KL family's full initial count "
                 + ", ".join(f"δ={r.delta:g}: {int(r.statement_count)}" for r in m.itertuples()),
-                _v(bool((m["statement_count"] <= 3).all())),
-                "" if (m["statement_count"] <= 3).all() else "condition needs more samples",
+                NOT_CHECKABLE,
+                "this table records the KL family's whole initial time, dominated by its Box "
+                "condition at δ/3 (D16, D21); the monotonicity condition alone holds from the "
+                "3rd sample, as the paper says (tests/test_thresholds_concentration.py)",
             )
         )
     c = costs.set_index("family")
