@@ -53,8 +53,9 @@ def test_fit_slope_matches_scipy_curve_fit(xs, a, b, s):
     assert f["chi2"] == pytest.approx(float(resid @ resid), rel=1e-6, abs=1e-9)
     # iterative: scipy's nonlinear least squares (finite-difference Jacobian)
     popt, pcov = curve_fit(lambda t, p0, p1: p0 + p1 * t, x, y, sigma=se, absolute_sigma=True)
-    assert f["slope"] == pytest.approx(popt[1], rel=1e-4, abs=1e-4)
-    assert f["slope_se"] == pytest.approx(math.sqrt(pcov[1, 1]), rel=1e-4)
+    assert f["slope"] == pytest.approx(popt[1], rel=1e-3, abs=1e-3)
+    # finite-difference covariance: looser tolerance (the exact check above is to 1e-8)
+    assert f["slope_se"] == pytest.approx(math.sqrt(pcov[1, 1]), rel=2e-3)
     assert f["dof"] == x.size - 2
 
 
