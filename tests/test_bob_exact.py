@@ -484,6 +484,9 @@ def test_agrees_with_pyomo_cyipopt():
         val = solve_bob_exact(n, c, d, e, ev=ev)
         try:
             ref = bob.solve_bob(n, c, d, e, ev=ev, backend="cyipopt")
+        except bob.BobSolverError as exc:  # certified path refuses local maxima (D22)
+            local += "local maximum" in str(exc)
+            continue
         except Exception:  # noqa: BLE001 - a local solver failure is not our bug
             continue
         scale = max(abs(ref), 1e-12)

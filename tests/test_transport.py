@@ -57,7 +57,9 @@ def test_unknown_cost_nonconvex_regime():
 def test_known_cost_closed_form(gap, sa, sb, wa, wb):
     f = lambda l: wa * (gap - l) ** 2 / (2 * sa) + wb * l**2 / (2 * sb)  # noqa: E731
     r = minimize_scalar(f, bounds=(0, gap), method="bounded", options={"xatol": 1e-14})
-    assert tc_known(gap, sa, wa, 0.0, sb, wb) == pytest.approx(r.fun, rel=1e-7, abs=1e-300)
+    # bounded scalar minimisation is accurate to ~1e-6 relative on flat minima
+    assert tc_known(gap, sa, wa, 0.0, sb, wb) == pytest.approx(r.fun, rel=1e-6, abs=1e-300)
+    assert tc_known(gap, sa, wa, 0.0, sb, wb) <= r.fun * (1 + 1e-12)
 
 
 def test_costs_vanish_when_not_ordered_or_no_weight():
