@@ -18,9 +18,12 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize, minimize_scalar
 
 from baiuv.thresholds.bob_exact import (
+    _bob_core,
     _em1m,
+    _ev_waterfill,
     _h_any,
     _hinv,
+    _hy_upper,
     _make_arm,
     _solve_w,
     bob_exact,
@@ -543,3 +546,69 @@ def test_nonconvex_instance_against_grid():
     runs = slsqp_reference(n, c, d, e, True, n_dirs=7, all_runs=True)
     assert min(runs) < 0.99 * val
     assert max(runs) <= val * (1 + 1e-9)
+
+
+# ----------------------------------------------------------------------------- fast paths
+def ev_waterfill_cases(seed, m):
+    """Programs where the certified EV water filling is tried (both arms C + D < 1, D >= 1/2)."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(m):
+        n = np.floor(np.exp(rng.uniform(np.log(2), np.log(20000), 2)))
+        d = rng.uniform(0.5, 1.0, 2)
+        c = (1.0 - d) * rng.uniform(0.01, 0.99, 2)
+        e = box_kl_cost(n, c, d) * math.exp(rng.uniform(-3.0, 0.1))
+        cases.append((n, c, d, float(e), True))
+    return cases
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_fast_paths_equal_the_general_enumeration(seed):
+    """``bob_exact``'s shortcuts (log-free Box test, non-EV water filling, certified EV water
+    filling) return the value of the general enumeration (``_bob_core(..., fast=False)``),
+    and each shortcut is exercised, the EV certificate both accepting and refusing."""
+    cases = random_cases(seed, 800) + ev_waterfill_cases(seed, 800)
+    used = {"box": 0, "waterfill": 0, "ev_certified": 0, "ev_refused": 0}
+    for n, c, d, e, _ in cases:
+        for ev in (False, True):
+            args = (n[0], n[1], c[0], c[1], d[0], d[1], e, ev)
+            fast = _bob_core(*args, True)[0]
+            full = _bob_core(*args, False)[0]
+            assert fast == pytest.approx(full, rel=1e-9), (args, fast, full)
+            assert bob_exact(*args) == fast
+            if e >= 0.5 * (n[0] * _hy_upper(c[0], d[0]) + n[1] * _hy_upper(c[1], d[1])):
+                used["box"] += 1
+                continue
+            if e >= box_kl_cost(n, c, d):
+                continue
+            a1 = _make_arm(n[0], c[0], d[0], ev)
+            a2 = _make_arm(n[1], c[1], d[1], ev)
+            no_c2 = a1[5] >= a1[3] and a2[5] >= a2[3]
+            if not ev and no_c2 and e > a_cost(n, c, d) * (1 + 1e-12):
+                used["waterfill"] += 1
+            if ev and no_c2 and a1[6] == 2.0 and a2[6] == 2.0:
+                cert = _ev_waterfill(a1, a2, e)[0]
+                used["ev_refused" if math.isnan(cert) else "ev_certified"] += 1
+    assert min(used.values()) >= 50, used
+
+
+def test_hy_upper_is_a_tight_upper_bound():
+    """``_hy_upper(C, D) >= C + D - 1 - ln D`` (log-free Box test), with a small excess."""
+    rng = np.random.default_rng(5)
+    ds = np.concatenate(
+        [
+            rng.uniform(0.0, 1.0, 4000),
+            np.exp(rng.uniform(-600.0, 0.0, 4000)),
+            2.0 ** -np.arange(0, 60),
+            2.0 ** -np.arange(0, 60) * (1 - 1e-16),
+            [1.0, 1.0 - 1e-16, 0.5 + 1e-16],
+        ]
+    )
+    for d in ds:
+        if d <= 0.0:
+            continue
+        for c in (1e-9, 1e-3, 0.3, 3.0):
+            exact = c + ((d - 1.0) - math.log(d))
+            ub = _hy_upper(c, d)
+            assert ub >= exact * (1 + 1e-15), (c, d)
+            assert ub <= exact + 7e-5 + 1e-12 * (exact - math.log(d)), (c, d)

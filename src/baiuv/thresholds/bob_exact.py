@@ -96,6 +96,36 @@ value and KL cost coincide); and, for the non-EV program when no arm has a C2 pi
 safeguarded Newton iteration on :math:`\nu = 1/\lambda - 1` (:func:`_waterfill`), which is the
 path taken by the paper's inputs whenever the KL constraint binds.
 
+*Log-free Box test.* The Box case is first tested with an upper bound of :math:`h(Y) = C + D -
+1 - \ln D` that needs no logarithm (:func:`_hy_upper`: :math:`D = m 2^k`, :math:`-\ln D = -k
+\ln 2 + 2\,\mathrm{atanh}\,s`, :math:`s = (1 - m)/(1 + m) < 1/3`, the atanh series' tail
+bounded by a geometric series; excess :math:`< 7\cdot 10^{-5}`, plus a relative rounding margin
+of :math:`10^{-13}`). If :math:`E` is at least the bound, the Box value is returned (exactly the
+same value as the exact test would give); otherwise the exact test runs. On the paper's inputs
+it decides every Box case, so there the Box case costs the Box formula plus a few flops.
+
+*Certified EV water filling.* EV program with both arms in the case :math:`C + D < 1`,
+:math:`D \ge 1/2` (no C2 piece: region A then C1 up to the cap; all the paper's inputs where
+the KL constraint binds). In budget units :math:`v_c` is convex on :math:`[0, a_c]`,
+:math:`a_c = N_c h_c(y_{A,c})/2`, and concave on :math:`[a_c, \bar b_c]`. The concave program
+restricted to :math:`b_c \in [a_c, \bar b_c]` is solved by water filling in
+:math:`\kappa = 1/\lambda` (:func:`_ev_waterfill`; region C1: :math:`x = w = C/y` solves
+:math:`w(1 - w) = C\kappa`), requiring both arms strictly past region A at the root. Let
+:math:`b^*` be its solution, :math:`\lambda` its multiplier. *Certificate:* for each arm,
+:math:`v_c(b) \le v_c(b_c^*) + \lambda (b - b_c^*)` on the whole :math:`[0, \bar b_c]`. On
+:math:`[a_c, \bar b_c]` this holds by concavity, :math:`\lambda` being a supergradient at
+:math:`b_c^*` (the derivative for an interior arm; for a capped arm
+:math:`\lambda \le r_c(Y_c)`, its left derivative). On :math:`[0, a_c]`,
+:math:`v_c(b) - \lambda b` is convex, hence maximal at :math:`b = a_c` (covered) or :math:`b = 0`,
+where it reads :math:`\lambda b_c^* \le v_c(b_c^*)`, i.e.
+:math:`\psi_c := \kappa y_c - h_c(y_c) \ge 0`. If both :math:`\psi_c > 0`, summing the two
+inequalities over any split :math:`b_1 + b_2 = E` gives :math:`V \le V(b^*)`: the point is a
+global maximiser. Along the solution curve :math:`d\psi_c/d\kappa = y_c > 0` (as
+:math:`h_c'(y_c) = \kappa`), which bounds the change of :math:`\psi_c` over the last Newton step;
+the test uses that margin plus a relative rounding margin. If the certificate fails (or an arm
+would stay in region A), the general enumeration above runs: the shortcut never changes the
+result, it only skips work.
+
 Floating point: branch-and-bound leaves are :math:`10^{-7}` of the pair's multiplier range;
 two roots closer than that would be merged (their values then differ by a second-order
 amount). Measured agreement with the independent references: about 1e-11 relative.
@@ -752,9 +782,156 @@ def _waterfill(arm1, arm2, e):
     return (val, yo, ys)
 
 
+_LN2 = math.log(2.0)
+
+
 @njit(cache=True)
-def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
-    """Optimal ``(value, y1, y2)``; ``value`` is NaN on invalid input."""
+def _hy_upper(c, d):
+    """Upper bound of ``h(Y) = C + D - 1 - ln D`` without logarithm (``0 < D <= 1``).
+
+    ``D = m 2^k`` with ``m in (1/2, 1]`` (``frexp``), ``-ln D = -k ln 2 + 2 atanh(s)``,
+    ``s = (1 - m)/(1 + m) in [0, 1/3)``, and ``atanh(s) = s + s^3/3 + s^5/5 + ... <=
+    s + s^3/3 + s^5/(5 (1 - s^2))`` (tail bounded by a geometric series; excess
+    ``2 sum_{j >= 3} s^{2j+1} (1/5 - 1/(2j+1)) < 7e-5``, ``O(s^7)``, largest for ``D`` just
+    above a power of two). The relative margin
+    ``1e-13`` of the sum of the magnitudes of the terms covers rounding.
+    """
+    m, k = math.frexp(d)
+    if m == 0.5:
+        m = 1.0
+        k -= 1
+    s = (1.0 - m) / (1.0 + m)
+    s2 = s * s
+    lz = 2.0 * s * (1.0 + s2 * (1.0 / 3.0 + s2 / (5.0 * (1.0 - s2))))
+    kl = -k * _LN2
+    return c + (d - 1.0) + kl + lz + 1e-13 * (c + 1.0 + abs(kl) + lz)
+
+
+@njit(cache=True)
+def _ev_arm(kap, arm):
+    """EV arm without C2 piece (``C + D < 1``, ``D >= 1/2``) at ``kappa = 1/lambda``.
+
+    Returns ``(y, N h(y), d(N h)/d kappa)`` with ``y`` the inverse of the rate clamped to
+    ``[yA, Y]``. Region C1: ``x = w = C/y`` solves ``w (1 - w) = C kappa`` (larger root,
+    ``w >= 1/2``), so ``w - 1 = u = -2 C kappa/(1 + sqrt(1 - 4 C kappa))``,
+    ``h = C + u - ln(1 + u)`` and ``dh/dkappa = -u C/((1 + u) sqrt(1 - 4 C kappa))``.
+    The arm leaves region A at ``kappa = 1 - C`` and reaches its cap at ``D (1 - D)/C``.
+    """
+    n = arm[0]
+    c = arm[1]
+    d = arm[2]
+    if kap <= 1.0 - c:
+        return arm[4], n * arm[7], 0.0
+    if kap >= d * (1.0 - d) / c:
+        return arm[3], n * arm[8], 0.0
+    sq = math.sqrt(max(1.0 - 4.0 * c * kap, 0.0))
+    u = -2.0 * c * kap / (1.0 + sq)
+    w = 1.0 + u
+    dc = n * (-u) * c / (w * sq) if sq > 0.0 else _INF
+    return c / w, n * (c + _xm1mlog(u)), dc
+
+
+@njit(cache=True)
+def _ev_waterfill(arm1, arm2, e):
+    """EV program, both arms without C2 piece: certified water filling (module docstring).
+
+    Solves the concave program restricted to ``b_c >= N_c h_c(yA_c)/2`` (both arms in
+    region C1 or capped) by a safeguarded Newton iteration on ``kappa = 1/lambda`` and
+    returns its ``(value, y1, y2)`` only if the certificate ``kappa y_c - h_c(y_c) > 0``
+    (the line of slope ``lambda`` through the optimum dominates ``v_c`` at ``b_c = 0``)
+    holds for both arms, with a margin covering the last Newton step and rounding; then
+    the value is the global maximum. Otherwise returns a NaN value (the caller falls back
+    to the general enumeration).
+    """
+    fail = (math.nan, 0.0, 0.0)
+    e2 = 2.0 * e
+    klo = max(1.0 - arm1[1], 1.0 - arm2[1])
+    m1 = arm1[2] * (1.0 - arm1[2]) / arm1[1]
+    m2 = arm2[2] * (1.0 - arm2[2]) / arm2[1]
+    if m1 <= m2:
+        ms, arm_s, arm_o = m1, arm1, arm2
+    else:
+        ms, arm_s, arm_o = m2, arm2, arm1
+    if not (klo < ms):
+        return fail
+    # an arm still in region A at the root: the restricted optimum is not a KKT point
+    f_lo = _ev_arm(klo, arm1)[1] + _ev_arm(klo, arm2)[1] - e2
+    if not (f_lo < 0.0):
+        return fail
+    yo, ho, do = _ev_arm(ms, arm_o)
+    fhi = arm_s[0] * arm_s[8] + ho - e2
+    if fhi >= 0.0:
+        mlo = klo
+        mhi = ms
+        # Newton step from the right end (left derivative of the capped arm there)
+        sq = math.sqrt(max(1.0 - 4.0 * arm_s[1] * ms, 0.0))
+        us = -2.0 * arm_s[1] * ms / (1.0 + sq)
+        ds = arm_s[0] * (-us) * arm_s[1] / ((1.0 + us) * sq) if sq > 0.0 else _INF
+        kap = ms - fhi / (ds + do) if ds + do > 0.0 else 0.5 * (mlo + mhi)
+        if not (mlo < kap < mhi):
+            kap = 0.5 * (mlo + mhi)
+        y1 = y2 = h1 = h2 = 0.0
+        slack = _INF
+        for _ in range(100):
+            y1, h1, d1 = _ev_arm(kap, arm1)
+            y2, h2, d2 = _ev_arm(kap, arm2)
+            f = h1 + h2 - e2
+            if f > 0.0:
+                mhi = kap
+            else:
+                mlo = kap
+            if f == 0.0 or mhi - mlo <= 4e-16 * mhi:
+                slack = 0.0
+                break
+            der = d1 + d2
+            step = f / der if der > 0.0 else _INF
+            nxt = kap - step
+            if not (mlo < nxt < mhi):
+                nxt = 0.5 * (mlo + mhi)
+            elif abs(step) <= 1e-8 * kap:
+                # quadratic convergence: the root is nxt up to rounding; the certificate
+                # is checked at kap with the margin y |nxt - kap| (d psi/d kappa = y)
+                slack = abs(step)
+                y1 = _ev_arm(nxt, arm1)[0]
+                y2 = _ev_arm(nxt, arm2)[0]
+                break
+            kap = nxt
+        if slack == _INF:
+            return fail
+        # psi_c(kappa) = kappa y_c - h_c is increasing in kappa (derivative y_c > 0);
+        # here h1, h2 are N h at kap and y1, y2 at the root estimate (>= y at kap - slack)
+        yk1 = _ev_arm(kap, arm1)[0] if slack > 0.0 else y1
+        yk2 = _ev_arm(kap, arm2)[0] if slack > 0.0 else y2
+        for ykc, hc, nc in ((yk1, h1, arm1[0]), (yk2, h2, arm2[0])):
+            psi = nc * kap * ykc - hc
+            if not (psi > nc * ykc * 2.0 * slack + 1e-12 * (nc * kap * ykc + hc)):
+                return fail
+        return (0.5 * (arm1[0] * y1 + arm2[0] * y2), y1, y2)
+    # arm_s is capped; arm_o takes the remaining budget (in region C1: kappa_o > ms > klo)
+    ys = arm_s[3]
+    rest = (e2 - arm_s[0] * arm_s[8]) / arm_o[0]
+    yo = _hinv(rest, arm_o)
+    if not (yo > arm_o[1]):
+        return fail
+    kap = (yo - arm_o[1]) / (yo * yo)  # 1 / rate of arm_o at yo
+    for ykc, hc in ((ys, arm_s[8]), (yo, rest)):
+        psi = kap * ykc - hc
+        if not (psi > 1e-12 * (kap * ykc + hc)):
+            return fail
+    val = 0.5 * (arm_s[0] * ys + arm_o[0] * yo)
+    if m1 <= m2:
+        return (val, ys, yo)
+    return (val, yo, ys)
+
+
+@njit(cache=True)
+def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
+    """Optimal ``(value, y1, y2)``; ``value`` is NaN on invalid input.
+
+    ``fast=False`` skips the shortcuts that are not needed for correctness (rational Box
+    test, non-EV and EV water filling): the general enumeration then runs; it exists so
+    that tests can compare both paths.
+    """
     nan = math.nan
     if not (n1 > 0.0 and n2 > 0.0 and c1 > 0.0 and c2 > 0.0 and e > 0.0):
         return (nan, nan, nan)
@@ -762,6 +939,13 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
         return (nan, nan, nan)
     if not (math.isfinite(n1) and math.isfinite(n2) and math.isfinite(c1) and math.isfinite(c2)):
         return (nan, nan, nan)
+    if fast:
+        # Box test without logarithm, with an upper bound of h(Y) = C + D - 1 - ln D
+        # (:func:`_hy_upper`); undecided cases go on to the exact test below
+        if e >= 0.5 * (n1 * _hy_upper(c1, d1) + n2 * _hy_upper(c2, d2)):
+            y1 = c1 / d1
+            y2 = c2 / d2
+            return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
     # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
     hy1 = c1 + _xm1mlog(d1 - 1.0)
     hy2 = c2 + _xm1mlog(d2 - 1.0)
@@ -781,8 +965,12 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev):
             y1 = _hinv(2.0 * b1 / n1, arm1)
             y2 = _hinv(2.0 * (e - b1) / n2, arm2)
             return (e, y1, y2)
-        if arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
+        if fast and arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
             return _waterfill(arm1, arm2, e)
+    elif fast and arm1[6] == 2.0 and arm2[6] == 2.0 and arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
+        cand = _ev_waterfill(arm1, arm2, e)
+        if not math.isnan(cand[0]):
+            return cand
     lo = max(0.0, e - b2max)
     hi = min(e, b1max)
     best = (-_INF, 0.0, 0.0)
@@ -848,7 +1036,7 @@ def bob_exact(
         The optimal value, or NaN if an argument is out of its domain (numba callers cannot
         catch exceptions cheaply; use :func:`solve_bob_exact` for checked input).
     """
-    return _bob_core(n1, n2, c1, c2, d1, d2, e, ev)[0]
+    return _bob_core(n1, n2, c1, c2, d1, d2, e, ev, True)[0]
 
 
 @njit(cache=True)
@@ -862,7 +1050,7 @@ def bob_exact_solution(
     ``x_c`` is the projection of ``1/(1 + y_c)`` on ``[D_c, C_c / y_c]`` (Step 1 of the
     module docstring). NaNs on invalid input.
     """
-    val, y1, y2 = _bob_core(n1, n2, c1, c2, d1, d2, e, ev)
+    val, y1, y2 = _bob_core(n1, n2, c1, c2, d1, d2, e, ev, True)
     if math.isnan(val):
         return (val, val, val, val, val)
     x1 = _x_hat(y1, (n1, c1, d1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
