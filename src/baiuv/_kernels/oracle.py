@@ -14,9 +14,18 @@ Two methods are provided:
 
 * ``oracle_bisection``: the paper's nested binary searches (outer on ``y``, inner on each
   ``x_a(y)``) -- the reference mode;
-* ``oracle_fast``: Brent's method on the outer equation and, inside, Newton's method on the
-  concave increasing ``g_a`` started on its left (monotone, quadratically convergent, with
-  ``g_a'(x) = d_a(lambda_a(x))``), warm-started from the previous outer iterate.
+* ``oracle_fast``: safeguarded Newton's method on the outer equation (analytic derivative,
+  bisection inside the current bracket when a Newton step leaves it or stalls) and, inside,
+  Newton's method on the concave increasing ``g_a`` (``g_a'(x) = d_a(lambda_a(x))``) from a
+  warm start: one tangent step from a point right of the root lands left of it (concavity),
+  from where the iterates increase monotonically and quadratically to the root.
+  ``oracle_warm_into`` keeps the per-arm solutions ``x_a`` between calls (Track-and-Stop
+  calls the oracle at every step on statistics that change in one arm; decision D95).
+
+Derivative of the outer function. With ``l_a = lambda_a(x_a(y))``, the first-order
+condition ``d_1'(l) + x d_a'(l) = 0``, ``g_a = y`` and ``x_a'(y) = 1 / d_a(l_a)`` give
+``d/dy [d_1(l_a) / d_a(l_a)] = y d_a'(l_a)^2 / (d_a(l_a)^3 (d_1''(l_a) + x_a d_a''(l_a)))``
+(free allocation) and ``d/dy x_a(y) = 1 / d_a(l_a)`` (beta-version).
 """
 
 from __future__ import annotations
@@ -51,11 +60,11 @@ def _g(mu1, s21, mua, s2a, x, known):
 
 @njit(cache=True, error_model="numpy")
 def _x_of_y_newton(mu1, s21, mua, s2a, y, known, x0):
-    """Solve ``g_a(x) = y`` (``0 <= y < d_1(mu_a)``) by Newton from the left.
+    """Solve ``g_a(x) = y`` (``0 <= y < d_1(mu_a)``) by Newton's method from ``x0``.
 
     ``g_a`` is concave and increasing with ``g_a(0) = 0`` and ``g_a' = d_a(lambda_a)``, so
-    Newton iterates started where ``g_a < y`` increase monotonically to the root.
-    Returns ``(x, lambda)``.
+    Newton iterates started where ``g_a < y`` increase monotonically to the root; from
+    ``x0`` right of the root, one tangent step lands left of it. Returns ``(x, lambda)``.
     """
     if y <= 0.0:
         return 0.0, mu1
@@ -68,10 +77,21 @@ def _x_of_y_newton(mu1, s21, mua, s2a, y, known, x0):
         lam = (mu1 * s2a + x * mua * s21) / (s2a + x * s21)
         return x, lam
     x = x0
-    gx, lam = _g(mu1, s21, mua, s2a, x, known)
-    if x > 0.0 and gx > y:
-        x = 0.0
-        gx, lam = 0.0, mu1
+    if not (x > 0.0 and x < math.inf):
+        x, gx, lam = 0.0, 0.0, mu1
+    else:
+        gx, lam = _g(mu1, s21, mua, s2a, x, known)
+        if gx > y:
+            # right of the root: the tangent of the concave g_a lies above it, so one
+            # tangent step lands left of the root (or at 0 when it would go below)
+            slope = _d(lam, mua, s2a, known)
+            x = x - (gx - y) / slope if slope > 0.0 else 0.0
+            if not (x > 0.0):
+                x, gx, lam = 0.0, 0.0, mu1
+            else:
+                gx, lam = _g(mu1, s21, mua, s2a, x, known)
+                if gx > y:  # rounding only
+                    x, gx, lam = 0.0, 0.0, mu1
     for _ in range(200):
         slope = _d(lam, mua, s2a, known)
         if slope <= 0.0:
@@ -158,10 +178,9 @@ def _ymax(mu, s2, best, known):
 
 
 @njit(cache=True, error_model="numpy")
-def _finish(mu, s2, best, y, known, beta, xs, fast):
-    """Allocation and characteristic time from the root ``y``."""
-    _outer(mu, s2, best, y, known, beta, xs, fast)
-    K = mu.shape[0]
+def _allocation(best, y, beta, xs):
+    """Allocation and characteristic time from the root ``y`` and ``xs = x_a(y)``."""
+    K = xs.shape[0]
     w = np.empty(K)
     sx = 0.0
     for a in range(K):
@@ -177,6 +196,13 @@ def _finish(mu, s2, best, y, known, beta, xs, fast):
     w /= s
     T = 2.0 / (w1 * y) if beta > 0.0 else 2.0 * (1.0 + sx) / y
     return T, w
+
+
+@njit(cache=True, error_model="numpy")
+def _finish(mu, s2, best, y, known, beta, xs, fast):
+    """Allocation and characteristic time from the root ``y``."""
+    _outer(mu, s2, best, y, known, beta, xs, fast)
+    return _allocation(best, y, beta, xs)
 
 
 @njit(cache=True, error_model="numpy")
@@ -202,122 +228,118 @@ def oracle_bisection(mu, s2, best, known, beta):
 
 
 @njit(cache=True, error_model="numpy")
+def _dd(l, mu, s2, known):
+    """``(d(l), d'(l), d''(l))`` for ``d(l) = log(1 + (l - mu)^2 / s2)`` (or ``(l - mu)^2 / s2``
+    when ``known``)."""
+    u = l - mu
+    if known:
+        return u * u / s2, 2.0 * u / s2, 2.0 / s2
+    q = s2 + u * u
+    return math.log1p(u * u / s2), 2.0 * u / q, 2.0 * (s2 - u * u) / (q * q)
+
+
+@njit(cache=True, error_model="numpy")
+def _outer_newton(mu, s2, best, y, known, beta, xs):
+    """Outer function of :func:`_outer` (fast inner solves, warm-started from ``xs`` and
+    writing ``x_a(y)`` to it) and its derivative in ``y`` (module docstring).
+
+    Returns ``(F, F')``; ``(inf, nan)`` when ``y`` is beyond the domain, ``F' = nan`` when
+    the derivative is not defined (degenerate second-order condition).
+    """
+    K = mu.shape[0]
+    total = 0.0
+    deriv = 0.0
+    mu1 = mu[best]
+    s21 = s2[best]
+    for a in range(K):
+        if a == best:
+            continue
+        x, lam = _x_of_y_newton(mu1, s21, mu[a], s2[a], y, known, xs[a])
+        if not math.isfinite(x):
+            return math.inf, math.nan
+        xs[a] = x
+        da, dpa, ddpa = _dd(lam, mu[a], s2[a], known)
+        if not (da > 0.0):
+            return math.inf, math.nan
+        if beta > 0.0:
+            total += x
+            deriv += 1.0 / da
+        else:
+            d1, _, ddp1 = _dd(lam, mu1, s21, known)
+            total += d1 / da
+            h = ddp1 + x * ddpa
+            deriv += y * dpa * dpa / (da * da * da * h) if h > 0.0 else math.nan
+    if beta > 0.0:
+        return total - (1.0 - beta) / beta, deriv
+    return total - 1.0, deriv
+
+
+# a Newton step of relative size <= _Y_STEP ends the outer iteration: by quadratic
+# convergence the next iterate is exact to rounding (decision D95)
+_Y_STEP = 1e-10
+
+
+@njit(cache=True, error_model="numpy")
+def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
+    """Fast exact oracle, warm-started at the root ``y_hint`` of a nearby instance (``<= 0``
+    for none) and at the per-arm solutions ``xs`` (in/out, any non-negative values are
+    valid starts; on return ``xs[a] = x_a(y)`` for ``a != best``).
+
+    Safeguarded Newton's method on the outer equation: the root is kept in a bracket
+    ``[lo, hi]`` (initially ``[0, y_max]``, the outer function being increasing), each
+    iterate is a Newton step, replaced by the bracket's midpoint when it leaves the bracket
+    or when ``|F|`` did not halve; the iteration ends after a Newton step of relative size
+    ``<= 1e-10`` (the outer function is then evaluated once more at the new point, which
+    also computes ``xs``, unless the step is below rounding), or when the bracket is as
+    narrow as rounding allows. Returns
+    ``(T, w, y)``.
+    """
+    ymax = _ymax(mu, s2, best, known)
+    if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
+        T, w = _finish(mu, s2, best, 0.0, known, beta, xs, True)
+        return T, w, 0.0
+    lo = 0.0
+    hi = ymax
+    y = y_hint if (y_hint > 0.0 and y_hint < ymax) else 0.5 * ymax
+    f_prev = math.inf
+    final = False
+    for it in range(400):
+        f, fp = _outer_newton(mu, s2, best, y, known, beta, xs)
+        if final or f == 0.0 or it == 399:
+            break
+        if f < 0.0:
+            lo = y
+        else:
+            hi = y
+        y_new = y - f / fp if (math.isfinite(f) and fp > 0.0 and math.isfinite(fp)) else math.nan
+        if abs(y_new - y) <= _Y_STEP * y:  # converged (also if nan: False)
+            if y_new == y:  # step below rounding: xs already hold x_a(y)
+                break
+            final = True
+            if not (y_new > lo and y_new < hi):
+                y_new = 0.5 * (lo + hi)
+        elif not (y_new > lo and y_new < hi) or abs(f) > 0.5 * abs(f_prev):
+            y_new = 0.5 * (lo + hi)
+        if hi - lo <= 4.0 * 2.2e-16 * hi:
+            final = True
+            y_new = 0.5 * (lo + hi)
+        f_prev = f
+        y = y_new
+    T, w = _allocation(best, y, beta, xs)
+    return T, w, y
+
+
+@njit(cache=True, error_model="numpy")
+def oracle_warm(mu, s2, best, known, beta, y_hint):
+    """:func:`oracle_warm_into` without per-arm warm start. Returns ``(T, w, y)``."""
+    return oracle_warm_into(mu, s2, best, known, beta, y_hint, np.zeros(mu.shape[0]))
+
+
+@njit(cache=True, error_model="numpy")
 def oracle_fast(mu, s2, best, known, beta):
-    """Fast exact oracle: Brent's method on the outer equation, Newton inside.
+    """Fast exact oracle (:func:`oracle_warm_into` from a cold start).
 
     Same output as :func:`oracle_bisection` (``(T, w)``), to about 1e-12 relative.
     """
     T, w, _ = oracle_warm(mu, s2, best, known, beta, -1.0)
     return T, w
-
-
-@njit(cache=True, error_model="numpy")
-def oracle_warm(mu, s2, best, known, beta, y_hint):
-    """:func:`oracle_fast` warm-started at ``y_hint`` (the root ``y`` of a nearby instance,
-    e.g. the previous step of Track-and-Stop; ``y_hint <= 0`` for none).
-
-    The root is first bracketed around ``y_hint`` by geometrically growing steps (the outer
-    function is increasing with a single root, so the bracket is valid), then refined by
-    Brent's method exactly as without a hint. Returns ``(T, w, y)``.
-    """
-    K = mu.shape[0]
-    xs = np.zeros(K)
-    ymax = _ymax(mu, s2, best, known)
-    a = 0.0
-    fa = -1.0 if beta <= 0.0 else -(1.0 - beta) / beta
-    if y_hint > 0.0 and y_hint < ymax:
-        fh = _outer(mu, s2, best, y_hint, known, beta, xs, True)
-        h = 1e-4 * y_hint
-        if fh > 0.0:
-            b, fb = y_hint, fh
-            for _ in range(200):
-                lo = max(0.0, y_hint - h)
-                if lo <= 0.0:
-                    break  # keep a = 0
-                flo = _outer(mu, s2, best, lo, known, beta, xs, True)
-                if flo <= 0.0:
-                    a, fa = lo, flo
-                    break
-                b, fb = lo, flo
-                h *= 8.0
-        else:
-            a, fa = y_hint, fh
-            b = y_hint
-            fb = fh
-            for _ in range(200):
-                hi = y_hint + h
-                if hi >= ymax:
-                    hi = 0.5 * (b + ymax)
-                    if hi <= b:
-                        break
-                fhi = _outer(mu, s2, best, hi, known, beta, xs, True)
-                if fhi > 0.0:
-                    b, fb = hi, fhi
-                    break
-                a, fa = hi, fhi
-                b = hi
-                h *= 8.0
-    else:
-        # upper bracket: move towards ymax until the outer function is positive
-        b = 0.5 * ymax
-        fb = _outer(mu, s2, best, b, known, beta, xs, True)
-        gap = 0.5 * ymax
-        for _ in range(200):
-            if fb > 0.0:
-                break
-            a, fa = b, fb
-            gap *= 0.5
-            b = ymax - gap
-            if b <= a:
-                break
-            fb = _outer(mu, s2, best, b, known, beta, xs, True)
-    # Brent's method on [a, b]
-    c, fc = a, fa
-    d = b - a
-    e = d
-    for _ in range(200):
-        if (fb > 0.0) == (fc > 0.0):
-            c, fc = a, fa
-            d = b - a
-            e = d
-        if abs(fc) < abs(fb):
-            a, fa = b, fb
-            b, fb = c, fc
-            c, fc = a, fa
-        tol = 2.0 * 2.2e-16 * abs(b) + 1e-300
-        m = 0.5 * (c - b)
-        if abs(m) <= tol or fb == 0.0:
-            break
-        if abs(e) >= tol and abs(fa) > abs(fb):
-            s = fb / fa
-            if a == c:
-                p = 2.0 * m * s
-                q = 1.0 - s
-            else:
-                q = fa / fc
-                r = fb / fc
-                p = s * (2.0 * m * q * (q - r) - (b - a) * (r - 1.0))
-                q = (q - 1.0) * (r - 1.0) * (s - 1.0)
-            if p > 0.0:
-                q = -q
-            else:
-                p = -p
-            if 2.0 * p < min(3.0 * m * q - abs(tol * q), abs(e * q)):
-                e = d
-                d = p / q
-            else:
-                d = m
-                e = m
-        else:
-            d = m
-            e = m
-        a, fa = b, fb
-        if abs(d) > tol:
-            b += d
-        else:
-            b += tol if m > 0 else -tol
-        if b >= ymax:
-            b = 0.5 * (a + ymax)
-        fb = _outer(mu, s2, best, b, known, beta, xs, True)
-    T, w = _finish(mu, s2, best, b, known, beta, xs, True)
-    return T, w, b

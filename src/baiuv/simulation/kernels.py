@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv._kernels.oracle import oracle_warm
+from baiuv._kernels.oracle import oracle_warm_into
 from baiuv._kernels.transport import lambda_unknown, tc_known, tc_unknown
 from baiuv.simulation.game import solve_game
 from baiuv.thresholds.kernels import threshold_pair, update_state
@@ -55,7 +55,8 @@ W_LOSS = 1  # AdaHedge cumulative losses (DKM)
 W_X = 2  # Frank-Wolfe iterate x(t) (FWS)
 W_TMP = 3  # scratch
 W_TMP2 = 4  # scratch
-N_WS = 5
+W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
+N_WS = 6
 
 
 # --------------------------------------------------------------------------- helpers
@@ -169,10 +170,11 @@ def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop").
 
     The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``,
-    reset when the empirical best arm changes); the result does not depend on the hint
-    beyond rounding (``oracle_warm`` agrees with ``oracle_fast`` to ~1e-14)."""
+    reset when the empirical best arm changes) and per-arm solutions ``x_a`` (row
+    ``W_XS``); the result does not depend on the warm start beyond rounding (decision
+    D95)."""
     hint = scal[1] if scal[2] == best else -1.0
-    _, w, y = oracle_warm(means, variances, best, plug_in, -1.0, hint)
+    _, w, y = oracle_warm_into(means, variances, best, plug_in, -1.0, hint, ws[W_XS])
     scal[1] = y
     scal[2] = best
     K = counts.shape[0]
