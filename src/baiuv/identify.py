@@ -17,7 +17,7 @@ Same code as the simulator
 --------------------------
 The identifier holds the state arrays of :func:`baiuv.simulation.kernels.run_glr` and calls
 the same numba functions for each step: :func:`~baiuv.simulation.kernels.observe_update`,
-:func:`~baiuv.simulation.kernels.glr_statistics_into`,
+:func:`~baiuv._kernels.glr.glr_stats_into`,
 :func:`~baiuv.simulation.kernels.glr_stop_check` and
 :func:`~baiuv.simulation.kernels.select_arm`. Its coins (Top Two leader draw) come from its
 own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from baiuv._kernels.glr import glr_stats_into
 from baiuv.simulation import kernels as K_
 from baiuv.simulation.engine import ALGORITHMS, RunSettings, _threshold_spec, rule_params
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -429,9 +430,7 @@ class BestArmIdentifier:
     def _evaluate(self) -> None:
         t = self.n_samples
         self._best = int(
-            K_.glr_statistics_into(
-                self._alg.plug_in, self._counts, self._means, self._vars, self._Z
-            )
+            glr_stats_into(self._counts, self._means, self._vars, self._alg.plug_in, self._Z)
         )
         lazy = self._lazy > 1.0
         if not lazy or t >= K_.lazy_check_time(self._t0, self._lazy, self._k_next):

@@ -17,16 +17,18 @@ def empirical_best(means):
 
 
 @njit(cache=True, error_model="numpy")
-def glr_stats(counts, means, variances, known):
-    """GLR statistic of every arm against the empirical best arm.
+def glr_stats_into(counts, means, variances, known, out):
+    """GLR statistic of every arm against the empirical best arm, written to ``out``.
 
     ``Z_a = inf_{lambda} sum_{b in {a, best}} N_b/2 log(1 + (mu_b - lambda)^2 / s2_b)``
-    (unknown variance) or ``Z^EV_a = (mu_best - mu_a)^2 / (2 (s2_a/N_a + s2_best/N_best))``
-    (``known=True``: empirical variance plugged in). ``+inf`` at the empirical best arm.
+    (unknown variance, ``tc_unknown``, eq. ``def_stopping_rule_glrt``) or ``Z^EV_a =
+    (mu_best - mu_a)^2 / (2 (s2_a/N_a + s2_best/N_best))`` (``known=True``: empirical
+    variance plugged in, ``tc_known``, eq. ``def_stopping_rule_evglrt``). ``+inf`` at the
+    empirical best arm (first maximiser, decision D3), whose index is returned. Used by the
+    public :func:`baiuv.glr_statistics` and by the simulation loop.
     """
     K = means.shape[0]
     best = empirical_best(means)
-    out = np.empty(K)
     for a in range(K):
         if a == best:
             out[a] = math.inf
@@ -38,4 +40,12 @@ def glr_stats(counts, means, variances, known):
             out[a] = tc_unknown(
                 means[best], variances[best], counts[best], means[a], variances[a], counts[a]
             )
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def glr_stats(counts, means, variances, known):
+    """:func:`glr_stats_into` in a new array."""
+    out = np.empty(means.shape[0])
+    glr_stats_into(counts, means, variances, known, out)
     return out

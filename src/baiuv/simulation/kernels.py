@@ -30,8 +30,9 @@ import math
 import numpy as np
 from numba import njit
 
+from baiuv._kernels.glr import glr_stats_into
 from baiuv._kernels.oracle import oracle_warm_into
-from baiuv._kernels.transport import lambda_unknown, tc_known, tc_unknown
+from baiuv._kernels.transport import lambda_unknown, tc_known
 from baiuv.simulation.game import solve_game
 from baiuv.thresholds.kernels import threshold_pair, update_state
 
@@ -421,31 +422,6 @@ def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, 
 
 
 @njit(cache=True)
-def glr_statistics_into(plug_in, counts, means, variances, Z):
-    """Empirical best arm ``hat a_t`` (first index on ties) and, in ``Z``, the GLR
-    statistics ``Z_a(t)`` (``tc_unknown``, eq. ``def_stopping_rule_glrt``) or, with
-    ``plug_in``, ``Z^EV_a(t)`` (``tc_known`` with the empirical variances, eq.
-    ``def_stopping_rule_evglrt``) of every ``a != hat a_t``; ``Z[hat a_t] = +inf``."""
-    K = means.shape[0]
-    best = 0
-    for a in range(1, K):
-        if means[a] > means[best]:
-            best = a
-    for a in range(K):
-        if a == best:
-            Z[a] = math.inf
-        elif plug_in:
-            Z[a] = tc_known(
-                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-            )
-        else:
-            Z[a] = tc_unknown(
-                means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-            )
-    return best
-
-
-@njit(cache=True)
 def glr_stop_check(
     thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
 ):
@@ -519,6 +495,22 @@ def draw(arm, mu, sd, rng):
     return mu[arm] + sd[arm] * rng.standard_normal()
 
 
+@njit(cache=True)
+def draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Draw one observation of ``arm`` (:func:`draw`) and add it (:func:`observe_update`)."""
+    observe_update(
+        arm,
+        draw(arm, mu, sd, rng),
+        counts,
+        means,
+        m2,
+        variances,
+        thr_code,
+        thr_fparams,
+        states,
+    )
+
+
 # --------------------------------------------------------------------------- loops
 @njit(cache=True)
 def run_glr(
@@ -542,7 +534,7 @@ def run_glr(
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
     (``plug_in=True``) are computed against the empirical best arm ``hat a_t``
-    (:func:`glr_statistics_into`) and the run stops at the first ``t`` with ``Z_a(t) >
+    (:func:`baiuv._kernels.glr.glr_stats_into`) and the run stops at the first ``t`` with ``Z_a(t) >
     c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t`` (:func:`glr_stop_check`, eqs.
     ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``). Variances are the ``1/N``
     empirical variances of Section ``ssec:GLR_stopping_rule``.
@@ -565,16 +557,8 @@ def run_glr(
     variances = np.zeros(K)
     for _ in range(n0):
         for a in range(K):
-            observe_update(
-                a,
-                draw(a, mu, sd, rng),
-                counts,
-                means,
-                m2,
-                variances,
-                thr_code,
-                thr_fparams,
-                states,
+            draw_observe(
+                a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
             )
     t = n0 * K
     ws, scal = init_workspace(counts, params)
@@ -585,7 +569,7 @@ def run_glr(
     k_next = 0
     truncated = False
     while True:
-        best = glr_statistics_into(plug_in, counts, means, variances, Z)
+        best = glr_stats_into(counts, means, variances, plug_in, Z)
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
@@ -599,17 +583,7 @@ def run_glr(
         arm = select_arm(
             rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
         )
-        observe_update(
-            arm,
-            draw(arm, mu, sd, rng),
-            counts,
-            means,
-            m2,
-            variances,
-            thr_code,
-            thr_fparams,
-            states,
-        )
+        draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
         t += 1
     rec = 0
     for a in range(1, K):
