@@ -4,14 +4,18 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from baiuv import _numba_setup
 from baiuv.provenance import source_hash
 
 
-def test_cache_goes_to_hash_keyed_dir(tmp_path):
+@pytest.mark.parametrize("first", ["numba, baiuv", "baiuv, numba"])
+def test_cache_goes_to_hash_keyed_dir(tmp_path, first):
+    """Whether numba is imported before or after baiuv (then by a deferred hook, D105)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     code = (
-        "import numba, baiuv; from baiuv._kernels.transport import tc_unknown;"
+        f"import {first}; from baiuv._kernels.transport import tc_unknown;"
         "tc_unknown(1.0, 1.0, 1.0, 0.0, 1.0, 1.0); print(numba.config.CACHE_DIR)"
     )
     out = subprocess.run(
@@ -39,3 +43,14 @@ def test_default_dir_and_pruning(tmp_path, monkeypatch):
         assert kept == sorted([f"baiuv-{source_hash()}", "baiuv-old4", "baiuv-old3"])
     finally:
         config.CACHE_DIR = before
+
+
+def test_import_baiuv_does_not_import_numba(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    code = (
+        "import sys, baiuv; assert 'numba' not in sys.modules, 'numba imported';"
+        "from baiuv._numba_setup import _SetCacheDirAfterImport as H;"
+        "assert sum(isinstance(f, H) for f in sys.meta_path) == 1;"
+        "import numba; assert not any(isinstance(f, H) for f in sys.meta_path), 'hook left'"
+    )
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)

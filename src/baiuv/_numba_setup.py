@@ -13,13 +13,19 @@ edit of the package start from a fresh cache (decision D19).
   keeping the three most recent hashes.
 
 This must run before any ``@njit(cache=True)`` function of the package is defined: it is
-called at the top of ``baiuv/__init__.py``.
+called at the top of ``baiuv/__init__.py``. It does not import numba itself (about 0.6 s,
+paid by every pipeline job, also those that never run a kernel; decision D105): when numba
+is not imported yet, a one-shot import hook sets ``numba.core.config.CACHE_DIR`` right after
+numba's configuration module is executed, i.e. before numba can create any cache.
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from baiuv.provenance import source_hash
@@ -45,10 +51,42 @@ def _prune(base: Path, keep: Path) -> None:
         pass
 
 
-def configure() -> str | None:
-    """Point numba's cache at the hash-keyed directory; returns it (``None`` if unusable)."""
-    from numba.core import config
+class _SetCacheDirAfterImport(importlib.abc.MetaPathFinder):
+    """Import hook: once ``numba.core.config`` has been executed, set its ``CACHE_DIR``."""
 
+    MODULE = "numba.core.config"
+
+    def __init__(self, cache_dir: str) -> None:
+        self.cache_dir = cache_dir
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self.MODULE:
+            return None
+        _remove_hooks()  # one shot; also lets the lookup below find the real spec
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:  # pragma: no cover - broken numba install
+            return spec
+        exec_module = spec.loader.exec_module
+        cache_dir = self.cache_dir
+
+        def exec_then_set(module):
+            exec_module(module)
+            module.CACHE_DIR = cache_dir
+
+        spec.loader.exec_module = exec_then_set  # this spec's own loader instance
+        return spec
+
+
+def _remove_hooks() -> None:
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SetCacheDirAfterImport)]
+
+
+def configure() -> str | None:
+    """Point numba's cache at the hash-keyed directory; returns it (``None`` if unusable).
+
+    Sets ``numba.core.config.CACHE_DIR`` now if numba is already imported, otherwise as
+    soon as it is (without importing it here).
+    """
     user = os.environ.get("NUMBA_CACHE_DIR")
     base = Path(user) if user else _default_base()
     target = base / f"baiuv-{source_hash()}"
@@ -58,5 +96,10 @@ def configure() -> str | None:
         return None  # unwritable: numba falls back to its default locations
     if not user:
         _prune(base, target)
-    config.CACHE_DIR = str(target)
+    _remove_hooks()
+    config = sys.modules.get(_SetCacheDirAfterImport.MODULE)
+    if config is not None:
+        config.CACHE_DIR = str(target)
+    else:
+        sys.meta_path.insert(0, _SetCacheDirAfterImport(str(target)))
     return str(target)

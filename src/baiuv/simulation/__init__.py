@@ -2,21 +2,15 @@
 
 See :mod:`baiuv.simulation.engine` (registry, runs, shards) and
 :mod:`baiuv.simulation.kernels` (numba kernels; how to add a rule).
+
+Names are imported on first use (:mod:`baiuv._lazy`, decision D105).
 """
 
-from baiuv.simulation.engine import (
-    ALGORITHMS,
-    Algorithm,
-    Experiment,
-    RunSettings,
-    aggregate_shards,
-    experiment_from_config,
-    fhn_n0,
-    run_shard,
-    shard_runs,
-    simulate_run,
-)
-from baiuv.simulation.summary import error_rates, stopping_time_summary, wilson_interval
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from baiuv._lazy import lazy_attributes
 
 __all__ = [
     "ALGORITHMS",
@@ -33,3 +27,38 @@ __all__ = [
     "stopping_time_summary",
     "wilson_interval",
 ]
+
+__getattr__, __dir__ = lazy_attributes(
+    __name__,
+    {
+        "ALGORITHMS": ".engine",
+        "Algorithm": ".engine",
+        "Experiment": ".engine",
+        "RunSettings": ".engine",
+        "aggregate_shards": ".engine",
+        "error_rates": ".summary",
+        "experiment_from_config": ".engine",
+        "fhn_n0": ".engine",
+        "run_shard": ".engine",
+        "shard_runs": ".engine",
+        "simulate_run": ".engine",
+        "stopping_time_summary": ".summary",
+        "wilson_interval": ".summary",
+    },
+    globals(),
+)
+
+if TYPE_CHECKING:  # static analysers and IDEs see the real names
+    from baiuv.simulation.engine import (
+        ALGORITHMS,
+        Algorithm,
+        Experiment,
+        RunSettings,
+        aggregate_shards,
+        experiment_from_config,
+        fhn_n0,
+        run_shard,
+        shard_runs,
+        simulate_run,
+    )
+    from baiuv.simulation.summary import error_rates, stopping_time_summary, wilson_interval

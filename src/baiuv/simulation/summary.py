@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 
 def wilson_interval(errors: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -21,7 +21,7 @@ def wilson_interval(errors: int, n: int, level: float = 0.95) -> tuple[float, fl
         raise ValueError(f"errors must be an integer in [0, n], got {errors!r}")
     if not (0.0 < level < 1.0):
         raise ValueError(f"level must be in (0, 1), got {level!r}")
-    z = float(norm.ppf(0.5 + 0.5 * level))
+    z = NormalDist().inv_cdf(0.5 + 0.5 * level)  # stdlib: no scipy.stats import
     p = errors / n
     den = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / den

@@ -20,7 +20,6 @@ import math
 
 import numpy as np
 from numba import njit
-from scipy.special import lambertw, zeta
 
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 
@@ -126,6 +125,8 @@ def _out(arr):
 
 def riemann_zeta(s: float) -> float:
     """Riemann zeta function ``zeta(s)`` for ``s > 1`` (``scipy.special.zeta``)."""
+    from scipy.special import zeta  # imported on use: scipy.special is slow to import
+
     return float(zeta(_check_s(s), 1.0))
 
 
@@ -257,6 +258,8 @@ def _exp_one_plus_w0(L: float, s: float, eta0: float, t: float) -> float:
     """``exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln t / ln(1+eta0))) - 1/e))``."""
     z = 2.0 * (1.0 + eta0) / math.e * (L + s * math.log1p(math.log(t) / math.log1p(eta0)))
     z -= 1.0 / math.e
+    from scipy.special import lambertw
+
     return math.exp(1.0 + float(lambertw(z, 0).real))
 
 

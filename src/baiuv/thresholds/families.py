@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from . import kernels as _k
 from .bob import solve_bob
@@ -171,6 +170,8 @@ def student_log_ratio(n, delta: float, *, K: int = 2, s: float = 2.0):
     d = _check_delta(delta)
     K = _check_K(K)
     log_alpha = math.log(d / (4.0 * (K - 1) * riemann_zeta(s))) - float(s) * np.log(arr)
+    from scipy import stats  # imported on use: scipy.stats is slow to import
+
     q = stats.t.isf(np.exp(log_alpha), arr - 1.0)
     nu = arr - 1.0
     with np.errstate(over="ignore"):
@@ -185,6 +186,8 @@ def student_quantile(n, delta: float, *, K: int = 2, s: float = 2.0):
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
     alpha = _check_delta(delta) / (4.0 * (_check_K(K) - 1) * riemann_zeta(s) * arr ** float(s))
+    from scipy import stats
+
     out = stats.t.isf(alpha, arr - 1.0)
     return float(out) if np.ndim(out) == 0 else out
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, vectorize
+from numba import njit
 
 __all__ = [
     "lambert_wbar_m1",
@@ -151,14 +151,28 @@ def wbar_0_scalar(x: float) -> float:
     return math.exp(log_wbar_0_scalar(x))
 
 
-@vectorize(["float64(float64)"], cache=True)
-def _wbar_m1_ufunc(x):
-    return wbar_m1_scalar(x)
+# Elementwise maps as plain njit loops (compiled on first use), not ``numba.vectorize``
+# ufuncs with eager signatures: those are built at import time, which every pipeline job
+# would pay even when it never evaluates a Lambert function (decision D105).
+@njit(cache=True)
+def _map_wbar_m1(a):
+    out = np.empty_like(a)
+    for i in range(a.size):
+        out[i] = wbar_m1_scalar(a[i])
+    return out
 
 
-@vectorize(["float64(float64)"], cache=True)
-def _log_wbar_0_ufunc(x):
-    return log_wbar_0_scalar(x)
+@njit(cache=True)
+def _map_log_wbar_0(a):
+    out = np.empty_like(a)
+    for i in range(a.size):
+        out[i] = log_wbar_0_scalar(a[i])
+    return out
+
+
+def _elementwise(kernel, arr: np.ndarray) -> np.ndarray:
+    flat = np.ascontiguousarray(arr, dtype=np.float64).reshape(-1)
+    return kernel(flat).reshape(arr.shape)
 
 
 def _check_domain(x, name: str = "x") -> np.ndarray:
@@ -192,7 +206,7 @@ def lambert_wbar_m1(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = _wbar_m1_ufunc(arr)
+    out = _elementwise(_map_wbar_m1, arr)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -220,7 +234,7 @@ def lambert_wbar_0(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = np.exp(_log_wbar_0_ufunc(arr))
+    out = np.exp(_elementwise(_map_log_wbar_0, arr))
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -235,5 +249,5 @@ def log_lambert_wbar_0(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = _log_wbar_0_ufunc(arr)
+    out = _elementwise(_map_log_wbar_0, arr)
     return float(out) if np.ndim(out) == 0 else out

@@ -1,0 +1,40 @@
+"""Module-level lazy attributes (PEP 562) for the package's ``__init__`` files.
+
+``import baiuv`` runs in every pipeline job and every Snakemake parse; importing scipy,
+the threshold kernels and the simulation engine eagerly cost about 3.5 s each time
+(decision D105). A package lists its public names and the module defining each one; the
+defining module is imported the first time the name is looked up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def lazy_attributes(
+    package: str, names: Mapping[str, str], namespace: dict[str, Any]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for ``package``.
+
+    ``names`` maps a public name to the module that defines it (absolute, or relative to
+    ``package`` when it starts with a dot). A name mapped to ``"."+name`` whose module *is*
+    the submodule ``package.name`` (e.g. ``"kernels": ".kernels"``) resolves to the
+    submodule itself. Resolved values are stored in ``namespace`` (the package's globals),
+    so each name is imported once.
+    """
+
+    def __getattr__(name: str) -> Any:
+        target = names.get(name)
+        if target is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(target, package)
+        value = module if module.__name__ == f"{package}.{name}" else getattr(module, name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(names))
+
+    return __getattr__, __dir__
