@@ -109,6 +109,11 @@ if "delta_correct" in config:
         script:
             "../scripts/delta_correct_table.py"
 
+    localrules:
+        delta_correct_aggregate,
+        delta_correct_figure,
+        delta_correct_table,
+
     ALL_TARGETS.extend(
         figure_files("delta_correct_stopping") + ["results/tables/delta_correct.md"]
     )

@@ -1,0 +1,40 @@
+"""Which rules run on the submitting node (``localrules``) and which are cluster jobs.
+
+On SLURM every non-local rule is a batch job; computing rules must be among them, and the
+cheap aggregation, table and figure rules must not wait in the queue (README, "SLURM").
+Read statically from the rule files, so the check needs no Snakemake run.
+"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+COMPUTE = re.compile(r"(_shard|_sweep|_curves|_costs|_initial_times|_instances)$")
+LIGHT = re.compile(r"(_aggregate|_figure|_table|_tables|_report)$")
+
+
+def _rules_and_locals():
+    rules, local = set(), set()
+    for f in FILES:
+        text = f.read_text()
+        rules |= set(re.findall(r"^\s*rule (\w+):", text, flags=re.M))
+        for block in re.findall(r"^\s*localrules:\n((?:\s+\w+,?\n)+)", text, flags=re.M):
+            local |= set(re.findall(r"(\w+)", block))
+    return rules, local
+
+
+def test_localrules_name_existing_rules():
+    rules, local = _rules_and_locals()
+    assert local <= rules, sorted(local - rules)
+
+
+def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
+    rules, local = _rules_and_locals()
+    compute = {r for r in rules if COMPUTE.search(r) and not LIGHT.search(r)}
+    # audit_instances draws a few random instances: cheap, kept local on purpose
+    compute -= {"audit_instances"}
+    light = {r for r in rules if LIGHT.search(r)}
+    assert "sim_shard" in compute and "delta_correct_shard" in compute
+    assert not compute & local, sorted(compute & local)
+    assert light <= local, sorted(light - local)
