@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from baiuv.io import read_table
-from baiuv.thresholds.experiments import grid_values, initial_times, threshold_curves
+from baiuv.thresholds.experiments import initial_times, threshold_curves
 
 
 def test_initial_times_table_values():
@@ -26,7 +26,6 @@ def test_curves_shapes_and_reproducibility():
     assert (a[a.family == "box"].stream == -1).all() and set(a[a.family == "kl"].stream) == {0, 1}
     with pytest.raises(ValueError, match="axis"):
         threshold_curves("space", **kw)
-    assert list(grid_values({"min": 10, "max": 1000, "num": 3}, integer=True)) == [10, 100, 1000]
 
 
 @pytest.mark.pipeline

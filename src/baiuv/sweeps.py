@@ -8,19 +8,6 @@ import pandas as pd
 from baiuv.characteristic import characteristic_time, complexity_d, optimal_allocation
 
 
-def grid(spec: dict) -> np.ndarray:
-    """Grid from ``{"min", "max", "num", "scale": "linear"|"log"}``."""
-    lo, hi, num = float(spec["min"]), float(spec["max"]), int(spec["num"])
-    scale = spec.get("scale", "log")
-    if scale not in ("log", "linear"):
-        raise ValueError(f"grid scale must be 'log' or 'linear', got {scale!r}")
-    if num < 1 or hi < lo or (scale == "log" and lo <= 0):
-        raise ValueError(f"grid needs min <= max, num >= 1 (and min > 0 for log), got {spec}")
-    if scale == "log":
-        return np.geomspace(lo, hi, num)
-    return np.linspace(lo, hi, num)
-
-
 def two_arm_row(gap: float, r: float, beta: float | None = None) -> dict:
     """Characteristic times on the canonical instance ``mu = (0, -gap)``, ``s2 = (1, r)``."""
     mu = np.array([0.0, -gap])

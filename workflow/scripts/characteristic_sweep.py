@@ -1,8 +1,9 @@
 """Adapter: one characteristic-time ratio sweep -> Parquet."""
 
+from baiuv.grids import grid
 from baiuv.io import write_table
 from baiuv.logs import setup_logging
-from baiuv.sweeps import grid, ratio_sweep
+from baiuv.sweeps import ratio_sweep
 
 log = setup_logging(snakemake.log[0])
 axis = snakemake.wildcards.axis

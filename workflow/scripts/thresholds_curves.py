@@ -1,9 +1,10 @@
 """Adapter: threshold curves along ln(1/delta) or t -> Parquet."""
 
+from baiuv.grids import grid
 from baiuv.io import write_table
 from baiuv.logs import setup_logging
 from baiuv.thresholds import ThresholdParams, bob_fallback_count
-from baiuv.thresholds.experiments import grid_values, threshold_curves
+from baiuv.thresholds.experiments import threshold_curves
 
 log = setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)
@@ -15,8 +16,8 @@ df = threshold_curves(
     params=ThresholdParams.from_config(thr),
     t_fixed=int(thr["t_fixed"]),
     delta_fixed=float(thr["delta_fixed"]),
-    log_inv_delta=grid_values(thr["log_inv_delta_grid"]),
-    times=grid_values(thr["t_grid"], integer=True),
+    log_inv_delta=grid(thr["log_inv_delta_grid"]),
+    times=grid(thr["t_grid"], integer=True),
     streams=int(thr["streams"]),
     seed=int(snakemake.params.seed),
     seed_offset=int(thr.get("seed_offset", 0)),

@@ -31,7 +31,6 @@ from .families import (
 )
 
 __all__ = [
-    "grid_values",
     "threshold_curves",
     "initial_times",
     "threshold_costs",
@@ -44,18 +43,6 @@ def family_rule(name: str) -> str:
     if name == "heuristic":
         return "both"
     return "ev" if name in EV_FAMILIES else "glr"
-
-
-def grid_values(grid: dict, *, integer: bool = False) -> np.ndarray:
-    """Values of a config grid ``{min, max, num, scale}`` (unique integers if ``integer``)."""
-    lo, hi, num = float(grid["min"]), float(grid["max"]), int(grid["num"])
-    if not (0 < lo <= hi) or num < 1:
-        raise ValueError(f"grid must have 0 < min <= max and num >= 1, got {grid!r}")
-    scale = grid.get("scale", "log")
-    vals = np.geomspace(lo, hi, num) if scale == "log" else np.linspace(lo, hi, num)
-    if integer:
-        vals = np.unique(np.round(vals).astype(np.int64))
-    return vals
 
 
 @njit(cache=True)
