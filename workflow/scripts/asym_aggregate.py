@@ -1,21 +1,15 @@
 """Adapter: asymptotic shards -> runs, per-cell summary and fitted slopes (Parquet)."""
 
-import pandas as pd
-
 from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic
 from baiuv.instance import GaussianInstance
-from baiuv.io import read_table, write_table
+from baiuv.io import write_table
 from baiuv.logs import setup_logging
+from baiuv.shards import concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
-frames = [read_table(path)[0] for path in snakemake.input]
-runs = pd.concat([f for f in frames if len(f)], ignore_index=True)
-dup = runs.duplicated(["instance", "algorithm", "threshold", "delta", "run"])
-if dup.any():
-    raise ValueError(f"{int(dup.sum())} duplicated runs in the asymptotic shards")
-runs = runs.sort_values(["instance", "algorithm", "threshold", "delta", "run"], kind="stable")
-runs = runs.reset_index(drop=True)
+keys = ["instance", "algorithm", "threshold", "delta", "run"]
+runs = concat_runs(read_shards(snakemake.input)[0], keys, sort_by=keys, what="asymptotic shards")
 insts = {k: GaussianInstance(v["mu"], v["sigma2"], k) for k, v in p.instances.items()}
 summary = summarize_asymptotic(runs, insts, beta=p.beta, level=p.level).reset_index(drop=True)
 slopes = slope_table(summary, fit_points=p.fit_points, level=p.level)

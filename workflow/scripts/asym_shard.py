@@ -2,11 +2,12 @@
 
 from baiuv.experiments.asymptotic import run_asymptotic_cell
 from baiuv.instance import GaussianInstance
-from baiuv.io import write_table
 from baiuv.logs import Progress, setup_logging
+from baiuv.shards import write_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
+label = f"{p.instance['name']}/{p.algorithm}/{p.threshold}"
 inst = GaussianInstance(p.instance["mu"], p.instance["sigma2"], p.instance["name"])
 df = run_asymptotic_cell(
     inst,
@@ -20,9 +21,9 @@ df = run_asymptotic_cell(
     max_samples=p.max_samples,
     n_shards=p.n_shards,
     shard=p.shard,
-    progress=Progress(log, f"{p.instance['name']}/{p.algorithm}/{p.threshold}/{p.delta:g}"),
+    progress=Progress(log, f"{label}/{p.delta:g}"),
 )
-write_table(
+write_shard(
     df,
     snakemake.output[0],
     {
@@ -42,18 +43,6 @@ write_table(
             "code",
         )
     },
-)
-log.info(
-    "%s/%s/%s delta=%g shard %d/%d: %d runs, mean tau %.1f, errors %d, truncated %d, %.1f s",
-    p.instance["name"],
-    p.algorithm,
-    p.threshold,
-    p.delta,
-    p.shard,
-    p.n_shards,
-    len(df),
-    df["stopping_time"].mean() if len(df) else float("nan"),
-    int((~df["correct"]).sum()),
-    int(df["truncated"].sum()),
-    df["wall_time"].sum(),
+    log,
+    f"{label} delta={p.delta:g} shard {p.shard}/{p.n_shards}",
 )

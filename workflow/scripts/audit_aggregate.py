@@ -1,21 +1,18 @@
 """Adapter: audit shards -> runs, cells (with instance features) and summary (Parquet)."""
 
-import pandas as pd
-
 from baiuv.experiments.audit import audit_cells, audit_summary
 from baiuv.io import read_table, write_table
 from baiuv.logs import setup_logging
+from baiuv.shards import concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
 feats, _ = read_table(snakemake.input.instances)
-frames = [read_table(path)[0] for path in snakemake.input.shards]
-runs = pd.concat([f for f in frames if len(f)], ignore_index=True)
-dup = runs.duplicated(["instance", "algorithm", "n0", "run"])
-if dup.any():
-    raise ValueError(f"{int(dup.sum())} duplicated runs in the audit shards")
-runs = runs.sort_values(["algorithm", "n0", "instance", "run"], kind="stable").reset_index(
-    drop=True
+runs = concat_runs(
+    read_shards(snakemake.input.shards)[0],
+    ["instance", "algorithm", "n0", "run"],
+    sort_by=["algorithm", "n0", "instance", "run"],
+    what="audit shards",
 )
 cells = audit_cells(
     runs, feats.drop(columns=["mu", "sigma2", "family"]), delta=p.delta, level=p.level

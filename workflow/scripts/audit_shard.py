@@ -1,8 +1,8 @@
 """Adapter: one shard of the audit runs of one (algorithm, n0) -> Parquet."""
 
 from baiuv.experiments.audit import audit_instances, run_audit_shard
-from baiuv.io import write_table
 from baiuv.logs import Progress, setup_logging
+from baiuv.shards import write_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -21,7 +21,7 @@ df = run_audit_shard(
     shard=p.shard,
     progress=Progress(log, f"audit {p.algorithm} n0={p.n0} shard {p.shard}"),
 )
-write_table(
+write_shard(
     df,
     snakemake.output[0],
     {
@@ -34,15 +34,6 @@ write_table(
         "shard": p.shard,
         "code": p.code,
     },
-)
-log.info(
-    "%s n0=%d shard %d/%d: %d runs, errors %d, truncated %d, %.1f s",
-    p.algorithm,
-    p.n0,
-    p.shard,
-    p.n_shards,
-    len(df),
-    int((~df["correct"]).sum()),
-    int(df["truncated"].sum()),
-    df["wall_time"].sum(),
+    log,
+    f"{p.algorithm} n0={p.n0} shard {p.shard}/{p.n_shards}",
 )

@@ -2,8 +2,8 @@
 
 from baiuv.experiments.delta_correct import run_delta_correct_cell
 from baiuv.instance import GaussianInstance
-from baiuv.io import write_table
 from baiuv.logs import setup_logging
+from baiuv.shards import write_shard
 from baiuv.simulation import shard_runs
 
 log = setup_logging(snakemake.log[0])
@@ -23,7 +23,7 @@ df = run_delta_correct_cell(
     max_samples=sec.get("max_samples", 10_000_000),
     lazy_ratio=sec.get("lazy_ratio", 1.1),
 )
-write_table(
+write_shard(
     df,
     snakemake.output[0],
     {
@@ -35,15 +35,6 @@ write_table(
         "seed": p.seed,
         "code": p.code,
     },
-)
-log.info(
-    "%s/%s/%s runs %s: mean tau %.1f, errors %d, truncated %d, %.2f s",
-    inst.name,
-    p.algorithm,
-    p.threshold,
-    runs,
-    df["stopping_time"].mean() if len(df) else float("nan"),
-    int((~df["correct"].astype(bool)).sum()),
-    int(df["truncated"].sum()),
-    df["wall_time"].sum(),
+    log,
+    f"{inst.name}/{p.algorithm}/{p.threshold} runs {runs}",
 )

@@ -1,15 +1,12 @@
 """Adapter: shards of one experiment -> one Parquet file (canonical order)."""
 
-from baiuv.io import read_table, write_table
+from baiuv.io import write_table
 from baiuv.logs import setup_logging
+from baiuv.shards import read_shards
 from baiuv.simulation import aggregate_shards
 
 log = setup_logging(snakemake.log[0])
-frames, params = [], []
-for path in snakemake.input:
-    df, meta = read_table(path)
-    frames.append(df)
-    params.append(meta)
+frames, params = read_shards(snakemake.input)
 out = aggregate_shards(frames)
 write_table(
     out,

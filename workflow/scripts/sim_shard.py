@@ -1,7 +1,7 @@
 """Adapter: one shard of runs of one algorithm on one experiment -> Parquet."""
 
-from baiuv.io import write_table
 from baiuv.logs import Progress, setup_logging
+from baiuv.shards import write_shard
 from baiuv.simulation import RunSettings, experiment_from_config, run_shard
 
 log = setup_logging(snakemake.log[0])
@@ -17,7 +17,7 @@ df = run_shard(
     shard=p.shard,
     progress=Progress(log, f"{p.experiment}/{p.algorithm} shard {p.shard}"),
 )
-write_table(
+write_shard(
     df,
     snakemake.output[0],
     {
@@ -30,15 +30,6 @@ write_table(
         "shard": p.shard,
         "code": p.code,
     },
-)
-log.info(
-    "%s/%s shard %d/%d: %d runs, mean tau %.1f, errors %d, %.1f s",
-    p.experiment,
-    p.algorithm,
-    p.shard,
-    p.n_shards,
-    len(df),
-    df["stopping_time"].mean() if len(df) else float("nan"),
-    int((~df["correct"]).sum()),
-    df["wall_time"].sum(),
+    log,
+    f"{p.experiment}/{p.algorithm} shard {p.shard}/{p.n_shards}",
 )

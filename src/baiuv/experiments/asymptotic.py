@@ -34,7 +34,8 @@ from scipy.stats import norm
 from baiuv._validate import check_beta, check_delta
 from baiuv.characteristic import characteristic_time
 from baiuv.instance import GaussianInstance
-from baiuv.simulation.engine import RunSettings, get_algorithm, shard_runs, simulate_run
+from baiuv.shards import OUTCOME_COLUMNS, CellRun, run_cell
+from baiuv.simulation.engine import RunSettings, get_algorithm, shard_runs
 from baiuv.simulation.summary import wilson_interval
 
 __all__ = [
@@ -192,6 +193,19 @@ def check_asymptotic_config(section: Mapping, named: Mapping[str, Mapping]) -> N
         )
 
 
+#: Columns of :func:`run_asymptotic_cell`.
+RUN_COLUMNS = [
+    "instance",
+    "K",
+    "algorithm",
+    "threshold",
+    "delta",
+    "log_inv_delta",
+    "n0",
+    *OUTCOME_COLUMNS,
+]
+
+
 def run_asymptotic_cell(
     instance: GaussianInstance,
     algorithm: str,
@@ -242,55 +256,27 @@ def run_asymptotic_cell(
     settings = RunSettings(
         delta=float(delta), threshold=threshold, n0=n0, beta=beta, max_samples=max_samples
     )
-    experiment = f"asymptotic:{threshold}:{delta_label(delta)}"
-    rows = []
-    idx = shard_runs(int(runs), n_shards, shard)
-    if len(idx):  # compile / load the numba cache before timing
-        warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
-        simulate_run(instance, alg, settings=warm, seed=seed, experiment="warmup")
-    for done, r in enumerate(idx, 1):
-        res = simulate_run(
-            instance,
-            alg,
-            settings=settings,
-            seed=seed,
-            experiment=experiment,
-            instance_id=instance.name,
-            run=r,
-        )
-        rows.append(
-            {
-                "instance": instance.name,
-                "K": instance.K,
-                "algorithm": alg.name,
-                "threshold": threshold,
-                "delta": float(delta),
-                "log_inv_delta": math.log(1.0 / float(delta)),
-                "n0": int(n0),
-                "run": int(r),
-                "stopping_time": res["stopping_time"],
-                "correct": res["correct"],
-                "truncated": res["truncated"],
-                "wall_time": res["wall_time"],
-            }
-        )
-        if progress is not None:
-            progress(done, len(idx))
-    cols = [
-        "instance",
-        "K",
-        "algorithm",
-        "threshold",
-        "delta",
-        "log_inv_delta",
-        "n0",
-        "run",
-        "stopping_time",
-        "correct",
-        "truncated",
-        "wall_time",
+    cell = {
+        "instance": instance.name,
+        "K": instance.K,
+        "algorithm": alg.name,
+        "threshold": threshold,
+        "delta": float(delta),
+        "log_inv_delta": math.log(1.0 / float(delta)),
+        "n0": int(n0),
+    }
+    jobs = [
+        CellRun(instance, instance.name, r, cell) for r in shard_runs(int(runs), n_shards, shard)
     ]
-    return pd.DataFrame(rows, columns=cols)
+    return run_cell(
+        alg,
+        settings,
+        jobs,
+        seed=seed,
+        experiment=f"asymptotic:{threshold}:{delta_label(delta)}",
+        columns=RUN_COLUMNS,
+        progress=progress,
+    )
 
 
 def _z(level: float) -> float:

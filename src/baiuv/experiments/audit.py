@@ -32,14 +32,8 @@ from scipy.stats import mannwhitneyu, norm
 from baiuv._validate import check_delta
 from baiuv.characteristic import characteristic_time, complexity_d
 from baiuv.instance import GaussianInstance
-from baiuv.simulation.engine import (
-    Experiment,
-    RunSettings,
-    fhn_n0,
-    get_algorithm,
-    shard_runs,
-    simulate_run,
-)
+from baiuv.shards import OUTCOME_COLUMNS, CellRun, run_cell
+from baiuv.simulation.engine import Experiment, RunSettings, fhn_n0, get_algorithm, shard_runs
 from baiuv.simulation.summary import wilson_interval
 
 __all__ = [
@@ -206,6 +200,16 @@ def audit_n0(algorithm: str, n0_grid: Sequence[int], delta: float, fhn: int | No
     return [int(n) for n in n0_grid]
 
 
+#: Columns of :func:`run_audit_shard`.
+RUN_COLUMNS = [
+    "instance",
+    "family",
+    "algorithm",
+    "n0",
+    *OUTCOME_COLUMNS,
+]
+
+
 def run_audit_shard(
     instances: Sequence[AuditInstance],
     algorithm: str,
@@ -242,50 +246,17 @@ def run_audit_shard(
     else:
         s = RunSettings(delta=delta, threshold=threshold, n0=int(n0), **extra)
     insts = list(instances)
-    rows = []
-    idx = shard_runs(len(insts) * int(runs), n_shards, shard)
-    if len(idx):
-        warm = RunSettings(**{**s.to_dict(), "max_samples": 50})
-        simulate_run(insts[0].instance, alg, settings=warm, seed=seed, experiment="warmup")
-    for done, k in enumerate(idx, 1):
-        j, r = divmod(k, int(runs))
-        a = insts[j]
-        res = simulate_run(
-            a.instance,
-            alg,
-            settings=s,
-            seed=seed,
-            experiment="audit",
-            instance_id=a.instance_id,
-            run=r,
-        )
-        rows.append(
-            {
-                "instance": a.instance_id,
-                "family": a.family,
-                "algorithm": alg.name,
-                "n0": int(n0),
-                "run": int(r),
-                "stopping_time": res["stopping_time"],
-                "correct": res["correct"],
-                "truncated": res["truncated"],
-                "wall_time": res["wall_time"],
-            }
-        )
-        if progress is not None:
-            progress(done, len(idx))
-    cols = [
-        "instance",
-        "family",
-        "algorithm",
-        "n0",
-        "run",
-        "stopping_time",
-        "correct",
-        "truncated",
-        "wall_time",
+    cells = [
+        {"instance": a.instance_id, "family": a.family, "algorithm": alg.name, "n0": int(n0)}
+        for a in insts
     ]
-    return pd.DataFrame(rows, columns=cols)
+    jobs = []
+    for k in shard_runs(len(insts) * int(runs), n_shards, shard):
+        j, r = divmod(k, int(runs))
+        jobs.append(CellRun(insts[j].instance, insts[j].instance_id, r, cells[j]))
+    return run_cell(
+        alg, s, jobs, seed=seed, experiment="audit", columns=RUN_COLUMNS, progress=progress
+    )
 
 
 def runs_to_resolve(delta: float, level: float = 0.95) -> int:

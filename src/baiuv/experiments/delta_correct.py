@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from baiuv.instance import GaussianInstance
-from baiuv.simulation.engine import ALGORITHMS, RunSettings, _lower_bound, simulate_run
+from baiuv.shards import CellRun, run_cell
+from baiuv.simulation.engine import ALGORITHMS, RunSettings, _lower_bound
 from baiuv.simulation.summary import wilson_interval
 from baiuv.tables import markdown_table
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -155,39 +156,18 @@ def run_delta_correct_cell(
         lazy_ratio=lazy_ratio if lazy else None,
     )
     _, lb = _lower_bound(tuple(instance.mu.tolist()), tuple(instance.sigma2.tolist()), delta)
-    rows = []
-    if len(runs):  # compile / load the kernels before timing
-        warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
-        simulate_run(instance, algorithm, settings=warm, seed=seed, experiment="warmup")
-    for r in runs:
-        out = simulate_run(
-            instance,
-            algorithm,
-            settings=settings,
-            seed=seed,
-            experiment=EXPERIMENT,
-            instance_id=instance.name,
-            run=int(r),
-        )
-        rows.append(
-            {
-                "instance": instance.name,
-                "algorithm": algorithm,
-                "threshold": variant,
-                "family": family,
-                "lazy_ratio": float(lazy_ratio) if lazy else math.nan,
-                "run": int(r),
-                "stopping_time": out["stopping_time"],
-                "recommendation": out["recommendation"],
-                "best_arm": out["best_arm"],
-                "correct": out["correct"],
-                "truncated": out["truncated"],
-                "counts": out["counts"],
-                "lower_bound": lb,
-                "wall_time": out["wall_time"],
-            }
-        )
-    return pd.DataFrame(rows, columns=RESULT_COLUMNS)
+    cell = {
+        "instance": instance.name,
+        "algorithm": algorithm,
+        "threshold": variant,
+        "family": family,
+        "lazy_ratio": float(lazy_ratio) if lazy else math.nan,
+        "lower_bound": lb,
+    }
+    jobs = [CellRun(instance, instance.name, int(r), cell) for r in runs]
+    return run_cell(
+        algorithm, settings, jobs, seed=seed, experiment=EXPERIMENT, columns=RESULT_COLUMNS
+    )
 
 
 def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:

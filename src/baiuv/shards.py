@@ -1,0 +1,142 @@
+"""Cells of runs and their shard files, shared by the experiments and the workflow adapters.
+
+:func:`run_cell` simulates a list of runs of one algorithm with one
+:class:`~baiuv.simulation.engine.RunSettings`: a short warm-up run compiles (or loads) the
+numba kernels before anything is timed, then run ``r`` on instance ``i`` draws from
+``run_seed(seed, experiment, i, algorithm, r)`` exactly as
+:func:`~baiuv.simulation.engine.simulate_run` does, so a cell's rows do not depend on how
+its runs are split into shards. :func:`write_shard` writes a shard table with its
+parameters and logs a one-line summary (used by the ``*_shard.py`` adapters);
+:func:`read_shards` and :func:`concat_runs` read them back and concatenate them, refusing a
+run simulated twice (the ``*_aggregate.py`` adapters).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import pandas as pd
+
+from baiuv.instance import GaussianInstance
+from baiuv.io import read_table, write_table
+from baiuv.simulation.engine import Algorithm, RunSettings, get_algorithm, simulate_run
+
+__all__ = [
+    "OUTCOME_COLUMNS",
+    "CellRun",
+    "concat_runs",
+    "read_shards",
+    "run_cell",
+    "shard_summary",
+    "write_shard",
+]
+
+#: Outcome columns of a run in the experiments' run tables (entries of ``simulate_run``).
+OUTCOME_COLUMNS = ("run", "stopping_time", "correct", "truncated", "wall_time")
+
+
+class CellRun(NamedTuple):
+    """One run of a cell.
+
+    ``instance_id`` and ``run`` key the run's random stream; ``fields`` holds the row's
+    own columns (the others come from :func:`~baiuv.simulation.engine.simulate_run`).
+    """
+
+    instance: GaussianInstance
+    instance_id: str
+    run: int
+    fields: Mapping
+
+
+def run_cell(
+    algorithm: str | Algorithm,
+    settings: RunSettings,
+    runs: Sequence[CellRun],
+    *,
+    seed: int,
+    experiment: str,
+    columns: Sequence[str],
+    progress=None,
+) -> pd.DataFrame:
+    """Simulate ``runs`` with ``algorithm`` and ``settings``; one row per run.
+
+    Column ``c`` of a row is ``run.fields[c]`` if present, else entry ``c`` of the result
+    of :func:`~baiuv.simulation.engine.simulate_run` (``run``, ``stopping_time``,
+    ``correct``, ``truncated``, ``wall_time``...). ``progress(done, total)`` is called after
+    each run when given (e.g. :class:`baiuv.logs.Progress`).
+    """
+    alg = get_algorithm(algorithm)
+    rows = []
+    if len(runs):  # compile / load the numba cache before timing
+        warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
+        simulate_run(runs[0].instance, alg, settings=warm, seed=seed, experiment="warmup")
+    for done, job in enumerate(runs, 1):
+        res = simulate_run(
+            job.instance,
+            alg,
+            settings=settings,
+            seed=seed,
+            experiment=experiment,
+            instance_id=job.instance_id,
+            run=job.run,
+        )
+        rows.append({c: job.fields[c] if c in job.fields else res[c] for c in columns})
+        if progress is not None:
+            progress(done, len(runs))
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+def shard_summary(df: pd.DataFrame) -> str:
+    """``"<runs> runs, mean tau <m>, errors <e>, truncated <n>, <s> s"`` of a shard table."""
+    mean = df["stopping_time"].mean() if len(df) else float("nan")
+    errors = int((~df["correct"].astype(bool)).sum())
+    truncated = int(df["truncated"].sum()) if "truncated" in df else 0
+    return (
+        f"{len(df)} runs, mean tau {mean:.1f}, errors {errors}, truncated {truncated}, "
+        f"{df['wall_time'].sum():.1f} s"
+    )
+
+
+def write_shard(
+    df: pd.DataFrame,
+    path: str | os.PathLike,
+    params: Mapping,
+    log: logging.Logger,
+    label: str,
+) -> None:
+    """Write a shard table with its ``params`` (:func:`baiuv.io.write_table`) and log
+    ``"<label>: <shard_summary>"``."""
+    write_table(df, path, params)
+    log.info("%s: %s", label, shard_summary(df))
+
+
+def read_shards(paths: Sequence[str | os.PathLike]) -> tuple[list[pd.DataFrame], list[dict]]:
+    """Tables and stored parameters of shard files (:func:`baiuv.io.read_table`)."""
+    frames, metas = [], []
+    for path in paths:
+        df, meta = read_table(path)
+        frames.append(df)
+        metas.append(meta)
+    return frames, metas
+
+
+def concat_runs(
+    frames: Sequence[pd.DataFrame],
+    keys: Sequence[str],
+    *,
+    sort_by: Sequence[str] | None = None,
+    what: str = "shards",
+) -> pd.DataFrame:
+    """Concatenate the non-empty shard tables; ``ValueError`` if two rows share ``keys``
+    (a run simulated twice). With ``sort_by``, rows are sorted by these columns (stable)
+    and re-indexed."""
+    out = pd.concat([f for f in frames if len(f)], ignore_index=True)
+    dup = out.duplicated(list(keys))
+    if dup.any():
+        raise ValueError(f"{int(dup.sum())} duplicated runs in the {what}")
+    if sort_by is not None:
+        out = out.sort_values(list(sort_by), kind="stable").reset_index(drop=True)
+    return out
