@@ -550,13 +550,13 @@ def test_nonconvex_instance_against_grid():
 
 # ----------------------------------------------------------------------------- fast paths
 def ev_waterfill_cases(seed, m):
-    """Programs where the certified EV water filling is tried (both arms C + D < 1, D >= 1/2)."""
+    """Programs where the certified EV water filling is tried (both arms C + D < 1, C < 1/2)."""
     rng = np.random.default_rng(seed)
     cases = []
     for _ in range(m):
         n = np.floor(np.exp(rng.uniform(np.log(2), np.log(20000), 2)))
-        d = rng.uniform(0.5, 1.0, 2)
-        c = (1.0 - d) * rng.uniform(0.01, 0.99, 2)
+        d = np.where(rng.uniform(size=2) < 0.5, rng.uniform(0.5, 1.0, 2), rng.uniform(0.02, 0.5, 2))
+        c = np.minimum(1.0 - d, 0.5) * rng.uniform(0.01, 0.99, 2)
         e = box_kl_cost(n, c, d) * math.exp(rng.uniform(-3.0, 0.1))
         cases.append((n, c, d, float(e), True))
     return cases
@@ -568,7 +568,7 @@ def test_fast_paths_equal_the_general_enumeration(seed):
     filling) return the value of the general enumeration (``_bob_core(..., fast=False)``),
     and each shortcut is exercised, the EV certificate both accepting and refusing."""
     cases = random_cases(seed, 800) + ev_waterfill_cases(seed, 800)
-    used = {"box": 0, "waterfill": 0, "ev_certified": 0, "ev_refused": 0}
+    used = {"box": 0, "waterfill": 0, "ev_certified": 0, "ev_certified_c2": 0, "ev_refused": 0}
     for n, c, d, e, _ in cases:
         for ev in (False, True):
             args = (n[0], n[1], c[0], c[1], d[0], d[1], e, ev)
@@ -586,9 +586,11 @@ def test_fast_paths_equal_the_general_enumeration(seed):
             no_c2 = a1[5] >= a1[3] and a2[5] >= a2[3]
             if not ev and no_c2 and e > a_cost(n, c, d) * (1 + 1e-12):
                 used["waterfill"] += 1
-            if ev and no_c2 and a1[6] == 2.0 and a2[6] == 2.0:
-                cert = _ev_waterfill(a1, a2, e)[0]
-                used["ev_refused" if math.isnan(cert) else "ev_certified"] += 1
+            if ev and a1[6] == 2.0 and a2[6] == 2.0 and max(c) < 0.5:
+                if math.isnan(_ev_waterfill(a1, a2, e)[0]):
+                    used["ev_refused"] += 1
+                else:
+                    used["ev_certified" if min(d) >= 0.5 else "ev_certified_c2"] += 1
     assert min(used.values()) >= 50, used
 
 

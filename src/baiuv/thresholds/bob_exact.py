@@ -105,26 +105,39 @@ same value as the exact test would give); otherwise the exact test runs. On the 
 it decides every Box case, so there the Box case costs the Box formula plus a few flops.
 
 *Certified EV water filling.* EV program with both arms in the case :math:`C + D < 1`,
-:math:`D \ge 1/2` (no C2 piece: region A then C1 up to the cap; all the paper's inputs where
-the KL constraint binds). In budget units :math:`v_c` is convex on :math:`[0, a_c]`,
-:math:`a_c = N_c h_c(y_{A,c})/2`, and concave on :math:`[a_c, \bar b_c]`. The concave program
-restricted to :math:`b_c \in [a_c, \bar b_c]` is solved by water filling in
+:math:`C < 1/2` (region A, then a non-empty C1 piece, then the C2 piece if :math:`D < 1/2`;
+all the paper's inputs where the KL constraint binds). In budget units :math:`v_c` is convex
+on :math:`[0, a_c]`, :math:`a_c = N_c h_c(y_{A,c})/2`, concave on :math:`[a_c, s_c]` (C1) and
+convex on :math:`[s_c, \bar b_c]` (C2, empty if :math:`D \ge 1/2`, then :math:`s_c = \bar b_c`).
+The concave program restricted to :math:`b_c \in [a_c, s_c]` is solved by water filling in
 :math:`\kappa = 1/\lambda` (:func:`_ev_waterfill`; region C1: :math:`x = w = C/y` solves
-:math:`w(1 - w) = C\kappa`), requiring both arms strictly past region A at the root. Let
-:math:`b^*` be its solution, :math:`\lambda` its multiplier. *Certificate:* for each arm,
+:math:`w(1 - w) = C\kappa`, :math:`w \ge 1/2`; the piece ends at the cap
+:math:`\kappa = D(1-D)/C` or at the split :math:`y = 2C`, :math:`\kappa = 1/(4C)`), requiring
+both arms strictly past region A at the root. Let :math:`b^*` be its solution and
+:math:`\lambda` its multiplier. *Certificate:* for each arm,
 :math:`v_c(b) \le v_c(b_c^*) + \lambda (b - b_c^*)` on the whole :math:`[0, \bar b_c]`. On
-:math:`[a_c, \bar b_c]` this holds by concavity, :math:`\lambda` being a supergradient at
-:math:`b_c^*` (the derivative for an interior arm; for a capped arm
-:math:`\lambda \le r_c(Y_c)`, its left derivative). On :math:`[0, a_c]`,
+:math:`[a_c, s_c]` this holds by concavity, :math:`\lambda` being a supergradient at
+:math:`b_c^*` (the derivative for an interior arm; for an arm clamped at :math:`s_c`,
+:math:`\lambda \le r_c(y(s_c))`, its left derivative). On :math:`[0, a_c]`,
 :math:`v_c(b) - \lambda b` is convex, hence maximal at :math:`b = a_c` (covered) or :math:`b = 0`,
-where it reads :math:`\lambda b_c^* \le v_c(b_c^*)`, i.e.
-:math:`\psi_c := \kappa y_c - h_c(y_c) \ge 0`. If both :math:`\psi_c > 0`, summing the two
-inequalities over any split :math:`b_1 + b_2 = E` gives :math:`V \le V(b^*)`: the point is a
-global maximiser. Along the solution curve :math:`d\psi_c/d\kappa = y_c > 0` (as
-:math:`h_c'(y_c) = \kappa`), which bounds the change of :math:`\psi_c` over the last Newton step;
-the test uses that margin plus a relative rounding margin. If the certificate fails (or an arm
-would stay in region A), the general enumeration above runs: the shortcut never changes the
-result, it only skips work.
+where the inequality reads :math:`\lambda b_c^* \le v_c(b_c^*)`, i.e.
+:math:`\psi_c := \kappa y_c - h_c(y_c) \ge 0`. On :math:`[s_c, \bar b_c]` (C2) it is convex
+again, maximal at :math:`s_c` (covered) or :math:`\bar b_c`, where the inequality reads
+:math:`\chi_c := h_c(Y_c) - h_c(y_c) - \kappa (Y_c - y_c) \ge 0`. If these hold for both arms
+(strictly), summing the two inequalities over any split :math:`b_1 + b_2 = E` gives
+:math:`V \le V(b^*)`: the point is a global maximiser. Along the solution curve
+:math:`d\psi_c/d\kappa = y_c` and :math:`d\chi_c/d\kappa = -(Y_c - y_c)` (as
+:math:`h_c'(y_c) = \kappa`), which bounds their change over the last Newton step; the test
+(:func:`_ev_certified`) uses that margin plus a relative rounding margin. When an arm
+:math:`j` with a C2 piece jumps over it to its cap (:func:`_ev_capped`): :math:`b_j^* =
+\bar b_j`, the other arm takes the rest of the budget in its concave part, :math:`\lambda` is its
+rate; the other arm is certified as above and arm :math:`j` by :math:`\psi_j \ge 0` at
+:math:`Y_j` (:math:`b = 0`) and, on :math:`[a_j, s_j]` where :math:`v_j - \lambda b` is concave
+with its maximum at the C1 point of rate :math:`\lambda` (clamped to the piece), by
+:math:`h_j(Y_j) - h_j(y_t) - \kappa (Y_j - y_t) \le 0` there; the convex pieces are covered by
+their end points. If no certificate holds (or an arm would stay in region A, or the budget
+exceeds the restricted pieces), the general enumeration above runs: the shortcut never
+changes the result, it only skips work.
 
 Floating point: branch-and-bound leaves are :math:`10^{-7}` of the pair's multiplier range;
 two roots closer than that would be merged (their values then differ by a second-order
@@ -180,7 +193,9 @@ def _solve_w(s):
     Halley iteration on ``l = ln w`` for ``phi(l) = e^l - 1 - l - s`` (convex, decreasing
     on ``l <= 0``), safeguarded by bisection on the bracket ``[-(sqrt(2s) + s), 0]``
     (``phi >= 0`` at the left end, tested), from the asymptotic start
-    ``-(sqrt(2s) + s/3)`` (small ``s``) or ``-(1 + s) + e^{-(1+s)}`` (large ``s``).
+    ``-(sqrt(2s) + s/3)`` (small ``s``) or ``-(1 + s) + e^{-(1+s)}`` (large ``s``); stops
+    after a step below ``1e-6 |l|`` (at most 3 iterations measured on ``s`` in
+    ``[1e-12, 200]``).
     """
     if s <= 0.0:
         return 1.0
@@ -205,11 +220,13 @@ def _solve_w(s):
         den = 2.0 * em * em - phi * (em + 1.0)
         step = 2.0 * phi * em / den if den != 0.0 else 0.0
         nxt = ell - step
+        if abs(step) <= 1e-6 * abs(ell):
+            # cubic convergence: the error after this step is far below rounding (stopping
+            # here also avoids chasing rounding noise of phi near the root)
+            ell = min(max(nxt, lo), hi)
+            break
         if not (lo < nxt < hi):
             nxt = 0.5 * (lo + hi)
-        if abs(nxt - ell) <= 1e-15 * abs(ell):
-            ell = nxt
-            break
         ell = nxt
     return math.exp(ell)
 
@@ -808,22 +825,36 @@ def _hy_upper(c, d):
 
 
 @njit(cache=True)
-def _ev_arm(kap, arm):
-    """EV arm without C2 piece (``C + D < 1``, ``D >= 1/2``) at ``kappa = 1/lambda``.
+def _ev_end(arm):
+    """End of the concave part of an EV arm with ``C + D < 1``, ``C < 1/2`` (region A then C1).
+
+    Returns ``(kappa_end, y_end, h_end, has_c2)``: the cap ``(D (1 - D)/C, Y, h(Y))`` if
+    ``D >= 1/2`` (no C2 piece), else the C1/C2 split ``(1/(4C), 2C, C - 1/2 + ln 2)``.
+    """
+    c = arm[1]
+    d = arm[2]
+    if d >= 0.5:
+        return d * (1.0 - d) / c, arm[3], arm[8], False
+    return 0.25 / c, 2.0 * c, c + (_LN2 - 0.5), True
+
+
+@njit(cache=True)
+def _ev_arm(kap, arm, kend, yend, hend):
+    """EV arm on its concave part (region C1) at ``kappa = 1/lambda``.
 
     Returns ``(y, N h(y), d(N h)/d kappa)`` with ``y`` the inverse of the rate clamped to
-    ``[yA, Y]``. Region C1: ``x = w = C/y`` solves ``w (1 - w) = C kappa`` (larger root,
-    ``w >= 1/2``), so ``w - 1 = u = -2 C kappa/(1 + sqrt(1 - 4 C kappa))``,
-    ``h = C + u - ln(1 + u)`` and ``dh/dkappa = -u C/((1 + u) sqrt(1 - 4 C kappa))``.
-    The arm leaves region A at ``kappa = 1 - C`` and reaches its cap at ``D (1 - D)/C``.
+    ``[yA, y_end]`` (:func:`_ev_end`). Region C1: ``x = w = C/y`` solves
+    ``w (1 - w) = C kappa`` (larger root, ``w >= 1/2``), so
+    ``w - 1 = u = -2 C kappa/(1 + sqrt(1 - 4 C kappa))``, ``h = C + u - ln(1 + u)`` and
+    ``dh/dkappa = -u C/((1 + u) sqrt(1 - 4 C kappa))``. The arm leaves region A at
+    ``kappa = 1 - C``.
     """
     n = arm[0]
     c = arm[1]
-    d = arm[2]
     if kap <= 1.0 - c:
         return arm[4], n * arm[7], 0.0
-    if kap >= d * (1.0 - d) / c:
-        return arm[3], n * arm[8], 0.0
+    if kap >= kend:
+        return yend, n * hend, 0.0
     sq = math.sqrt(max(1.0 - 4.0 * c * kap, 0.0))
     u = -2.0 * c * kap / (1.0 + sq)
     w = 1.0 + u
@@ -832,56 +863,127 @@ def _ev_arm(kap, arm):
 
 
 @njit(cache=True)
-def _ev_waterfill(arm1, arm2, e):
-    """EV program, both arms without C2 piece: certified water filling (module docstring).
+def _ev_certified(kap, slack, y, nh, arm, c2):
+    """Certificate of one arm at multiplier ``1/kap`` (module docstring, certified EV water
+    filling): ``psi = kappa y - h > 0`` and, with a C2 piece, ``chi = h(Y) - h - kappa (Y - y)
+    > 0``; ``slack`` bounds ``|kappa* - kap|`` (``d psi/d kappa = y``,
+    ``d chi/d kappa = -(Y - y)``)."""
+    n = arm[0]
+    psi = n * kap * y - nh
+    if not (psi > 2.0 * n * y * slack + 1e-12 * (n * kap * y + nh)):
+        return False
+    if c2:
+        big_y = arm[3]
+        nhy = n * arm[8]
+        chi = nhy - nh - n * kap * (big_y - y)
+        if not (chi > 2.0 * n * big_y * slack + 1e-12 * (nhy + nh + n * kap * big_y)):
+            return False
+    return True
 
-    Solves the concave program restricted to ``b_c >= N_c h_c(yA_c)/2`` (both arms in
-    region C1 or capped) by a safeguarded Newton iteration on ``kappa = 1/lambda`` and
-    returns its ``(value, y1, y2)`` only if the certificate ``kappa y_c - h_c(y_c) > 0``
-    (the line of slope ``lambda`` through the optimum dominates ``v_c`` at ``b_c = 0``)
-    holds for both arms, with a margin covering the last Newton step and rounding; then
-    the value is the global maximum. Otherwise returns a NaN value (the caller falls back
-    to the general enumeration).
+
+@njit(cache=True)
+def _ev_capped(arm_j, arm_o, e):
+    """EV candidate with arm ``j`` (which has a C2 piece) at its cap ``Y_j`` and arm ``o`` in
+    its concave part, certified as in the module docstring; ``(value, Y_j, y_o)`` or a NaN
+    value."""
+    fail = (math.nan, 0.0, 0.0)
+    big_y = arm_j[3]
+    hy = arm_j[8]
+    rest = (2.0 * e - arm_j[0] * hy) / arm_o[0]
+    ko, yeo, heo, c2o = _ev_end(arm_o)
+    if not (arm_o[7] < rest < heo):
+        return fail
+    yo = _hinv(rest, arm_o)
+    if not (yo > arm_o[1]):
+        return fail
+    kap = (yo - arm_o[1]) / (yo * yo)  # 1 / rate of arm_o at yo
+    if not _ev_certified(kap, 0.0, yo, arm_o[0] * rest, arm_o, c2o):
+        return fail
+    # arm j at b = b_max: psi >= 0 (b = 0) and v - lambda b below its value at b_max on the
+    # concave part C1, where its maximum is at the point of rate lambda (clamped)
+    cj = arm_j[1]
+    yt, ht, _ = _ev_arm(kap, arm_j, 0.25 / cj, 2.0 * cj, cj + (_LN2 - 0.5))
+    nj = arm_j[0]
+    if not (kap * big_y - hy > 1e-12 * (kap * big_y + hy)):
+        return fail
+    gap = nj * (hy - kap * (big_y - yt)) - ht
+    if not (gap < -1e-12 * (nj * hy + nj * kap * big_y + ht)):
+        return fail
+    return (0.5 * (nj * big_y + arm_o[0] * yo), big_y, yo)
+
+
+@njit(cache=True)
+def _ev_waterfill(arm1, arm2, e):
+    """Certified EV water filling: :func:`_ev_restricted`, then, for an arm with a C2 piece,
+    :func:`_ev_capped` (that arm at its cap); a NaN value if nothing is certified."""
+    res = _ev_restricted(arm1, arm2, e)
+    if not math.isnan(res[0]):
+        return res
+    if arm1[2] < 0.5:
+        res = _ev_capped(arm1, arm2, e)
+        if not math.isnan(res[0]):
+            return res
+    if arm2[2] < 0.5:
+        res = _ev_capped(arm2, arm1, e)
+        if not math.isnan(res[0]):
+            return (res[0], res[2], res[1])
+    return res
+
+
+@njit(cache=True)
+def _ev_restricted(arm1, arm2, e):
+    """EV program, both arms with ``C + D < 1``, ``C < 1/2``: certified water filling.
+
+    Solves the concave program restricted to the concave parts of both value curves
+    (region C1, from the end of region A to the cap or to the C1/C2 split) by a safeguarded
+    Newton iteration on ``kappa = 1/lambda`` and returns its ``(value, y1, y2)`` only if the
+    certificate of the module docstring holds for both arms (:func:`_ev_certified`, with a
+    margin covering the last Newton step and rounding); the value is then the global
+    maximum. Otherwise returns a NaN value (the caller runs the general enumeration).
     """
     fail = (math.nan, 0.0, 0.0)
     e2 = 2.0 * e
+    k1, ye1, he1, c21 = _ev_end(arm1)
+    k2, ye2, he2, c22 = _ev_end(arm2)
     klo = max(1.0 - arm1[1], 1.0 - arm2[1])
-    m1 = arm1[2] * (1.0 - arm1[2]) / arm1[1]
-    m2 = arm2[2] * (1.0 - arm2[2]) / arm2[1]
-    if m1 <= m2:
-        ms, arm_s, arm_o = m1, arm1, arm2
-    else:
-        ms, arm_s, arm_o = m2, arm2, arm1
-    if not (klo < ms):
+    if not (klo < min(k1, k2)):
         return fail
     # an arm still in region A at the root: the restricted optimum is not a KKT point
-    f_lo = _ev_arm(klo, arm1)[1] + _ev_arm(klo, arm2)[1] - e2
+    f_lo = _ev_arm(klo, arm1, k1, ye1, he1)[1] + _ev_arm(klo, arm2, k2, ye2, he2)[1] - e2
     if not (f_lo < 0.0):
         return fail
-    yo, ho, do = _ev_arm(ms, arm_o)
-    fhi = arm_s[0] * arm_s[8] + ho - e2
+    if k1 <= k2:
+        ms, arm_s, ys, hs, arm_o, ko, yeo, heo = k1, arm1, ye1, he1, arm2, k2, ye2, he2
+    else:
+        ms, arm_s, ys, hs, arm_o, ko, yeo, heo = k2, arm2, ye2, he2, arm1, k1, ye1, he1
+    yo, ho, do = _ev_arm(ms, arm_o, ko, yeo, heo)
+    fhi = arm_s[0] * hs + ho - e2
     if fhi >= 0.0:
         mlo = klo
         mhi = ms
-        # Newton step from the right end (left derivative of the capped arm there)
-        sq = math.sqrt(max(1.0 - 4.0 * arm_s[1] * ms, 0.0))
-        us = -2.0 * arm_s[1] * ms / (1.0 + sq)
-        ds = arm_s[0] * (-us) * arm_s[1] / ((1.0 + us) * sq) if sq > 0.0 else _INF
+        # Newton step from the right end (left derivative of the clamped arm there)
+        cs = arm_s[1]
+        sq = math.sqrt(max(1.0 - 4.0 * cs * ms, 0.0))
+        us = -2.0 * cs * ms / (1.0 + sq)
+        ds = arm_s[0] * (-us) * cs / ((1.0 + us) * sq) if sq > 0.0 else _INF
         kap = ms - fhi / (ds + do) if ds + do > 0.0 else 0.5 * (mlo + mhi)
         if not (mlo < kap < mhi):
             kap = 0.5 * (mlo + mhi)
         y1 = y2 = h1 = h2 = 0.0
+        yk1 = yk2 = 0.0
         slack = _INF
         for _ in range(100):
-            y1, h1, d1 = _ev_arm(kap, arm1)
-            y2, h2, d2 = _ev_arm(kap, arm2)
+            y1, h1, d1 = _ev_arm(kap, arm1, k1, ye1, he1)
+            y2, h2, d2 = _ev_arm(kap, arm2, k2, ye2, he2)
+            yk1 = y1
+            yk2 = y2
             f = h1 + h2 - e2
             if f > 0.0:
                 mhi = kap
             else:
                 mlo = kap
             if f == 0.0 or mhi - mlo <= 4e-16 * mhi:
-                slack = 0.0
+                slack = mhi - mlo
                 break
             der = d1 + d2
             step = f / der if der > 0.0 else _INF
@@ -889,37 +991,38 @@ def _ev_waterfill(arm1, arm2, e):
             if not (mlo < nxt < mhi):
                 nxt = 0.5 * (mlo + mhi)
             elif abs(step) <= 1e-8 * kap:
-                # quadratic convergence: the root is nxt up to rounding; the certificate
-                # is checked at kap with the margin y |nxt - kap| (d psi/d kappa = y)
+                # quadratic convergence: the root is nxt up to rounding, |root - kap| is
+                # within twice the step (margin in the certificate)
                 slack = abs(step)
-                y1 = _ev_arm(nxt, arm1)[0]
-                y2 = _ev_arm(nxt, arm2)[0]
+                y1 = _ev_arm(nxt, arm1, k1, ye1, he1)[0]
+                y2 = _ev_arm(nxt, arm2, k2, ye2, he2)[0]
                 break
             kap = nxt
         if slack == _INF:
             return fail
-        # psi_c(kappa) = kappa y_c - h_c is increasing in kappa (derivative y_c > 0);
-        # here h1, h2 are N h at kap and y1, y2 at the root estimate (>= y at kap - slack)
-        yk1 = _ev_arm(kap, arm1)[0] if slack > 0.0 else y1
-        yk2 = _ev_arm(kap, arm2)[0] if slack > 0.0 else y2
-        for ykc, hc, nc in ((yk1, h1, arm1[0]), (yk2, h2, arm2[0])):
-            psi = nc * kap * ykc - hc
-            if not (psi > nc * ykc * 2.0 * slack + 1e-12 * (nc * kap * ykc + hc)):
-                return fail
+        # certificate at kap (h1, h2, yk1, yk2 are evaluated there)
+        if not (
+            _ev_certified(kap, slack, yk1, h1, arm1, c21)
+            and _ev_certified(kap, slack, yk2, h2, arm2, c22)
+        ):
+            return fail
         return (0.5 * (arm1[0] * y1 + arm2[0] * y2), y1, y2)
-    # arm_s is capped; arm_o takes the remaining budget (in region C1: kappa_o > ms > klo)
-    ys = arm_s[3]
-    rest = (e2 - arm_s[0] * arm_s[8]) / arm_o[0]
+    # arm_s is at the end of its concave part; arm_o takes the remaining budget, which must
+    # stay in its concave part (kappa_o > ms > klo: past region A)
+    rest = (e2 - arm_s[0] * hs) / arm_o[0]
+    if not (rest < heo):
+        return fail
     yo = _hinv(rest, arm_o)
     if not (yo > arm_o[1]):
         return fail
     kap = (yo - arm_o[1]) / (yo * yo)  # 1 / rate of arm_o at yo
-    for ykc, hc in ((ys, arm_s[8]), (yo, rest)):
-        psi = kap * ykc - hc
-        if not (psi > 1e-12 * (kap * ykc + hc)):
-            return fail
+    if not (
+        _ev_certified(kap, 0.0, ys, arm_s[0] * hs, arm_s, c21 if k1 <= k2 else c22)
+        and _ev_certified(kap, 0.0, yo, arm_o[0] * rest, arm_o, c22 if k1 <= k2 else c21)
+    ):
+        return fail
     val = 0.5 * (arm_s[0] * ys + arm_o[0] * yo)
-    if m1 <= m2:
+    if k1 <= k2:
         return (val, ys, yo)
     return (val, yo, ys)
 
@@ -967,7 +1070,7 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
             return (e, y1, y2)
         if fast and arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
             return _waterfill(arm1, arm2, e)
-    elif fast and arm1[6] == 2.0 and arm2[6] == 2.0 and arm1[5] >= arm1[3] and arm2[5] >= arm2[3]:
+    elif fast and arm1[6] == 2.0 and arm2[6] == 2.0 and c1 < 0.5 and c2 < 0.5:
         cand = _ev_waterfill(arm1, arm2, e)
         if not math.isnan(cand[0]):
             return cand
