@@ -26,10 +26,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from baiuv._validate import check_beta, check_delta
 from baiuv.characteristic import characteristic_time
@@ -282,7 +282,7 @@ def run_asymptotic_cell(
 def _z(level: float) -> float:
     if not (0.0 < level < 1.0):
         raise ValueError(f"level must be in (0, 1), got {level!r}")
-    return float(norm.ppf(0.5 + 0.5 * level))
+    return NormalDist().inv_cdf(0.5 + 0.5 * level)
 
 
 def summarize_asymptotic(

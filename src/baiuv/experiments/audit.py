@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
-from scipy.stats import mannwhitneyu, norm
 
 from baiuv._validate import check_delta
 from baiuv.characteristic import characteristic_time, complexity_d
@@ -269,7 +269,7 @@ def runs_to_resolve(delta: float, level: float = 0.95) -> int:
     d = check_delta(delta)
     if not (0.0 < level < 1.0):
         raise ValueError(f"level must be in (0, 1), got {level!r}")
-    z2 = float(norm.ppf(0.5 + 0.5 * level)) ** 2
+    z2 = NormalDist().inv_cdf(0.5 + 0.5 * level) ** 2
     n = math.floor(z2 * (1.0 - d) / d) + 1
     while n > 1 and wilson_interval(0, n - 1, level)[1] < d:  # guard rounding
         n -= 1
@@ -379,6 +379,8 @@ def _auc(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """``P(A > B) + P(A = B)/2`` (Mann-Whitney U / (n_a n_b)) and the two-sided p-value."""
     if a.size == 0 or b.size == 0 or np.all(np.r_[a, b] == np.r_[a, b][0]):
         return 0.5, 1.0
+    from scipy.stats import mannwhitneyu  # imported on use (D105)
+
     res = mannwhitneyu(a, b, alternative="two-sided")
     return float(res.statistic) / (a.size * b.size), float(res.pvalue)
 

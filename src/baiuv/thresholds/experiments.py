@@ -45,30 +45,6 @@ def family_rule(name: str) -> str:
     return "ev" if name in EV_FAMILIES else "glr"
 
 
-@njit(cache=True)
-def _states_at_counts(code, fparams, x, counts):
-    """States of one arm after its first ``counts[j]`` samples (``counts`` sorted)."""
-    out = np.empty((counts.shape[0], _k.STATE_SIZE))
-    st = np.full(_k.STATE_SIZE, np.nan)
-    st[_k.S_LEVEL] = -1.0
-    st[_k.S_LOGGR] = np.inf
-    m = 0.0
-    m2 = 0.0
-    j = 0
-    for i in range(x.shape[0]):
-        n = i + 1
-        d = x[i] - m
-        m += d / n
-        m2 += d * (x[i] - m)
-        _k.update_state(code, fparams, st, n, m, m2 / n)
-        while j < counts.shape[0] and counts[j] == n:
-            out[j, :] = st
-            j += 1
-        if j == counts.shape[0]:
-            break
-    return out
-
-
 def _streams(seed: int, seed_offset: int, R: int, n_max: int, mu, sigma2):
     out = []
     for r in range(R):
@@ -148,7 +124,7 @@ def threshold_curves(
             spec = make_threshold(name, 2, delta, params)
             for r, xs_r in enumerate(data):
                 st = [
-                    _states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
+                    _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
                     for c, n in ((0, na), (1, nb))
                 ]
                 v = pair_threshold(
@@ -189,7 +165,7 @@ def initial_times(
             spec = make_threshold(name, K, delta, params)
             counts = np.arange(1, 4097)
             states = (
-                _states_at_counts(spec.code, spec.fparams, dummy, counts)
+                _k.states_at_counts(spec.code, spec.fparams, dummy, counts)
                 if name in STATEFUL
                 else None
             )
@@ -246,8 +222,8 @@ def threshold_costs(
     rows = []
     for name in FAMILIES:
         spec = make_threshold(name, 2, delta, params)
-        sa = _states_at_counts(spec.code, spec.fparams, xa, np.array([n]))[0]
-        sb = _states_at_counts(spec.code, spec.fparams, xb, np.array([n]))[0]
+        sa = _k.states_at_counts(spec.code, spec.fparams, xa, np.array([n]))[0]
+        sb = _k.states_at_counts(spec.code, spec.fparams, xb, np.array([n]))[0]
         kw = dict(n_a=n, n_b=n, t=2 * n, K=2, delta=delta, params=params, state_a=sa, state_b=sb)
         if name not in STATEFUL:
             kw.pop("state_a")

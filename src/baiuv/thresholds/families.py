@@ -350,21 +350,7 @@ def arm_state_from_samples(
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError("samples must be a non-empty array of finite floats")
     spec = make_threshold(name, K, delta, params)
-    st = new_arm_state()
-    _stream_states(spec.code, spec.fparams, x, st)
-    return st
-
-
-@_k.njit(cache=True)
-def _stream_states(code, fparams, x, st):
-    m = 0.0
-    m2 = 0.0
-    for i in range(x.shape[0]):
-        n = i + 1
-        dlt = x[i] - m
-        m += dlt / n
-        m2 += dlt * (x[i] - m)
-        _k.update_state(code, fparams, st, n, m, m2 / n)
+    return _k.states_at_counts(spec.code, spec.fparams, x, np.array([x.shape[0]]))[0]
 
 
 # ----------------------------------------------------------------------------- pair

@@ -233,6 +233,35 @@ def update_state(
 
 
 @njit(cache=True)
+def states_at_counts(code: int, fparams: np.ndarray, x: np.ndarray, counts: np.ndarray):
+    """Per-arm states after the first ``counts[j]`` samples of the stream ``x``.
+
+    ``counts`` is sorted; row ``j`` of the result is the state :func:`update_state` leaves
+    after feeding it the running mean and (biased) variance of ``x[:counts[j]]`` one
+    sample at a time (Welford), starting from :func:`new_state`'s layout.
+    """
+    out = np.empty((counts.shape[0], STATE_SIZE))
+    st = np.full(STATE_SIZE, np.nan)
+    st[S_LEVEL] = -1.0
+    st[S_LOGGR] = np.inf
+    m = 0.0
+    m2 = 0.0
+    j = 0
+    for i in range(x.shape[0]):
+        if j == counts.shape[0]:
+            break
+        n = i + 1
+        d = x[i] - m
+        m += d / n
+        m2 += d * (x[i] - m)
+        update_state(code, fparams, st, n, m, m2 / n)
+        while j < counts.shape[0] and counts[j] == n:
+            out[j, :] = st
+            j += 1
+    return out
+
+
+@njit(cache=True)
 def threshold_pair(
     code: int,
     fparams: np.ndarray,
