@@ -239,9 +239,28 @@ def _dd(l, mu, s2, known):
 
 
 @njit(cache=True, error_model="numpy")
-def _outer_newton(mu, s2, best, y, known, beta, xs):
+def _term(mu1, s21, mua, s2a, y, known, beta, x0):
+    """``(x_a(y), term_a(y))``: the inner solve from ``x0`` and arm ``a``'s term of the outer
+    function, ``d_1(l_a) / d_a(l_a)`` (free) or ``x_a`` (beta); ``term = inf`` outside the
+    domain. Every term is non-decreasing in ``y``: ``x_a`` is, and ``d_1 / d_a`` increases
+    along each branch of ``l_a`` (derivative in the module docstring) and jumps up where
+    ``l_a`` jumps (``g_a' = d_a(l_a)`` drops, ``d_1(l_a) = y - x_a d_a(l_a)`` rises)."""
+    x, lam = _x_of_y_newton(mu1, s21, mua, s2a, y, known, x0)
+    if not math.isfinite(x):
+        return x, math.inf
+    da = _d(lam, mua, s2a, known)
+    if not (da > 0.0):
+        return x, math.inf
+    if beta > 0.0:
+        return x, x
+    return x, _d(lam, mu1, s21, known) / da
+
+
+@njit(cache=True, error_model="numpy")
+def _outer_newton(mu, s2, best, y, known, beta, xs, terms):
     """Outer function of :func:`_outer` (fast inner solves, warm-started from ``xs`` and
-    writing ``x_a(y)`` to it) and its derivative in ``y`` (module docstring).
+    writing ``x_a(y)`` to it, and each arm's term to ``terms``) and its derivative in ``y``
+    (module docstring).
 
     Returns ``(F, F')``; ``(inf, nan)`` when ``y`` is beyond the domain, ``F' = nan`` when
     the derivative is not defined (degenerate second-order condition).
@@ -262,16 +281,59 @@ def _outer_newton(mu, s2, best, y, known, beta, xs):
         if not (da > 0.0):
             return math.inf, math.nan
         if beta > 0.0:
+            terms[a] = x
             total += x
             deriv += 1.0 / da
         else:
             d1, _, ddp1 = _dd(lam, mu1, s21, known)
-            total += d1 / da
+            terms[a] = d1 / da
+            total += terms[a]
             h = ddp1 + x * ddpa
             deriv += y * dpa * dpa / (da * da * da * h) if h > 0.0 else math.nan
     if beta > 0.0:
         return total - (1.0 - beta) / beta, deriv
     return total - 1.0, deriv
+
+
+@njit(cache=True, error_model="numpy")
+def _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi):
+    """Bisection of the bracket ``[lo, hi]`` (``F(lo) = f_lo < 0 < f_hi = F(hi)``, terms
+    ``t_lo``, ``t_hi``) on the single arm ``a`` whose term changed most across it.
+
+    Where some ``l_a`` jumps (two minimisers of ``d_1 + x d_a`` exchange), ``F`` jumps and
+    its root is the jump point: Newton steps leave the bracket and plain bisection would
+    cost a full evaluation (all arms) per halving. The other terms are non-decreasing
+    (:func:`_term`), so with ``r_lo = f_lo - t_lo[a]``, ``r_hi = f_hi - t_hi[a]`` and ``y`` in
+    the bracket, ``r_lo + term_a(y) <= F(y) <= r_hi + term_a(y)``: the sign of ``F(y)`` is
+    certified by arm ``a`` alone while one bound decides it. Stops when neither does (the
+    caller then evaluates ``F`` at the midpoint) or when the bracket is as narrow as
+    rounding allows. Returns the new bracket; ``xs[a]`` is left at the last ``x_a``.
+    """
+    K = mu.shape[0]
+    a = -1
+    jump = 0.0
+    for b in range(K):
+        if b != best and t_hi[b] - t_lo[b] > jump:
+            jump = t_hi[b] - t_lo[b]
+            a = b
+    if a < 0:
+        return lo, hi
+    r_lo = f_lo - t_lo[a]
+    r_hi = f_hi - t_hi[a]
+    for _ in range(200):
+        if hi - lo <= 4.0 * 2.2e-16 * hi:
+            break
+        y = 0.5 * (lo + hi)
+        x, term = _term(mu[best], s2[best], mu[a], s2[a], y, known, beta, xs[a])
+        if math.isfinite(x):
+            xs[a] = x
+        if r_lo + term > 0.0:
+            hi = y
+        elif r_hi + term < 0.0:
+            lo = y
+        else:
+            break
+    return lo, hi
 
 
 # a Newton step of relative size <= _Y_STEP ends the outer iteration: by quadratic
@@ -298,19 +360,29 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
     if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
         T, w = _finish(mu, s2, best, 0.0, known, beta, xs, True)
         return T, w, 0.0
+    K = mu.shape[0]
+    terms = np.zeros(K)
+    t_lo = np.zeros(K)  # terms at lo and hi (when evaluated there, finite)
+    t_hi = np.zeros(K)
+    f_lo = math.nan
+    f_hi = math.nan
     lo = 0.0
     hi = ymax
     y = y_hint if (y_hint > 0.0 and y_hint < ymax) else 0.5 * ymax
     f_prev = math.inf
     final = False
     for it in range(400):
-        f, fp = _outer_newton(mu, s2, best, y, known, beta, xs)
+        f, fp = _outer_newton(mu, s2, best, y, known, beta, xs, terms)
         if final or f == 0.0 or it == 399:
             break
         if f < 0.0:
-            lo = y
+            lo, f_lo = y, f
+            t_lo[:] = terms
         else:
             hi = y
+            f_hi = f if math.isfinite(f) else math.nan
+            if math.isfinite(f):
+                t_hi[:] = terms
         y_new = y - f / fp if (math.isfinite(f) and fp > 0.0 and math.isfinite(fp)) else math.nan
         if abs(y_new - y) <= _Y_STEP * y:  # converged (also if nan: False)
             if y_new == y:  # step below rounding: xs already hold x_a(y)
@@ -319,6 +391,8 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
             if not (y_new > lo and y_new < hi):
                 y_new = 0.5 * (lo + hi)
         elif not (y_new > lo and y_new < hi) or abs(f) > 0.5 * abs(f_prev):
+            if math.isfinite(f_lo) and math.isfinite(f_hi):
+                lo, hi = _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi)
             y_new = 0.5 * (lo + hi)
         if hi - lo <= 4.0 * 2.2e-16 * hi:
             final = True
