@@ -154,25 +154,22 @@ def wbar_0_scalar(x: float) -> float:
 # Elementwise maps as plain njit loops (compiled on first use), not ``numba.vectorize``
 # ufuncs with eager signatures: those are built at import time, which every pipeline job
 # would pay even when it never evaluates a Lambert function (decision D105).
-@njit(cache=True)
-def _map_wbar_m1(a):
-    out = np.empty_like(a)
-    for i in range(a.size):
-        out[i] = wbar_m1_scalar(a[i])
-    return out
+_WBAR_M1 = 0
+_LOG_WBAR_0 = 1
 
 
 @njit(cache=True)
-def _map_log_wbar_0(a):
+def _map(which, a):
+    """``wbar_m1_scalar`` (``which == 0``) or ``log_wbar_0_scalar`` on each entry of ``a``."""
     out = np.empty_like(a)
     for i in range(a.size):
-        out[i] = log_wbar_0_scalar(a[i])
+        out[i] = wbar_m1_scalar(a[i]) if which == _WBAR_M1 else log_wbar_0_scalar(a[i])
     return out
 
 
-def _elementwise(kernel, arr: np.ndarray) -> np.ndarray:
+def _elementwise(which: int, arr: np.ndarray) -> np.ndarray:
     flat = np.ascontiguousarray(arr, dtype=np.float64).reshape(-1)
-    return kernel(flat).reshape(arr.shape)
+    return _map(which, flat).reshape(arr.shape)
 
 
 def _check_domain(x, name: str = "x") -> np.ndarray:
@@ -206,7 +203,7 @@ def lambert_wbar_m1(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = _elementwise(_map_wbar_m1, arr)
+    out = _elementwise(_WBAR_M1, arr)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -234,7 +231,7 @@ def lambert_wbar_0(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = np.exp(_elementwise(_map_log_wbar_0, arr))
+    out = np.exp(_elementwise(_LOG_WBAR_0, arr))
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -249,5 +246,5 @@ def log_lambert_wbar_0(x):
         If some ``x < 1`` or is nan.
     """
     arr = _check_domain(x)
-    out = _elementwise(_map_log_wbar_0, arr)
+    out = _elementwise(_LOG_WBAR_0, arr)
     return float(out) if np.ndim(out) == 0 else out
