@@ -22,9 +22,12 @@ from baiuv.thresholds.bob_exact import (
     _em1m,
     _ev_waterfill,
     _h_any,
+    _ha_upper,
     _hinv,
-    _hy_upper,
+    _hy_bounds,
+    _hy_bounds2,
     _make_arm,
+    _neglog_upper,
     _solve_w,
     bob_exact,
     bob_exact_solution,
@@ -564,11 +567,18 @@ def ev_waterfill_cases(seed, m):
 
 @pytest.mark.parametrize("seed", [31, 32])
 def test_fast_paths_equal_the_general_enumeration(seed):
-    """``bob_exact``'s shortcuts (log-free Box test, non-EV water filling, certified EV water
-    filling) return the value of the general enumeration (``_bob_core(..., fast=False)``),
+    """``bob_exact``'s shortcuts (log-free Box test, non-EV water filling and its log-saving
+    variant, certified EV water filling) return the value of the general enumeration (``_bob_core(..., fast=False)``),
     and each shortcut is exercised, the EV certificate both accepting and refusing."""
     cases = random_cases(seed, 800) + ev_waterfill_cases(seed, 800)
-    used = {"box": 0, "waterfill": 0, "ev_certified": 0, "ev_certified_c2": 0, "ev_refused": 0}
+    used = {
+        "box": 0,
+        "waterfill": 0,
+        "waterfill_c": 0,
+        "ev_certified": 0,
+        "ev_certified_c2": 0,
+        "ev_refused": 0,
+    }
     for n, c, d, e, _ in cases:
         for ev in (False, True):
             args = (n[0], n[1], c[0], c[1], d[0], d[1], e, ev)
@@ -576,9 +586,18 @@ def test_fast_paths_equal_the_general_enumeration(seed):
             full = _bob_core(*args, False)[0]
             assert fast == pytest.approx(full, rel=1e-9), (args, fast, full)
             assert bob_exact(*args) == fast
-            if e >= 0.5 * (n[0] * _hy_upper(c[0], d[0]) + n[1] * _hy_upper(c[1], d[1])):
+            hu1, hl1, hu2, hl2 = _hy_bounds2(c[0], d[0], c[1], d[1])
+            if e >= 0.5 * (n[0] * hu1 + n[1] * hu2):
                 used["box"] += 1
                 continue
+            if (
+                not ev
+                and np.all(c + d < 1.0 - 1e-12)
+                and np.all(c + 2.0 * d > 1.0 + 1e-12)
+                and e < 0.5 * (n[0] * hl1 + n[1] * hl2)
+                and e > 0.5 * (n[0] * _ha_upper(c[0]) + n[1] * _ha_upper(c[1]))
+            ):
+                used["waterfill_c"] += 1
             if e >= box_kl_cost(n, c, d):
                 continue
             a1 = _make_arm(n[0], c[0], d[0], ev)
@@ -594,8 +613,10 @@ def test_fast_paths_equal_the_general_enumeration(seed):
     assert min(used.values()) >= 50, used
 
 
-def test_hy_upper_is_a_tight_upper_bound():
-    """``_hy_upper(C, D) >= C + D - 1 - ln D`` (log-free Box test), with a small excess."""
+def test_log_free_bounds():
+    """``_hy_bounds`` brackets ``h(Y) = C + D - 1 - ln D`` (Box and binding tests), with the
+    stated gap; ``_neglog_upper`` and ``_ha_upper`` are upper bounds of ``-ln x`` and
+    ``-ln(1 - C)``."""
     rng = np.random.default_rng(5)
     ds = np.concatenate(
         [
@@ -603,14 +624,34 @@ def test_hy_upper_is_a_tight_upper_bound():
             np.exp(rng.uniform(-600.0, 0.0, 4000)),
             2.0 ** -np.arange(0, 60),
             2.0 ** -np.arange(0, 60) * (1 - 1e-16),
+            1.0 - np.geomspace(1e-16, 1e-3, 200),
             [1.0, 1.0 - 1e-16, 0.5 + 1e-16],
         ]
     )
     for d in ds:
         if d <= 0.0:
             continue
+        s = (1.0 - d) / (1.0 + d)
+        assert _neglog_upper(d) >= -math.log(d) * (1 + 1e-15)
+        if d >= 1.0 / 3.0:
+            assert _neglog_upper(d) <= -math.log(d) + 4.2e-3 + 1e-13
         for c in (1e-9, 1e-3, 0.3, 3.0):
             exact = c + ((d - 1.0) - math.log(d))
-            ub = _hy_upper(c, d)
-            assert ub >= exact * (1 + 1e-15), (c, d)
-            assert ub <= exact + 7e-5 + 1e-12 * (exact - math.log(d)), (c, d)
+            ub, lb = _hy_bounds(c, d)
+            d_other = float(ds[(int(d * 1e6) + 17) % len(ds)])
+            if d_other > 0.0:
+                ub2, lb2, ub3, lb3 = _hy_bounds2(c, d, 0.5 * c, d_other)
+                if d >= 1e-3:
+                    assert lb2 == pytest.approx(lb, rel=1e-12)
+                    slack = 0.4 * 5.27 * s**11 + 1e-12 * (c + 1.0 - math.log(d))
+                    assert ub - 1e-12 * (c + 1.0 - math.log(d)) <= ub2 <= ub + slack, (c, d)
+                assert lb2 <= exact * (1 - 1e-15) and ub2 >= exact * (1 + 1e-15), (c, d)
+                other = 0.5 * c + ((d_other - 1.0) - math.log(d_other))
+                assert lb3 <= other * (1 - 1e-15) and ub3 >= other * (1 + 1e-15), (c, d_other)
+            assert ub >= exact * (1 + 1e-15) and lb <= exact * (1 - 1e-15), (c, d)
+            if s < 0.999:
+                gap = 2.0 * s**7 / (5.0 * (1.0 - s * s))
+                assert ub - lb <= gap * (1 + 1e-9) + 3e-13 * (c + 1.0 - math.log(d)), (c, d)
+    for c in np.concatenate([np.geomspace(1e-12, 0.999, 2000), [1.0 - 1e-12]]):
+        assert _ha_upper(c) >= -math.log1p(-c) * (1 + 1e-15)
+        assert _ha_upper(c) <= -math.log1p(-c) + c**3 / 3.0 + c**4 / (1.0 - c) + 1e-12 * c

@@ -97,12 +97,34 @@ safeguarded Newton iteration on :math:`\nu = 1/\lambda - 1` (:func:`_waterfill`)
 path taken by the paper's inputs whenever the KL constraint binds.
 
 *Log-free Box test.* The Box case is first tested with an upper bound of :math:`h(Y) = C + D -
-1 - \ln D` that needs no logarithm (:func:`_hy_upper`: :math:`D = m 2^k`, :math:`-\ln D = -k
-\ln 2 + 2\,\mathrm{atanh}\,s`, :math:`s = (1 - m)/(1 + m) < 1/3`, the atanh series' tail
-bounded by a geometric series; excess :math:`< 7\cdot 10^{-5}`, plus a relative rounding margin
-of :math:`10^{-13}`). If :math:`E` is at least the bound, the Box value is returned (exactly the
-same value as the exact test would give); otherwise the exact test runs. On the paper's inputs
-it decides every Box case, so there the Box case costs the Box formula plus a few flops.
+1 - \ln D` that needs no logarithm (:func:`_hy_bounds`, :func:`_hy_bounds2`: :math:`-\ln D =
+2\,\mathrm{atanh}\,s`, :math:`s = (1 - D)/(1 + D)`, the atanh series after :math:`s^3/3`
+bounded above by the geometric series :math:`s^5/(5(1 - s^2))` and below by :math:`s^5/5`
+(all terms positive); gap :math:`2s^7/(5(1-s^2))`, below :math:`4.2\cdot 10^{-3}` for
+:math:`D \ge 1/3`; plus a relative rounding margin of :math:`10^{-13}`). If :math:`E` is at
+least the upper bound, the Box value is returned (exactly the same value as the exact test would
+give); otherwise the exact test runs. On the paper's inputs it decides about 99% of the Box
+cases, so there the Box case costs the Box formula plus a few flops.
+
+*Log-saving water filling.* Non-EV program, both arms with :math:`C + D < 1` and
+:math:`C + 2D > 1` (region A then C1, no C2 piece; each with a margin :math:`10^{-12}` so that
+degenerate cases stay on the exact path): if :math:`E` is below the *lower* bound of
+:math:`\sum_c N_c h_c(Y_c)/2` above (KL binding) and above the log-free upper bound
+:math:`\sum_c N_c u_A(C_c)/2` of the region-A budget, :math:`u_A(C) = C + C^2/2 + C^3/(3(1-C))
+\ge -\ln(1 - C)` (:func:`_ha_upper`; the series' tail bounded by a geometric series), the
+program is exactly the water-filling case above, with :math:`F(0) < 0` and both arms past region
+A at the root. :func:`_waterfill_c` solves it computing only the logarithms it uses: :math:`\ln
+D` of the arm with the smaller cap :math:`\nu_s` (its :math:`h(Y)`), then the sign of
+:math:`F(\nu_s)` is first decided with the log-free bound :math:`-\ln w \le` :func:`_neglog_upper`
+(:math:`w = x` of the other arm at :math:`\nu_s`; exact :math:`h` only if undecided). If
+:math:`F(\nu_s) < 0` the first arm is capped and the other arm's :math:`h` is inverted
+(:func:`_solve_w`); otherwise a safeguarded Halley iteration on :math:`\nu` (:math:`h` is convex
+in :math:`\nu`: with :math:`\mathrm{sq} = 2w + C - 1`, :math:`h' = C(1 - w)/(w\,\mathrm{sq})`,
+:math:`h'' = C^2(w\,\mathrm{sq} + (1 - w)(\mathrm{sq} + 2w))/(w^2 \mathrm{sq}^3) > 0`) from
+:math:`\nu_s`, stopped after a step below :math:`10^{-5}\nu` (cubic convergence: the next error
+is far below rounding), replaces the Newton iteration. Any degenerate case (a vanishing
+derivative, a cap at 0) returns to :func:`_waterfill`. The shortcut decides only by proven
+bounds, so it returns the same maximiser as the general water filling.
 
 *Certified EV water filling.* EV program with both arms in the case :math:`C + D < 1`,
 :math:`C < 1/2` (region A, then a non-empty C1 piece, then the C2 piece if :math:`D < 1/2`;
@@ -202,7 +224,14 @@ def _solve_w(s):
     lo = -(math.sqrt(2.0 * s) + s)
     hi = 0.0
     if s < 3.0:
-        ell = -(math.sqrt(2.0 * s) + s / 3.0)
+        # series of ln w in sigma = sqrt(2s) (branch-point expansion of W_0), to sigma^7:
+        # error below 1e-7 relative for s < 0.12, so one Halley step usually suffices
+        sg = math.sqrt(2.0 * s)
+        p = 1.0 / 4320.0 - sg * (1.0 / 17010.0 + sg * (139.0 / 5443200.0))
+        p = 1.0 / 270.0 + sg * p
+        p = 1.0 / 36.0 + sg * p
+        p = 1.0 / 6.0 + sg * p
+        ell = -sg * (1.0 + sg * p)
     else:
         ell = -(1.0 + s) + math.exp(-(1.0 + s))
     for _ in range(100):
@@ -223,6 +252,10 @@ def _solve_w(s):
         if abs(step) <= 1e-6 * abs(ell):
             # cubic convergence: the error after this step is far below rounding (stopping
             # here also avoids chasing rounding noise of phi near the root)
+            if ell > -0.5 and lo <= nxt <= hi and abs(step) <= 1e-4:
+                # exp(ell - step) from em = expm1(ell) (1 + em >= 0.6, no cancellation):
+                # Taylor of exp(-step) to step^3, remainder below step^4/24 < 5e-18
+                return (1.0 + em) * (1.0 - step * (1.0 - step * (0.5 - step / 6.0)))
             ell = min(max(nxt, lo), hi)
             break
         if not (lo < nxt < hi):
@@ -803,25 +836,241 @@ _LN2 = math.log(2.0)
 
 
 @njit(cache=True)
-def _hy_upper(c, d):
-    """Upper bound of ``h(Y) = C + D - 1 - ln D`` without logarithm (``0 < D <= 1``).
+def _hy_bounds(c, d):
+    """``(upper, lower)`` bounds of ``h(Y) = C + D - 1 - ln D`` without logarithm (``0 < D <= 1``).
 
-    ``D = m 2^k`` with ``m in (1/2, 1]`` (``frexp``), ``-ln D = -k ln 2 + 2 atanh(s)``,
-    ``s = (1 - m)/(1 + m) in [0, 1/3)``, and ``atanh(s) = s + s^3/3 + s^5/5 + ... <=
-    s + s^3/3 + s^5/(5 (1 - s^2))`` (tail bounded by a geometric series; excess
-    ``2 sum_{j >= 3} s^{2j+1} (1/5 - 1/(2j+1)) < 7e-5``, ``O(s^7)``, largest for ``D`` just
-    above a power of two). The relative margin
-    ``1e-13`` of the sum of the magnitudes of the terms covers rounding.
+    ``-ln D = 2 atanh(s)``, ``s = (1 - D)/(1 + D) in [0, 1)``, ``atanh(s) = s + s^3/3 + s^5/5
+    + ...``: the upper bound replaces the tail after ``s^3/3`` by the geometric series
+    ``s^5/(5 (1 - s^2))``, the lower bound keeps ``s^5/5`` only (the dropped terms are
+    positive). Gap ``2 s^7/(5 (1 - s^2))``: ``< 4.2e-3`` for ``D >= 1/3``, ``< 1e-6`` for
+    ``D >= 0.8``. The relative margin ``1e-13`` of the sum of the magnitudes of the terms
+    covers rounding. No range reduction (``frexp`` costs as much as the rest): for small ``D``
+    the bounds are loose and the exact test decides.
     """
-    m, k = math.frexp(d)
-    if m == 0.5:
-        m = 1.0
-        k -= 1
-    s = (1.0 - m) / (1.0 + m)
+    s = (1.0 - d) / (1.0 + d)
     s2 = s * s
-    lz = 2.0 * s * (1.0 + s2 * (1.0 / 3.0 + s2 / (5.0 * (1.0 - s2))))
-    kl = -k * _LN2
-    return c + (d - 1.0) + kl + lz + 1e-13 * (c + 1.0 + abs(kl) + lz)
+    s4 = s2 * s2
+    base = 2.0 * s * (1.0 + s2 * (1.0 / 3.0))
+    den = 5.0 * (1.0 - s2)
+    lz_up = base + 2.0 * s * s4 / den if den > 0.0 else _INF
+    lz_lo = base + 0.4 * s * s4
+    head = c + (d - 1.0)
+    margin = 1e-13 * (c + 1.0 + lz_up)
+    return head + lz_up + margin, head + lz_lo - 1e-13 * (c + 1.0 + lz_lo)
+
+
+@njit(cache=True)
+def _hy_bounds2(c1, d1, c2, d2):
+    """:func:`_hy_bounds` of both arms, ``(ub1, lb1, ub2, lb2)``, with one division instead
+    of four (``s_1``, ``s_2`` from ``1/((1 + D_1)(1 + D_2))``; the tails' ``1/(1 - s^2)``
+    bounded by ``1 + a + a^2 + a^3/0.19``, ``a = s^2 <= 0.81``, i.e. ``D >= 0.053``, else
+    from ``1/((1 - s_1^2)(1 - s_2^2))``; the few extra roundings are covered by the margin)."""
+    inv = 1.0 / ((1.0 + d1) * (1.0 + d2))
+    sa = (1.0 - d1) * (1.0 + d2) * inv
+    sb = (1.0 - d2) * (1.0 + d1) * inv
+    a2 = sa * sa
+    b2 = sb * sb
+    ga = 1.0 - a2
+    gb = 1.0 - b2
+    pr = ga * gb
+    if a2 <= 0.81 and b2 <= 0.81:
+        # 1/(1 - a) = 1 + a + a^2 + a^3/(1 - a) <= 1 + a + a^2 + a^3/0.19: no division
+        ta = 1.0 + a2 * (1.0 + a2 * (1.0 + a2 * 5.2632))
+        tb = 1.0 + b2 * (1.0 + b2 * (1.0 + b2 * 5.2632))
+    elif pr > 1e-290:
+        ip = 1.0 / pr
+        ta = gb * ip
+        tb = ga * ip
+    else:
+        ta = 1.0 / ga if ga > 0.0 else _INF
+        tb = 1.0 / gb if gb > 0.0 else _INF
+    basea = 2.0 * sa * (1.0 + a2 * (1.0 / 3.0))
+    baseb = 2.0 * sb * (1.0 + b2 * (1.0 / 3.0))
+    sa5 = sa * a2 * a2
+    sb5 = sb * b2 * b2
+    upa = basea + 0.4 * sa5 * ta
+    upb = baseb + 0.4 * sb5 * tb
+    loa = basea + 0.4 * sa5
+    lob = baseb + 0.4 * sb5
+    heada = c1 + (d1 - 1.0)
+    headb = c2 + (d2 - 1.0)
+    return (
+        heada + upa + 1e-13 * (c1 + 1.0 + upa),
+        heada + loa - 1e-13 * (c1 + 1.0 + loa),
+        headb + upb + 1e-13 * (c2 + 1.0 + upb),
+        headb + lob - 1e-13 * (c2 + 1.0 + lob),
+    )
+
+
+@njit(cache=True)
+def _neglog_upper(x):
+    """Upper bound of ``-ln x`` for ``0 < x <= 1`` without logarithm: ``2 atanh(s)``,
+    ``s = (1 - x)/(1 + x)``, series tail after ``s^3/3`` bounded by ``s^5/(5 (1 - s^2))``
+    (as in :func:`_hy_bounds`), plus a relative rounding margin ``1e-13``."""
+    s = (1.0 - x) / (1.0 + x)
+    s2 = s * s
+    if not s2 < 1.0:
+        return _INF
+    return 2.0 * s * (1.0 + s2 * (1.0 / 3.0 + s2 / (5.0 * (1.0 - s2)))) * (1.0 + 1e-13)
+
+
+@njit(cache=True)
+def _ha_upper(c):
+    """Upper bound of ``h(y_A) = -ln(1 - C)`` (region C follows A, ``0 < C < 1``), no logarithm:
+    ``c + c^2/2 + c^3/(3 (1 - c))`` (tail of the series bounded by a geometric series;
+    ``c^3 2/3`` if ``c <= 1/2``), plus a relative rounding margin ``1e-13``."""
+    if c <= 0.5:
+        # 1/(1 - c) <= 2: no division
+        return (c + c * c * (0.5 + c * (2.0 / 3.0))) * (1.0 + 1e-13)
+    return (c + c * c * (0.5 + c / (3.0 * (1.0 - c)))) * (1.0 + 1e-13)
+
+
+@njit(cache=True)
+def _wfc(nu, n, c):
+    """Region C1 of a non-EV arm at ``nu`` (see :func:`_wf_arm`), no clamping:
+    ``(w, N h, d(N h)/d nu, d^2(N h)/d nu^2)``; NaN derivatives if ``sqrt`` vanishes.
+
+    With ``sq = 2w + C - 1`` and ``dw/d nu = -C/sq``: ``h' = C (1 - w)/(w sq)`` and
+    ``h'' = C^2 (w sq + (1 - w)(sq + 2w)) / (w^2 sq^3)`` (``h`` convex in ``nu``).
+    """
+    sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
+    u = -2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
+    w = 1.0 + u
+    nh = n * (c + _xm1mlog(u))
+    if not sq > 0.0:
+        return w, nh, math.nan, math.nan
+    ws = w * sq
+    den = ws * ws * sq
+    if not den > 0.0:
+        return w, nh, math.nan, math.nan
+    q = 1.0 / den  # 1 / (w^2 sq^3), the only division
+    nc = n * c
+    return w, nh, -nc * u * ws * sq * q, nc * c * (ws - u * (sq + 2.0 * w)) * q
+
+
+@njit(cache=True)
+def _wfc_der_w(w, n, c):
+    """Derivatives of :func:`_wfc` only, given ``w`` (no logarithm, no square root:
+    ``sq = 2w + C - 1``)."""
+    sq = 2.0 * w + c - 1.0
+    u = w - 1.0
+    if not sq > 0.0:
+        return math.nan, math.nan
+    ws = w * sq
+    den = ws * ws * sq
+    if not den > 0.0:
+        return math.nan, math.nan
+    q = 1.0 / den
+    nc = n * c
+    return -nc * u * ws * sq * q, nc * c * (ws - u * (sq + 2.0 * w)) * q
+
+
+@njit(cache=True)
+def _wfc_w(nu, c):
+    """``w = x = C/y`` of :func:`_wfc` only (no logarithm)."""
+    sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
+    return 1.0 - 2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
+
+
+@njit(cache=True)
+def _halley_step(f, d1, d2):
+    """Halley step ``f/f' / (1 - f f''/(2 f'^2))``, the Newton step if the correction
+    factor is not in ``(1/2, 2)``; NaN if ``f'`` is not positive (the caller bisects)."""
+    if not d1 > 0.0:
+        return math.nan
+    step = f / d1
+    den = 1.0 - 0.5 * step * d2 / d1
+    if 0.5 < den < 2.0:
+        return step / den
+    return step
+
+
+@njit(cache=True)
+def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
+    """:func:`_waterfill` when both arms go from region A to region C1 (``C + D < 1``,
+    ``C + 2D > 1``), the KL constraint binds and neither arm stays in region A (all checked
+    by the caller, by bounds; see the module docstring). ``(value, y1, y2)``, or a NaN value
+    if a degenerate case is met (the caller then runs :func:`_waterfill`).
+
+    Needs only the logarithms actually used: ``ln D`` of the arm with the smaller cap (its
+    ``h(Y)``), one per iterate, and the two of the value. Safeguarded Halley iteration (``F``
+    is convex: ``h'' > 0``) on ``nu = 1/lambda - 1``, stopped after a step below ``1e-5 nu``
+    (cubic convergence: the next error is far below rounding; only ``y`` is then recomputed).
+    When the arm with the smaller cap is capped, the other arm's ``h`` is inverted
+    (:func:`_solve_w`), as in :func:`_waterfill`.
+    """
+    fail = (math.nan, 0.0, 0.0)
+    e2 = 2.0 * e
+    # caps nu_c = D (1 - C - D) / C, compared without division
+    p1 = d1 * (1.0 - c1 - d1)
+    p2 = d2 * (1.0 - c2 - d2)
+    if not (p1 > 0.0 and p2 > 0.0):
+        return fail
+    first = p1 * c2 <= p2 * c1  # arm 1 has the smaller cap
+    if first:
+        ms, ns, cs, ds, no, co, dq = p1 / c1, n1, c1, d1, n2, c2, d2
+    else:
+        ms, ns, cs, ds, no, co, dq = p2 / c2, n2, c2, d2, n1, c1, d1
+    if not ms > 0.0:
+        return fail
+    nhs = ns * (cs + _xm1mlog(ds - 1.0))  # N h(Y) of the arm with the smaller cap
+    # F(ms) < 0 (the arm with the smaller cap is capped) decided first with the log-free
+    # upper bound of -ln w (:func:`_neglog_upper`) in h = C + (w - 1) - ln w
+    wo = _wfc_w(ms, co)
+    fhi = -1.0
+    if not (nhs + no * (co + (wo - 1.0) + _neglog_upper(wo)) < e2):
+        ho = no * (co + _xm1mlog(wo - 1.0))
+        do1, do2 = _wfc_der_w(wo, no, co)
+        if not (do1 > 0.0):
+            return fail
+        fhi = nhs + ho - e2
+    if fhi >= 0.0:
+        # both arms in region C1 at the root nu in (0, ms]: Halley from the right end (the
+        # arm with the smaller cap is at x = w = D there)
+        dsd1, dsd2 = _wfc_der_w(ds, ns, cs)
+        if not (dsd1 > 0.0):
+            return fail
+        if fhi == 0.0:
+            w1 = _wfc_w(ms, c1)
+            w2 = _wfc_w(ms, c2)
+            y1 = c1 / d1 if first else c1 / w1
+            y2 = c2 / w2 if first else c2 / d2
+            return (0.5 * (n1 * math.log1p(y1) + n2 * math.log1p(y2)), y1, y2)
+        mlo = 0.0
+        mhi = ms
+        mu = ms - _halley_step(fhi, dsd1 + do1, dsd2 + do2)
+        if not (mlo < mu < mhi):
+            mu = 0.5 * (mlo + mhi)
+        for _ in range(100):
+            _, h1, a1, b1 = _wfc(mu, n1, c1)
+            _, h2, a2, b2 = _wfc(mu, n2, c2)
+            f = h1 + h2 - e2
+            if f > 0.0:
+                mhi = mu
+            else:
+                mlo = mu
+            if f == 0.0 or mhi - mlo <= 4e-16 * mhi:
+                break
+            step = _halley_step(f, a1 + a2, b1 + b2)
+            nxt = mu - step
+            if not (mlo < nxt < mhi):
+                nxt = 0.5 * (mlo + mhi)
+            elif abs(step) <= 1e-5 * mu:
+                mu = nxt
+                break
+            mu = nxt
+        y1 = c1 / _wfc_w(mu, c1)
+        y2 = c2 / _wfc_w(mu, c2)
+        return (0.5 * (n1 * math.log1p(y1) + n2 * math.log1p(y2)), y1, y2)
+    # the arm with the smaller cap is capped; the other one takes the remaining budget,
+    # h inverted on region C1 (its budget is above h at nu = ms > 0 and below h(Y) there)
+    ys = cs / ds
+    wo = _solve_w((e2 - nhs) / no - co)
+    yo = min(co / wo, co / dq)
+    val = 0.5 * (ns * math.log1p(ys) + no * math.log1p(yo))
+    if first:
+        return (val, ys, yo)
+    return (val, yo, ys)
 
 
 @njit(cache=True)
@@ -1044,11 +1293,27 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
         return (nan, nan, nan)
     if fast:
         # Box test without logarithm, with an upper bound of h(Y) = C + D - 1 - ln D
-        # (:func:`_hy_upper`); undecided cases go on to the exact test below
-        if e >= 0.5 * (n1 * _hy_upper(c1, d1) + n2 * _hy_upper(c2, d2)):
+        # (:func:`_hy_bounds2`); undecided cases go on to the exact test below
+        hu1, hl1, hu2, hl2 = _hy_bounds2(c1, d1, c2, d2)
+        if e >= 0.5 * (n1 * hu1 + n2 * hu2):
             y1 = c1 / d1
             y2 = c2 / d2
             return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
+        # non-EV, both arms region A then C1 (no C2 piece, margins 1e-12 keep degenerate
+        # cases on the exact path), KL binding and neither arm left in region A, all decided
+        # by log-free bounds: water filling computing only the logarithms it uses
+        if (
+            not ev
+            and c1 + d1 < 1.0 - 1e-12
+            and c2 + d2 < 1.0 - 1e-12
+            and c1 + 2.0 * d1 > 1.0 + 1e-12
+            and c2 + 2.0 * d2 > 1.0 + 1e-12
+            and e < 0.5 * (n1 * hl1 + n2 * hl2)
+            and e > 0.5 * (n1 * _ha_upper(c1) + n2 * _ha_upper(c2))
+        ):
+            cand = _waterfill_c(n1, c1, d1, n2, c2, d2, e)
+            if not math.isnan(cand[0]):
+                return cand
     # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
     hy1 = c1 + _xm1mlog(d1 - 1.0)
     hy2 = c2 + _xm1mlog(d2 - 1.0)
