@@ -7,16 +7,23 @@ measures in this run:
 * the per-step cost (µs per sample): ``(wall(S2) - wall(S1)) / (S2 - S1)`` for two runs
   truncated at ``S1 = n0 K + s`` and ``S2 = n0 K + 3 s`` samples (the difference removes the
   initialisation and the compilation), ``s`` calibrated so that a run takes ~``--target`` s;
+  each wall time is the minimum over ``--repeats`` identical runs (the machine is shared:
+  the minimum is the least disturbed measurement);
 * the peak memory: increase of the process's peak RSS over its value after the first
   compilation (each rule runs in its own subprocess, K in increasing order), and the size of the per-run
   arrays allocated by the engine (counts, statistics, workspace: O(K) floats).
 
 A combination is skipped (with the reason printed) when the previous K already cost more
 than ``--max-us`` µs per sample. Prints a table and the growth exponent of the per-step cost
-(least-squares slope of log cost against log K, over all K and over K >= 10) per rule.
+(least-squares slope of log cost against log K, over all K, over K >= 10 and over K >= 50)
+per rule, and whether each rule meets the goal of issue 8 (decision D95): the exponent over
+K >= 10 (below, a fixed per-step overhead hides the growth) is at most 1.10 ("linear":
+TCI, uniform, FHN and their EV versions) or at most 1.15 ("near-linear": TaS and EV-TaS,
+whose oracle solves one equation per arm inside a 1-D search); DKM, FWS and "fixed" have
+no goal (FWS solves a K x K game at each step).
 
 Usage: ``.venv/bin/python benchmarks/bench_scaling.py [--K 2 5 10 50 200 1000]
-[--rules TaS TCI ...] [--target 0.3] [--max-us 20000]``
+[--rules TaS TCI ...] [--target 0.3] [--repeats 3] [--max-us 20000]``
 """
 
 from __future__ import annotations
@@ -30,8 +37,22 @@ import time
 
 import numpy as np
 
+LINEAR = 1.10  # largest exponent (fit over K >= 10) counted as linear growth (D95)
+NEAR_LINEAR = 1.15  # largest exponent counted as near-linear growth (D95)
+GOALS = {
+    "TCI": ("linear", LINEAR),
+    "EV-TCI": ("linear", LINEAR),
+    "uniform": ("linear", LINEAR),
+    "FHN1": ("linear", LINEAR),
+    "FHN2": ("linear", LINEAR),
+    "TaS": ("near-linear", NEAR_LINEAR),
+    "EV-TaS": ("near-linear", NEAR_LINEAR),
+}
 
-def _measure_rule(rule: str, Ks: list[int], target: float, max_us: float) -> list[dict]:
+
+def _measure_rule(
+    rule: str, Ks: list[int], target: float, max_us: float, repeats: int
+) -> list[dict]:
     from baiuv.instance import random_instance
     from baiuv.simulation import ALGORITHMS, RunSettings, simulate_run
 
@@ -62,13 +83,20 @@ def _measure_rule(rule: str, Ks: list[int], target: float, max_us: float) -> lis
         run(10)  # compile / load cache
         if base is None:
             base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        s0 = 100
+        # FHN samples in rounds (one sample of every surviving arm): at least a few rounds,
+        # otherwise the truncated runs of fewer than K extra samples would not differ
+        rounds = 4 * K if alg.kernel == "fhn" else 0
+        s0 = max(100, rounds // 2)
         w, _ = run(s0)
         w0, _ = run(0)
         per = max((w - w0) / s0, 1e-8)
-        s = int(min(max(200, target / per / 2), 2_000_000))
-        w1, t1 = run(s)
-        w2, t2 = run(3 * s)
+        s = int(min(max(200, rounds, target / per / 2), 2_000_000))
+        w1 = w2 = float("inf")
+        for _ in range(repeats):  # interleaved, so a slow period affects both alike
+            w, t1 = run(s)
+            w1 = min(w1, w)
+            w, t2 = run(3 * s)
+            w2 = min(w2, w)
         us = 1e6 * (w2 - w1) / max(t2 - t1, 1)
         prev_us = us
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -99,11 +127,12 @@ def main() -> None:
     ap.add_argument("--K", type=int, nargs="+", default=[2, 5, 10, 50, 200, 1000])
     ap.add_argument("--rules", nargs="+", default=None)
     ap.add_argument("--target", type=float, default=0.3, help="seconds per measured run")
+    ap.add_argument("--repeats", type=int, default=3, help="runs per wall time (minimum)")
     ap.add_argument("--max-us", type=float, default=20000.0, help="skip larger K above this cost")
     ap.add_argument("--_child", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a._child:
-        print(json.dumps(_measure_rule(a._child, sorted(a.K), a.target, a.max_us)))
+        print(json.dumps(_measure_rule(a._child, sorted(a.K), a.target, a.max_us, a.repeats)))
         return
     from baiuv.simulation import ALGORITHMS
 
@@ -120,6 +149,8 @@ def main() -> None:
             str(a.target),
             "--max-us",
             str(a.max_us),
+            "--repeats",
+            str(a.repeats),
             "--K",
             *map(str, a.K),
         ]
@@ -143,6 +174,7 @@ def main() -> None:
         f"{'rule':8s} {'all K':>7s} {'K>=10':>7s} {'K>=50':>7s}  µs/sample at K = "
         + " ".join(f"{k:>8d}" for k in a.K)
     )
+    verdicts = []
     for rule in rules:
         g = [r for r in rows if r["rule"] == rule and "us_per_sample" in r]
         if not g:
@@ -159,6 +191,23 @@ def main() -> None:
             f"{rule:8s} {s_all:7.2f} {s10:7.2f} {s50:7.2f}  "
             + " ".join(f"{cells[k]:8.1f}" if k in cells else f"{'skip':>8s}" for k in a.K)
         )
+        if rule in GOALS:
+            kind, bound = GOALS[rule]
+            if not s10 == s10:  # nan: fewer than two K >= 10 measured
+                verdict = "NOT MEASURED (fewer than two K >= 10)"
+            elif s10 <= bound:
+                verdict = "MEETS the goal"
+            else:
+                verdict = "DOES NOT MEET the goal"
+            kmax = max(K)
+            verdicts.append(
+                f"{rule:8s} goal {kind} (exponent over K >= 10 <= {bound:.2f}, up to K = "
+                f"{kmax}): exponent {s10:.2f} -> {verdict}"
+            )
+        else:
+            verdicts.append(f"{rule:8s} no growth goal (exponent over K >= 10: {s10:.2f})")
+    print("\nGoals of issue 8 (decision D95):")
+    print("\n".join(verdicts))
     print(f"\ntotal benchmark time {time.perf_counter() - t0:.0f} s")
 
 
