@@ -26,7 +26,10 @@ def wilson_interval(errors: int, n: int, level: float = 0.95) -> tuple[float, fl
     den = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval contains p in exact arithmetic; rounding can put a bound a few ulps on
+    # the wrong side of p (e.g. a lower bound of 3e-17 for 0 errors), so clamp to [0, p]
+    # and [p, 1]: 0 errors give exactly 0 as lower bound, n errors exactly 1 as upper.
+    return min(max(0.0, centre - half), p), max(min(1.0, centre + half), p)
 
 
 def error_rates(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
