@@ -99,7 +99,19 @@ def _measure_rule(
             w1 = min(w1, w)
             w, t2 = run(3 * s)
             w2 = min(w2, w)
-        us = 1e6 * (w2 - w1) / max(t2 - t1, 1)
+        if t2 - t1 < s or w2 <= w1:
+            # the longer run stopped (or cost no more) before its budget: the difference of
+            # the two wall times is not a per-sample cost (it can even be negative)
+            out.append(
+                {
+                    "rule": rule,
+                    "K": K,
+                    "skipped": f"not measurable: runs of {s} and {3 * s} extra samples took "
+                    f"{t1} and {t2} samples, {w1:.3g} s and {w2:.3g} s",
+                }
+            )
+            continue
+        us = 1e6 * (w2 - w1) / (t2 - t1)
         prev_us = us
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         out.append(
