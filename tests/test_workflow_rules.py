@@ -38,3 +38,32 @@ def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
     assert "sim_shard" in compute and "delta_correct_shard" in compute
     assert not compute & local, sorted(compute & local)
     assert light <= local, sorted(light - local)
+
+
+def test_dry_run_in_another_working_directory(tmp_path):
+    """``--directory`` elsewhere: every input that belongs to the checkout (the decision
+    list of the reproduction report) is found there, not looked up in the run directory."""
+    import subprocess
+    import sys
+
+    snakemake = Path(sys.executable).with_name("snakemake")
+    res = subprocess.run(
+        [
+            str(snakemake),
+            "-n",
+            "--quiet",
+            "rules",
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--configfile",
+            str(ROOT / "config" / "config.yaml"),
+            "--directory",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    assert "reproduction_report" in res.stdout + res.stderr

@@ -48,7 +48,9 @@ def reproduction_inputs(wildcards):
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
         "thr_costs": "results/thresholds/costs.parquet",
-        "decisions": "docs/decisions.md",
+        # the checkout's decision list, also when the working directory is elsewhere
+        # (--directory): a path relative to the workdir would not exist there
+        "decisions": os.path.join(workflow.basedir, "docs", "decisions.md"),
         "simulations": expand(
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
