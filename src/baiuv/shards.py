@@ -22,7 +22,7 @@ import pandas as pd
 
 from baiuv.instance import GaussianInstance
 from baiuv.io import read_table, write_table
-from baiuv.simulation.engine import Algorithm, RunSettings, get_algorithm, simulate_run
+from baiuv.simulation.engine import Algorithm, RunSettings, get_algorithm, simulate_run, warm_up
 
 __all__ = [
     "OUTCOME_COLUMNS",
@@ -71,8 +71,7 @@ def run_cell(
     alg = get_algorithm(algorithm)
     rows = []
     if len(runs):  # compile / load the numba cache before timing
-        warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
-        simulate_run(runs[0].instance, alg, settings=warm, seed=seed, experiment="warmup")
+        warm_up(runs[0].instance, alg, settings, seed=seed)
     for done, job in enumerate(runs, 1):
         res = simulate_run(
             job.instance,

@@ -457,6 +457,14 @@ def _lower_bound(mu: tuple, sigma2: tuple, delta: float) -> tuple[float, float]:
     return T, T * math.log(1.0 / delta)
 
 
+def warm_up(instance: GaussianInstance, algorithm, settings: RunSettings, *, seed: int) -> None:
+    """Compile (or load from numba's cache) the kernels a run of ``algorithm`` with
+    ``settings`` uses, by a 50-sample run on ``instance`` (result discarded), so that the
+    wall times of the runs that follow do not include compilation."""
+    warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
+    simulate_run(instance, algorithm, settings=warm, seed=seed, experiment="warmup")
+
+
 def run_shard(
     experiment: Experiment,
     algorithm: str,
@@ -484,9 +492,7 @@ def run_shard(
     rows = []
     cache: dict[int, tuple[str, GaussianInstance]] = {}
     if idx:  # compile (or load from cache) before timing the first run
-        _, inst0 = experiment.instance_at(keys[idx[0]][0], seed)
-        warm = RunSettings(**{**s.to_dict(), "max_samples": 50})
-        simulate_run(inst0, alg, settings=warm, seed=seed, experiment="warmup")
+        warm_up(experiment.instance_at(keys[idx[0]][0], seed)[1], alg, s, seed=seed)
     for j in idx:
         i, r = keys[j]
         if i not in cache:
