@@ -67,3 +67,47 @@ def test_dry_run_in_another_working_directory(tmp_path):
     )
     assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
     assert "reproduction_report" in res.stdout + res.stderr
+
+
+def _report_inputs(*extra: str, cwd: Path) -> list[str]:
+    """The input list of rule reproduction_report in a forced dry run."""
+    import subprocess
+    import sys
+
+    snakemake = Path(sys.executable).with_name("snakemake")
+    res = subprocess.run(
+        [
+            str(snakemake),
+            "-n",
+            "-f",
+            "results/reproduction.md",
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--configfile",
+            str(ROOT / "config" / "config.yaml"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    lines = (res.stdout + res.stderr).splitlines()
+    i = next(k for k, line in enumerate(lines) if line.strip() == "rule reproduction_report:")
+    return [p.strip() for p in lines[i + 1].split("input:", 1)[1].split(",")]
+
+
+def test_report_inputs_are_relative_to_the_working_directory(tmp_path):
+    """The decision list is recorded relative to the working directory, never as an
+    absolute path: a checkout copied or moved together with its results keeps the same
+    input set, so Snakemake reruns nothing (the CI failure of stop 10 was the absolute
+    path, which changed when the tiny run was copied). With ``--directory`` elsewhere
+    the relative path still leads to the checkout's file."""
+    inside = _report_inputs(cwd=ROOT)
+    assert "docs/decisions.md" in inside
+    assert not any(Path(p).is_absolute() for p in inside)
+    elsewhere = _report_inputs("--directory", str(tmp_path), cwd=ROOT)
+    (dec,) = [p for p in elsewhere if p.endswith("decisions.md")]
+    assert not Path(dec).is_absolute()
+    assert (tmp_path / dec).resolve() == (ROOT / "docs" / "decisions.md").resolve()

@@ -49,8 +49,12 @@ def reproduction_inputs(wildcards):
         "thr_initial": "results/thresholds/initial_times.parquet",
         "thr_costs": "results/thresholds/costs.parquet",
         # the checkout's decision list, also when the working directory is elsewhere
-        # (--directory): a path relative to the workdir would not exist there
-        "decisions": os.path.join(workflow.basedir, "docs", "decisions.md"),
+        # (--directory): "docs/decisions.md" would be looked up in the workdir. Relative
+        # to the workdir (not absolute), so a checkout that is copied or moved with its
+        # results keeps the same recorded input set and reruns nothing.
+        "decisions": os.path.relpath(
+            os.path.join(workflow.basedir, "docs", "decisions.md")
+        ),
         "simulations": expand(
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
