@@ -43,6 +43,12 @@ def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
 def test_dry_run_in_another_working_directory(tmp_path):
     """``--directory`` elsewhere: every input that belongs to the checkout (the decision
     list of the reproduction report) is found there, not looked up in the run directory."""
+    out = _snakemake_dry_run("--quiet", "rules", "--directory", str(tmp_path), cwd=ROOT)
+    assert "reproduction_report" in out
+
+
+def _snakemake_dry_run(*args: str, cwd: Path) -> str:
+    """Output of a dry run of the default config with the checkout's Snakefile."""
     import subprocess
     import sys
 
@@ -51,41 +57,11 @@ def test_dry_run_in_another_working_directory(tmp_path):
         [
             str(snakemake),
             "-n",
-            "--quiet",
-            "rules",
             "--snakefile",
             str(ROOT / "Snakefile"),
             "--configfile",
             str(ROOT / "config" / "config.yaml"),
-            "--directory",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-    )
-    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
-    assert "reproduction_report" in res.stdout + res.stderr
-
-
-def _report_inputs(*extra: str, cwd: Path) -> list[str]:
-    """The input list of rule reproduction_report in a forced dry run."""
-    import subprocess
-    import sys
-
-    snakemake = Path(sys.executable).with_name("snakemake")
-    res = subprocess.run(
-        [
-            str(snakemake),
-            "-n",
-            "-f",
-            "results/reproduction.md",
-            "--snakefile",
-            str(ROOT / "Snakefile"),
-            "--configfile",
-            str(ROOT / "config" / "config.yaml"),
-            *extra,
+            *args,
         ],
         capture_output=True,
         text=True,
@@ -93,7 +69,12 @@ def _report_inputs(*extra: str, cwd: Path) -> list[str]:
         cwd=cwd,
     )
     assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
-    lines = (res.stdout + res.stderr).splitlines()
+    return res.stdout + res.stderr
+
+
+def _report_inputs(*extra: str, cwd: Path) -> list[str]:
+    """The input list of rule reproduction_report in a forced dry run."""
+    lines = _snakemake_dry_run("-f", "results/reproduction.md", *extra, cwd=cwd).splitlines()
     i = next(k for k, line in enumerate(lines) if line.strip() == "rule reproduction_report:")
     return [p.strip() for p in lines[i + 1].split("input:", 1)[1].split(",")]
 
