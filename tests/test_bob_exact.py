@@ -18,17 +18,20 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize, minimize_scalar
 
 from baiuv.thresholds.bob_exact import (
+    _binding_proven,
     _bob_core,
+    _box_proven,
+    _chebyshev_step,
     _em1m,
     _ev_waterfill,
     _h_any,
     _ha_upper,
     _hinv,
-    _hy_bounds,
-    _hy_bounds2,
+    _l1p_shift,
     _make_arm,
     _neglog_upper,
     _solve_w,
+    _solve_w_l1p,
     bob_exact,
     bob_exact_solution,
     solve_bob_exact,
@@ -415,6 +418,35 @@ def test_lambert_solver_and_h_inverse():
         assert _hinv(h, arm) == pytest.approx(y, rel=1e-9, abs=1e-12)
 
 
+def test_bracketed_lambert_solver_and_log1p_shift():
+    """``_solve_w_l1p`` (capped branch of the log-saving water filling) solves
+    ``w - 1 - ln w = s`` in its bracket to rounding and returns ``ln(1 + c/w)`` to rounding
+    (from a ``log1p`` at the last iterate, shifted by ``_l1p_shift``, whose remainder bound is
+    checked directly); ``_chebyshev_step`` is the third-order step of its docstring."""
+    rng = np.random.default_rng(8)
+    for _ in range(3000):
+        d = float(rng.uniform(0.05, 0.999))
+        hi = float(rng.uniform(d, 1.0 - 1e-6))
+        w_true = float(rng.uniform(d, hi))
+        c = float(np.exp(rng.uniform(-9.0, 0.0)))
+        s = (w_true - 1.0) - math.log(w_true)
+        w, lp = _solve_w_l1p(s, c, d, hi)
+        assert d <= w <= hi
+        assert abs(w - w_true) <= 1e-12 * (1.0 - w_true) + 1e-15
+        assert lp == pytest.approx(math.log1p(c / w), rel=2e-15)
+        # the shift itself, at its limit |dw| = 1e-4 w0
+        dw = float(rng.choice([-1.0, 1.0])) * 1e-4 * w * float(rng.uniform(0.0, 1.0))
+        ref = math.log1p(c / (w + dw)) - math.log1p(c / w)
+        # reference by a difference of log1p's: accurate to rounding of the two terms
+        tol = 4e-16 * math.log1p(c / w) + 1e-12 * abs(ref)
+        assert abs(_l1p_shift(w, dw, c) - ref) <= tol, (w, dw, c)
+    for f, d1, d2 in ((1e-3, 2.0, 3.0), (-0.2, 1.5, 0.4), (5.0, 1.0, 1.0)):
+        x = f / d1 * d2 / (2.0 * d1)
+        want = f / d1 * (1.0 + x) if abs(x) < 0.5 else f / d1
+        assert _chebyshev_step(f, d1, d2) == pytest.approx(want, rel=1e-15)
+    assert math.isnan(_chebyshev_step(1.0, 0.0, 1.0))
+
+
 def test_known_nonconvex_instance():
     """EV program whose maximiser is a corner (arm 1 at y = 0): local solvers miss it.
 
@@ -586,15 +618,14 @@ def test_fast_paths_equal_the_general_enumeration(seed):
             full = _bob_core(*args, False)[0]
             assert fast == pytest.approx(full, rel=1e-9), (args, fast, full)
             assert bob_exact(*args) == fast
-            hu1, hl1, hu2, hl2 = _hy_bounds2(c[0], d[0], c[1], d[1])
-            if e >= 0.5 * (n[0] * hu1 + n[1] * hu2):
+            if _box_proven(n[0], n[1], c[0], c[1], d[0], d[1], e):
                 used["box"] += 1
                 continue
             if (
                 not ev
                 and np.all(c + d < 1.0 - 1e-12)
                 and np.all(c + 2.0 * d > 1.0 + 1e-12)
-                and e < 0.5 * (n[0] * hl1 + n[1] * hl2)
+                and _binding_proven(n[0], n[1], c[0], c[1], d[0], d[1], e)
                 and e > 0.5 * (n[0] * _ha_upper(c[0]) + n[1] * _ha_upper(c[1]))
             ):
                 used["waterfill_c"] += 1
@@ -614,9 +645,10 @@ def test_fast_paths_equal_the_general_enumeration(seed):
 
 
 def test_log_free_bounds():
-    """``_hy_bounds`` brackets ``h(Y) = C + D - 1 - ln D`` (Box and binding tests), with the
-    stated gap; ``_neglog_upper`` and ``_ha_upper`` are upper bounds of ``-ln x`` and
-    ``-ln(1 - C)``."""
+    """``_box_proven`` / ``_binding_proven`` never claim a wrong side of ``E = sum N h(Y)/2``
+    (``h(Y) = C + D - 1 - ln D``, reference with ``log`` of the exact ``D`` and a series near
+    ``D = 1``) and decide everything outside the stated gap; ``_neglog_upper`` and
+    ``_ha_upper`` are upper bounds of ``-ln x`` and ``-ln(1 - C)``."""
     rng = np.random.default_rng(5)
     ds = np.concatenate(
         [
@@ -628,30 +660,40 @@ def test_log_free_bounds():
             [1.0, 1.0 - 1e-16, 0.5 + 1e-16],
         ]
     )
-    for d in ds:
-        if d <= 0.0:
-            continue
+    ds = ds[ds > 0.0]
+
+    def phi_ref(d):
+        u = d - 1.0
+        if abs(u) < 1e-2:
+            return sum((-u) ** k / k for k in range(2, 12))
+        return u - math.log(d)
+
+    for i, d in enumerate(ds):
         s = (1.0 - d) / (1.0 + d)
         assert _neglog_upper(d) >= -math.log(d) * (1 + 1e-15)
         if d >= 1.0 / 3.0:
             assert _neglog_upper(d) <= -math.log(d) + 4.2e-3 + 1e-13
-        for c in (1e-9, 1e-3, 0.3, 3.0):
-            exact = c + ((d - 1.0) - math.log(d))
-            ub, lb = _hy_bounds(c, d)
-            d_other = float(ds[(int(d * 1e6) + 17) % len(ds)])
-            if d_other > 0.0:
-                ub2, lb2, ub3, lb3 = _hy_bounds2(c, d, 0.5 * c, d_other)
-                if d >= 1e-3:
-                    assert lb2 == pytest.approx(lb, rel=1e-12)
-                    slack = 0.4 * 5.27 * s**11 + 1e-12 * (c + 1.0 - math.log(d))
-                    assert ub - 1e-12 * (c + 1.0 - math.log(d)) <= ub2 <= ub + slack, (c, d)
-                assert lb2 <= exact * (1 - 1e-15) and ub2 >= exact * (1 + 1e-15), (c, d)
-                other = 0.5 * c + ((d_other - 1.0) - math.log(d_other))
-                assert lb3 <= other * (1 - 1e-15) and ub3 >= other * (1 + 1e-15), (c, d_other)
-            assert ub >= exact * (1 + 1e-15) and lb <= exact * (1 - 1e-15), (c, d)
-            if s < 0.999:
-                gap = 2.0 * s**7 / (5.0 * (1.0 - s * s))
-                assert ub - lb <= gap * (1 + 1e-9) + 3e-13 * (c + 1.0 - math.log(d)), (c, d)
+        d2 = float(ds[(7 * i + 3) % len(ds)])
+        s2 = (1.0 - d2) / (1.0 + d2)
+        for c1, c2, n1, n2 in (
+            (1e-9, 0.3, 7.0, 20000.0),
+            (1e-3, 1e-3, 100.0, 100.0),
+            (3.0, 0.05, 20.0, 3.0),
+        ):
+            hy = 0.5 * (n1 * (c1 + phi_ref(d)) + n2 * (c2 + phi_ref(d2)))
+            # never wrong, even next to the threshold (the bounds' margin is 1e-13 relative)
+            lo_e, hi_e = hy * (1 - 1e-14), hy * (1 + 1e-14)
+            assert not _box_proven(n1, n2, c1, c2, d, d2, lo_e), (d, d2, c1, c2)
+            assert not _binding_proven(n1, n2, c1, c2, d, d2, hi_e), (d, d2, c1, c2)
+            # decided outside the gap (atanh remainder 2 s^7/(5 (1 - s^2)) per arm, rounding)
+            if s < 0.9 and s2 < 0.9:
+                gap = 0.5 * sum(
+                    n * 2.0 * t**7 / (5.0 * (1.0 - t * t)) for n, t in ((n1, s), (n2, s2))
+                )
+                margin = gap * (1 + 1e-6) + 1e-12 * hy
+                assert _box_proven(n1, n2, c1, c2, d, d2, hy + margin), (d, d2, hy, gap)
+                if hy - margin > 0.0:
+                    assert _binding_proven(n1, n2, c1, c2, d, d2, hy - margin), (d, d2, hy, gap)
     for c in np.concatenate([np.geomspace(1e-12, 0.999, 2000), [1.0 - 1e-12]]):
         assert _ha_upper(c) >= -math.log1p(-c) * (1 + 1e-15)
         assert _ha_upper(c) <= -math.log1p(-c) + c**3 / 3.0 + c**4 / (1.0 - c) + 1e-12 * c

@@ -96,20 +96,29 @@ value and KL cost coincide); and, for the non-EV program when no arm has a C2 pi
 safeguarded Newton iteration on :math:`\nu = 1/\lambda - 1` (:func:`_waterfill`), which is the
 path taken by the paper's inputs whenever the KL constraint binds.
 
-*Log-free Box test.* The Box case is first tested with an upper bound of :math:`h(Y) = C + D -
-1 - \ln D` that needs no logarithm (:func:`_hy_bounds`, :func:`_hy_bounds2`: :math:`-\ln D =
-2\,\mathrm{atanh}\,s`, :math:`s = (1 - D)/(1 + D)`, the atanh series after :math:`s^3/3`
-bounded above by the geometric series :math:`s^5/(5(1 - s^2))` and below by :math:`s^5/5`
-(all terms positive); gap :math:`2s^7/(5(1-s^2))`, below :math:`4.2\cdot 10^{-3}` for
-:math:`D \ge 1/3`; plus a relative rounding margin of :math:`10^{-13}`). If :math:`E` is at
-least the upper bound, the Box value is returned (exactly the same value as the exact test would
-give); otherwise the exact test runs. On the paper's inputs it decides about 99% of the Box
-cases, so there the Box case costs the Box formula plus a few flops.
+*Log-free Box test.* The Box case is first tested with an upper bound of :math:`h(Y) = C +
+\varphi(D)`, :math:`\varphi(D) = D - 1 - \ln D`, that needs neither a logarithm nor a division
+(:func:`_box_proven`): with :math:`t = 1 - D`, :math:`-\ln D = 2\,\mathrm{atanh}\,s`,
+:math:`s = t/(1 + D)`, :math:`1 - s^2 = 4D/(1+D)^2`, the atanh series after :math:`s^3/3` is
+bounded above by the geometric series :math:`s^5/(5(1 - s^2))` and below by :math:`s^5/5` (all
+terms positive), which gives, since :math:`-t + 2s = t^2/(1+D)`,
+
+.. math:: \frac{t^2(15(1+D)^4 + 10(1+D)^2 t + 6t^3)}{15(1+D)^5} \le \varphi(D) \le
+          \frac{t^2(30D(1+D)^2 + 20Dt + 3t^3)}{30D(1+D)^3}
+
+(gap :math:`2s^7/(5(1-s^2))` up to the :math:`s^7` term; below 1% of :math:`\varphi` for
+:math:`D \ge 0.35`). The comparison :math:`2E \ge \sum_c N_c(C_c + P_c/Q_c)` is multiplied out by
+:math:`Q_1 Q_2 > 0`; every term is then a product of positive factors, so a relative margin
+:math:`10^{-13}` covers rounding (a tiny :math:`Q_1 Q_2` or an overflow leaves the test
+undecided). If it holds, the Box value is returned (the same value as the exact test would
+give); otherwise the exact test runs. On the paper's inputs it decides all the Box cases met in
+the benchmark. The input check and this test are in the small :func:`_bob_front`, inlined into
+the callers' loops, so the Box case costs the Box formula plus a few flops.
 
 *Log-saving water filling.* Non-EV program, both arms with :math:`C + D < 1` and
 :math:`C + 2D > 1` (region A then C1, no C2 piece; each with a margin :math:`10^{-12}` so that
 degenerate cases stay on the exact path): if :math:`E` is below the *lower* bound of
-:math:`\sum_c N_c h_c(Y_c)/2` above (KL binding) and above the log-free upper bound
+:math:`\sum_c N_c h_c(Y_c)/2` above (KL binding, :func:`_binding_proven`, multiplied out likewise) and above the log-free upper bound
 :math:`\sum_c N_c u_A(C_c)/2` of the region-A budget, :math:`u_A(C) = C + C^2/2 + C^3/(3(1-C))
 \ge -\ln(1 - C)` (:func:`_ha_upper`; the series' tail bounded by a geometric series), the
 program is exactly the water-filling case above, with :math:`F(0) < 0` and both arms past region
@@ -118,11 +127,16 @@ D` of the arm with the smaller cap :math:`\nu_s` (its :math:`h(Y)`), then the si
 :math:`F(\nu_s)` is first decided with the log-free bound :math:`-\ln w \le` :func:`_neglog_upper`
 (:math:`w = x` of the other arm at :math:`\nu_s`; exact :math:`h` only if undecided). If
 :math:`F(\nu_s) < 0` the first arm is capped and the other arm's :math:`h` is inverted
-(:func:`_solve_w`); otherwise a safeguarded Halley iteration on :math:`\nu` (:math:`h` is convex
+(:func:`_solve_w_l1p`: a Halley iteration on :math:`w` itself in the bracket :math:`[D_o,
+w_o(\nu_s)]`, which also returns :math:`\ln(1 + C_o/w)` from a ``log1p`` computed alongside the
+iteration and corrected for the last step by :func:`_l1p_shift`, a series with a proven
+remainder); otherwise a safeguarded third-order iteration (first step Halley's, then
+Chebyshev's, :func:`_chebyshev_step`, whose divisions do not wait for :math:`F`) on :math:`\nu` (:math:`h` is convex
 in :math:`\nu`: with :math:`\mathrm{sq} = 2w + C - 1`, :math:`h' = C(1 - w)/(w\,\mathrm{sq})`,
 :math:`h'' = C^2(w\,\mathrm{sq} + (1 - w)(\mathrm{sq} + 2w))/(w^2 \mathrm{sq}^3) > 0`) from
 :math:`\nu_s`, stopped after a step below :math:`10^{-5}\nu` (cubic convergence: the next error
-is far below rounding), replaces the Newton iteration. Any degenerate case (a vanishing
+is far below rounding), replaces the Newton iteration. Logarithms of exactly computed
+arguments use ``log`` instead of ``log1p`` (:func:`_phi`; same accuracy, about half the cost). Any degenerate case (a vanishing
 derivative, a cap at 0) returns to :func:`_waterfill`. The shortcut decides only by proven
 bounds, so it returns the same maximiser as the general water filling.
 
@@ -185,15 +199,21 @@ _LEAF = 1e-7
 # Accurate elementary helpers
 # ----------------------------------------------------------------------------------------
 @njit(cache=True)
-def _xm1mlog(u):
-    """``u - log1p(u)`` (``= x - 1 - ln x`` at ``x = 1 + u``), accurate for small ``|u|``."""
+def _phi(w):
+    """``w - 1 - ln w`` for ``w > 0``, accurate near ``w = 1``.
+
+    For ``|u| < 1e-2``, ``u = w - 1``: the series ``u^2/2 - u^3/3 + ... + u^9/9`` (truncation
+    error below ``|u|^10/10``); otherwise ``u - ln w`` with ``math.log`` of the exact
+    argument ``w`` (``log1p(u)`` costs about twice as much; ``u`` is exact for
+    ``w in [1/2, 2]`` (Sterbenz), and for ``w < 1/2`` there is no cancellation).
+    """
+    u = w - 1.0
     if abs(u) < 1e-2:
-        # u^2/2 - u^3/3 + u^4/4 - ... (truncation error < |u|^10 / 10)
         s = 0.0
         for k in range(9, 1, -1):
             s = u * s + (1.0 if k % 2 == 0 else -1.0) / k
         return u * u * s
-    return u - math.log1p(u)
+    return u - math.log(w)
 
 
 @njit(cache=True)
@@ -264,6 +284,72 @@ def _solve_w(s):
     return math.exp(ell)
 
 
+@njit(cache=True)
+def _l1p_shift(w0, dw, c):
+    """``ln(1 + c/(w0 + dw)) - ln(1 + c/w0)`` for ``|dw| <= 1e-4 w0``, ``w0, c > 0``, without
+    logarithm: ``log1p(a) - log1p(b)``, ``a = dw/(w0 + c)``, ``b = dw/w0``, is
+    ``(a - b)(1 - (a + b)/2 + (a^2 + ab + b^2)/3)`` up to ``|a - b| m^3/(1 - m)``,
+    ``m = max(|a|, |b|) <= 1e-4`` (``|a^k - b^k| <= k |a - b| m^(k-1)``), i.e. below
+    ``1e-16`` of the result's size ``c/(w + c)``; ``a - b = -a c/w0`` has no cancellation."""
+    iw = 1.0 / w0
+    a = dw / (w0 + c)
+    b = dw * iw
+    return -a * c * iw * (1.0 - 0.5 * (a + b) + (a * a + a * b + b * b) * (1.0 / 3.0))
+
+
+@njit(cache=True)
+def _solve_w_l1p(s, c, wlo, whi):
+    """Root ``w`` of ``w - 1 - ln w = s`` (``s > 0``) in the bracket ``[wlo, whi]``
+    (``whi < 1``, given by the caller), and ``ln(1 + c/w)``: ``(w, ln(1 + c/w))``.
+
+    Halley iteration on ``w`` itself (``f = phi(w) - s``, ``f' = (w - 1)/w``,
+    ``f'' = 1/w^2``; :func:`_phi`), safeguarded by bisection of the bracket, from the
+    branch-point series ``w = 1 - sigma + sigma^2/3 - sigma^3/36 - sigma^4/270 -
+    sigma^5/4320 + sigma^6/17010 + 139 sigma^7/5443200 + sigma^8/204120``,
+    ``sigma = sqrt(2 s)`` (series reversion of ``u - ln(1 + u) = sigma^2/2``), stopped after
+    a step below ``1e-6 |w - 1|`` (cubic convergence, as :func:`_solve_w`). ``log1p(c/w)`` is
+    computed at each iterate alongside ``ln w`` (independent of the iteration, so its
+    latency overlaps), and the result's is obtained from the last one by
+    :func:`_l1p_shift` (exact to rounding for a final step below ``1e-4 w``): unlike
+    :func:`_solve_w`, no ``expm1`` or ``exp`` and no logarithm after the iteration.
+    """
+    sg = math.sqrt(2.0 * s)
+    p = 1.0 / 17010.0 + sg * (139.0 / 5443200.0 + sg * (1.0 / 204120.0))
+    p = -1.0 / 4320.0 + sg * p
+    p = -1.0 / 270.0 + sg * p
+    p = -1.0 / 36.0 + sg * p
+    p = 1.0 / 3.0 + sg * p
+    w = 1.0 + sg * (-1.0 + sg * p)
+    if not (wlo < w < whi):
+        w = 0.5 * (wlo + whi)
+    lp = math.log1p(c / w)
+    for _ in range(100):
+        lp = math.log1p(c / w)
+        f = _phi(w) - s
+        if f > 0.0:  # f decreases in w
+            wlo = w
+        elif f < 0.0:
+            whi = w
+        else:
+            return w, lp
+        um = w - 1.0
+        step = f * w / um
+        corr = 1.0 - 0.5 * f / (um * um)
+        if 0.5 < corr < 2.0:
+            step = step / corr
+        nxt = w - step
+        if abs(step) <= 1e-6 * abs(um) and wlo <= nxt <= whi:
+            if abs(step) <= 1e-4 * w:
+                return nxt, lp + _l1p_shift(w, -step, c)
+            return nxt, math.log1p(c / nxt)
+        if not (wlo < nxt < whi):
+            nxt = 0.5 * (wlo + whi)
+            if not (wlo < nxt < whi):  # bracket exhausted
+                return nxt, math.log1p(c / nxt)
+        w = nxt
+    return w, math.log1p(c / w)
+
+
 # ----------------------------------------------------------------------------------------
 # One arm: regions, pieces, costs
 # arm tuple: (n, c, d, Y, yA, ys, rt, hA, hY)
@@ -274,7 +360,7 @@ def _solve_w(s):
 @njit(cache=True)
 def _make_arm(n, c, d, ev):
     """Arm tuple (see above) of the program with ``N = n``, ``C = c``, ``D = d``."""
-    return _make_arm_h(n, c, d, ev, c + _xm1mlog(d - 1.0))
+    return _make_arm_h(n, c, d, ev, c + _phi(d))
 
 
 @njit(cache=True)
@@ -304,8 +390,8 @@ def _h(y, arm, region):
     if region == 0:
         return math.log1p(y)
     if region == 1:
-        return y * d + _xm1mlog(d - 1.0)
-    return c + _xm1mlog(c / y - 1.0)
+        return y * d + _phi(d)
+    return c + _phi(c / y)
 
 
 @njit(cache=True)
@@ -330,7 +416,7 @@ def _hinv(t, arm):
     if t <= arm[7]:
         y = math.expm1(t)
     elif arm[6] == 1.0:
-        y = (t - _xm1mlog(arm[2] - 1.0)) / arm[2]
+        y = (t - _phi(arm[2])) / arm[2]
     else:
         c = arm[1]
         y = c / _solve_w(t - c)
@@ -721,13 +807,13 @@ def _wf_arm(nu, arm):
         return arm[3], n * arm[8], 0.0
     if arm[6] == 1.0:
         y = (nu + (1.0 - d)) / d
-        return y, n * (y * d + _xm1mlog(d - 1.0)), n
+        return y, n * (y * d + _phi(d)), n
     sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
     u = -2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
     w = 1.0 + u
     y = c / w
     dc = n * (-u) * c / (w * sq) if sq > 0.0 else _INF
-    return y, n * (c + _xm1mlog(u)), dc
+    return y, n * (c + _phi(w)), dc
 
 
 @njit(cache=True)
@@ -836,77 +922,51 @@ _LN2 = math.log(2.0)
 
 
 @njit(cache=True)
-def _hy_bounds(c, d):
-    """``(upper, lower)`` bounds of ``h(Y) = C + D - 1 - ln D`` without logarithm (``0 < D <= 1``).
+def _box_proven(n1, n2, c1, c2, d1, d2, e):
+    """True if ``E >= sum_c N_c h_c(Y_c)/2`` is proven without logarithm (Box case).
 
-    ``-ln D = 2 atanh(s)``, ``s = (1 - D)/(1 + D) in [0, 1)``, ``atanh(s) = s + s^3/3 + s^5/5
-    + ...``: the upper bound replaces the tail after ``s^3/3`` by the geometric series
-    ``s^5/(5 (1 - s^2))``, the lower bound keeps ``s^5/5`` only (the dropped terms are
-    positive). Gap ``2 s^7/(5 (1 - s^2))``: ``< 4.2e-3`` for ``D >= 1/3``, ``< 1e-6`` for
-    ``D >= 0.8``. The relative margin ``1e-13`` of the sum of the magnitudes of the terms
-    covers rounding. No range reduction (``frexp`` costs as much as the rest): for small ``D``
-    the bounds are loose and the exact test decides.
+    ``h(Y) = C + phi(D)``, ``phi(D) = D - 1 - ln D <= phi_up(D) = t^2 (30 D (1+D)^2 + 20 D t +
+    3 t^3) / (30 D (1+D)^3)``, ``t = 1 - D`` (module docstring, *log-free Box test*). The
+    comparison is multiplied out by the positive denominators, so it needs no division;
+    every term is positive, so a relative margin ``1e-13`` covers rounding. Tiny ``D``
+    (denominator product below ``1e-290``) or an overflow leaves it undecided (False).
     """
-    s = (1.0 - d) / (1.0 + d)
-    s2 = s * s
-    s4 = s2 * s2
-    base = 2.0 * s * (1.0 + s2 * (1.0 / 3.0))
-    den = 5.0 * (1.0 - s2)
-    lz_up = base + 2.0 * s * s4 / den if den > 0.0 else _INF
-    lz_lo = base + 0.4 * s * s4
-    head = c + (d - 1.0)
-    margin = 1e-13 * (c + 1.0 + lz_up)
-    return head + lz_up + margin, head + lz_lo - 1e-13 * (c + 1.0 + lz_lo)
+    t1 = 1.0 - d1
+    t2 = 1.0 - d2
+    g1s = (1.0 + d1) * (1.0 + d1)
+    g2s = (1.0 + d2) * (1.0 + d2)
+    qu1 = 30.0 * d1 * g1s * (1.0 + d1)
+    qu2 = 30.0 * d2 * g2s * (1.0 + d2)
+    pu1 = t1 * t1 * (30.0 * d1 * g1s + t1 * (20.0 * d1 + 3.0 * t1 * t1))
+    pu2 = t2 * t2 * (30.0 * d2 * g2s + t2 * (20.0 * d2 + 3.0 * t2 * t2))
+    qq = qu1 * qu2
+    rhs = (n1 * c1 + n2 * c2) * qq + n1 * pu1 * qu2 + n2 * pu2 * qu1
+    return qq > 1e-290 and rhs < _INF and 2.0 * e * qq >= rhs * (1.0 + 1e-13)
 
 
 @njit(cache=True)
-def _hy_bounds2(c1, d1, c2, d2):
-    """:func:`_hy_bounds` of both arms, ``(ub1, lb1, ub2, lb2)``, with one division instead
-    of four (``s_1``, ``s_2`` from ``1/((1 + D_1)(1 + D_2))``; the tails' ``1/(1 - s^2)``
-    bounded by ``1 + a + a^2 + a^3/0.19``, ``a = s^2 <= 0.81``, i.e. ``D >= 0.053``, else
-    from ``1/((1 - s_1^2)(1 - s_2^2))``; the few extra roundings are covered by the margin)."""
-    inv = 1.0 / ((1.0 + d1) * (1.0 + d2))
-    sa = (1.0 - d1) * (1.0 + d2) * inv
-    sb = (1.0 - d2) * (1.0 + d1) * inv
-    a2 = sa * sa
-    b2 = sb * sb
-    ga = 1.0 - a2
-    gb = 1.0 - b2
-    pr = ga * gb
-    if a2 <= 0.81 and b2 <= 0.81:
-        # 1/(1 - a) = 1 + a + a^2 + a^3/(1 - a) <= 1 + a + a^2 + a^3/0.19: no division
-        ta = 1.0 + a2 * (1.0 + a2 * (1.0 + a2 * 5.2632))
-        tb = 1.0 + b2 * (1.0 + b2 * (1.0 + b2 * 5.2632))
-    elif pr > 1e-290:
-        ip = 1.0 / pr
-        ta = gb * ip
-        tb = ga * ip
-    else:
-        ta = 1.0 / ga if ga > 0.0 else _INF
-        tb = 1.0 / gb if gb > 0.0 else _INF
-    basea = 2.0 * sa * (1.0 + a2 * (1.0 / 3.0))
-    baseb = 2.0 * sb * (1.0 + b2 * (1.0 / 3.0))
-    sa5 = sa * a2 * a2
-    sb5 = sb * b2 * b2
-    upa = basea + 0.4 * sa5 * ta
-    upb = baseb + 0.4 * sb5 * tb
-    loa = basea + 0.4 * sa5
-    lob = baseb + 0.4 * sb5
-    heada = c1 + (d1 - 1.0)
-    headb = c2 + (d2 - 1.0)
-    return (
-        heada + upa + 1e-13 * (c1 + 1.0 + upa),
-        heada + loa - 1e-13 * (c1 + 1.0 + loa),
-        headb + upb + 1e-13 * (c2 + 1.0 + upb),
-        headb + lob - 1e-13 * (c2 + 1.0 + lob),
-    )
+def _binding_proven(n1, n2, c1, c2, d1, d2, e):
+    """True if ``E < sum_c N_c h_c(Y_c)/2`` is proven without logarithm (KL constraint
+    binds): ``phi(D) >= phi_lo(D) = t^2 (15 (1+D)^4 + 10 (1+D)^2 t + 6 t^3) / (15 (1+D)^5)``,
+    multiplied out as in :func:`_box_proven` (denominators ``>= 15``)."""
+    t1 = 1.0 - d1
+    t2 = 1.0 - d2
+    g1s = (1.0 + d1) * (1.0 + d1)
+    g2s = (1.0 + d2) * (1.0 + d2)
+    ql1 = 15.0 * g1s * g1s * (1.0 + d1)
+    ql2 = 15.0 * g2s * g2s * (1.0 + d2)
+    pl1 = t1 * t1 * (15.0 * g1s * g1s + t1 * (10.0 * g1s + 6.0 * t1 * t1))
+    pl2 = t2 * t2 * (15.0 * g2s * g2s + t2 * (10.0 * g2s + 6.0 * t2 * t2))
+    qq = ql1 * ql2
+    rhs = (n1 * c1 + n2 * c2) * qq + n1 * pl1 * ql2 + n2 * pl2 * ql1
+    return 2.0 * e * qq * (1.0 + 1e-13) < rhs
 
 
 @njit(cache=True)
 def _neglog_upper(x):
     """Upper bound of ``-ln x`` for ``0 < x <= 1`` without logarithm: ``2 atanh(s)``,
     ``s = (1 - x)/(1 + x)``, series tail after ``s^3/3`` bounded by ``s^5/(5 (1 - s^2))``
-    (as in :func:`_hy_bounds`), plus a relative rounding margin ``1e-13``."""
+    (as in :func:`_box_proven`), plus a relative rounding margin ``1e-13``."""
     s = (1.0 - x) / (1.0 + x)
     s2 = s * s
     if not s2 < 1.0:
@@ -936,7 +996,7 @@ def _wfc(nu, n, c):
     sq = math.sqrt(max((1.0 - c) * (1.0 - c) - 4.0 * c * nu, 0.0))
     u = -2.0 * c * (1.0 + nu) / (sq + 1.0 + c)
     w = 1.0 + u
-    nh = n * (c + _xm1mlog(u))
+    nh = n * (c + _phi(w))
     if not sq > 0.0:
         return w, nh, math.nan, math.nan
     ws = w * sq
@@ -986,6 +1046,23 @@ def _halley_step(f, d1, d2):
 
 
 @njit(cache=True)
+def _chebyshev_step(f, d1, d2):
+    """Chebyshev step ``s (1 + s d2/(2 d1))``, ``s = f/d1`` (third order, like Halley's, but
+    ``1/d1`` and ``d2/d1`` do not depend on ``f``, so no division waits for ``f``); the
+    Newton step if the correction ``|s d2/(2 d1)|`` is not below ``1/2``; NaN if ``d1`` is not
+    positive (the caller bisects)."""
+    if not d1 > 0.0:
+        return math.nan
+    inv = 1.0 / d1
+    r = 0.5 * d2 * inv
+    step = f * inv
+    x = step * r
+    if abs(x) < 0.5:
+        return step * (1.0 + x)
+    return step
+
+
+@njit(cache=True)
 def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
     """:func:`_waterfill` when both arms go from region A to region C1 (``C + D < 1``,
     ``C + 2D > 1``), the KL constraint binds and neither arm stays in region A (all checked
@@ -993,11 +1070,13 @@ def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
     if a degenerate case is met (the caller then runs :func:`_waterfill`).
 
     Needs only the logarithms actually used: ``ln D`` of the arm with the smaller cap (its
-    ``h(Y)``), one per iterate, and the two of the value. Safeguarded Halley iteration (``F``
-    is convex: ``h'' > 0``) on ``nu = 1/lambda - 1``, stopped after a step below ``1e-5 nu``
-    (cubic convergence: the next error is far below rounding; only ``y`` is then recomputed).
-    When the arm with the smaller cap is capped, the other arm's ``h`` is inverted
-    (:func:`_solve_w`), as in :func:`_waterfill`.
+    ``h(Y)``), one per iterate, and the two of the value (``log`` of exact arguments,
+    :func:`_phi`). Safeguarded third-order iteration (``F`` is convex: ``h'' > 0``) on
+    ``nu = 1/lambda - 1``: a Halley step from the smaller cap, then Chebyshev steps
+    (:func:`_chebyshev_step`), stopped after a step below ``1e-5 nu`` (cubic convergence: the
+    next error is far below rounding; only ``y`` is then recomputed). When the arm with the
+    smaller cap is capped, the other arm's ``h`` is inverted in its bracket
+    (:func:`_solve_w_l1p`, which also gives ``ln(1 + y)`` of that arm).
     """
     fail = (math.nan, 0.0, 0.0)
     e2 = 2.0 * e
@@ -1013,13 +1092,13 @@ def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
         ms, ns, cs, ds, no, co, dq = p2 / c2, n2, c2, d2, n1, c1, d1
     if not ms > 0.0:
         return fail
-    nhs = ns * (cs + _xm1mlog(ds - 1.0))  # N h(Y) of the arm with the smaller cap
+    nhs = ns * (cs + _phi(ds))  # N h(Y) of the arm with the smaller cap
     # F(ms) < 0 (the arm with the smaller cap is capped) decided first with the log-free
     # upper bound of -ln w (:func:`_neglog_upper`) in h = C + (w - 1) - ln w
     wo = _wfc_w(ms, co)
     fhi = -1.0
     if not (nhs + no * (co + (wo - 1.0) + _neglog_upper(wo)) < e2):
-        ho = no * (co + _xm1mlog(wo - 1.0))
+        ho = no * (co + _phi(wo))
         do1, do2 = _wfc_der_w(wo, no, co)
         if not (do1 > 0.0):
             return fail
@@ -1051,7 +1130,7 @@ def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
                 mlo = mu
             if f == 0.0 or mhi - mlo <= 4e-16 * mhi:
                 break
-            step = _halley_step(f, a1 + a2, b1 + b2)
+            step = _chebyshev_step(f, a1 + a2, b1 + b2)
             nxt = mu - step
             if not (mlo < nxt < mhi):
                 nxt = 0.5 * (mlo + mhi)
@@ -1065,9 +1144,9 @@ def _waterfill_c(n1, c1, d1, n2, c2, d2, e):
     # the arm with the smaller cap is capped; the other one takes the remaining budget,
     # h inverted on region C1 (its budget is above h at nu = ms > 0 and below h(Y) there)
     ys = cs / ds
-    wo = _solve_w((e2 - nhs) / no - co)
-    yo = min(co / wo, co / dq)
-    val = 0.5 * (ns * math.log1p(ys) + no * math.log1p(yo))
+    wt, lpo = _solve_w_l1p((e2 - nhs) / no - co, co, dq, wo)
+    yo = co / wt
+    val = 0.5 * (ns * math.log1p(ys) + no * lpo)
     if first:
         return (val, ys, yo)
     return (val, yo, ys)
@@ -1108,7 +1187,7 @@ def _ev_arm(kap, arm, kend, yend, hend):
     u = -2.0 * c * kap / (1.0 + sq)
     w = 1.0 + u
     dc = n * (-u) * c / (w * sq) if sq > 0.0 else _INF
-    return c / w, n * (c + _xm1mlog(u)), dc
+    return c / w, n * (c + _phi(w)), dc
 
 
 @njit(cache=True)
@@ -1277,46 +1356,85 @@ def _ev_restricted(arm1, arm2, e):
 
 
 @njit(cache=True)
+def _valid(n1, n2, c1, c2, d1, d2, e):
+    """Arguments in the domain of the program (``E = +inf`` allowed)."""
+    return (
+        n1 > 0.0
+        and n2 > 0.0
+        and c1 > 0.0
+        and c2 > 0.0
+        and e > 0.0
+        and 0.0 < d1 <= 1.0
+        and 0.0 < d2 <= 1.0
+        and math.isfinite(n1)
+        and math.isfinite(n2)
+        and math.isfinite(c1)
+        and math.isfinite(c2)
+    )
+
+
+@njit(cache=True)
+def _bob_front(n1, n2, c1, c2, d1, d2, e, ev):
+    """Input check and the log-free shortcuts: ``(status, value, y1, y2)``, status 0 solved,
+    1 invalid input, 2 undecided (the caller runs :func:`_bob_general`).
+
+    Small on purpose, so that it is inlined into the callers' loops (:func:`bob_exact`):
+    the Box case (about half of the paper's inputs) then costs the Box formula plus the
+    bound's flops, without the call of the large :func:`_bob_general`.
+    """
+    if not _valid(n1, n2, c1, c2, d1, d2, e):
+        return (1, math.nan, math.nan, math.nan)
+    # Box test without logarithm (upper bound of h(Y) = C + D - 1 - ln D); undecided cases
+    # go on to the exact test of :func:`_bob_general`
+    if _box_proven(n1, n2, c1, c2, d1, d2, e):
+        y1 = c1 / d1
+        y2 = c2 / d2
+        return (0, 0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
+    # non-EV, both arms region A then C1 (no C2 piece, margins 1e-12 keep degenerate
+    # cases on the exact path), KL binding and neither arm left in region A, all decided
+    # by log-free bounds: water filling computing only the logarithms it uses
+    if (
+        not ev
+        and c1 + d1 < 1.0 - 1e-12
+        and c2 + d2 < 1.0 - 1e-12
+        and c1 + 2.0 * d1 > 1.0 + 1e-12
+        and c2 + 2.0 * d2 > 1.0 + 1e-12
+        and e > 0.5 * (n1 * _ha_upper(c1) + n2 * _ha_upper(c2))
+        and _binding_proven(n1, n2, c1, c2, d1, d2, e)
+    ):
+        cand = _waterfill_c(n1, c1, d1, n2, c2, d2, e)
+        if not math.isnan(cand[0]):
+            return (0, cand[0], cand[1], cand[2])
+    return (2, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True)
 def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
     """Optimal ``(value, y1, y2)``; ``value`` is NaN on invalid input.
 
-    ``fast=False`` skips the shortcuts that are not needed for correctness (rational Box
+    ``fast=False`` skips the shortcuts that are not needed for correctness (log-free Box
     test, non-EV and EV water filling): the general enumeration then runs; it exists so
     that tests can compare both paths.
     """
     nan = math.nan
-    if not (n1 > 0.0 and n2 > 0.0 and c1 > 0.0 and c2 > 0.0 and e > 0.0):
-        return (nan, nan, nan)
-    if not (0.0 < d1 <= 1.0 and 0.0 < d2 <= 1.0):
-        return (nan, nan, nan)
-    if not (math.isfinite(n1) and math.isfinite(n2) and math.isfinite(c1) and math.isfinite(c2)):
-        return (nan, nan, nan)
     if fast:
-        # Box test without logarithm, with an upper bound of h(Y) = C + D - 1 - ln D
-        # (:func:`_hy_bounds2`); undecided cases go on to the exact test below
-        hu1, hl1, hu2, hl2 = _hy_bounds2(c1, d1, c2, d2)
-        if e >= 0.5 * (n1 * hu1 + n2 * hu2):
-            y1 = c1 / d1
-            y2 = c2 / d2
-            return (0.5 * (n1 * _g(y1, ev) + n2 * _g(y2, ev)), y1, y2)
-        # non-EV, both arms region A then C1 (no C2 piece, margins 1e-12 keep degenerate
-        # cases on the exact path), KL binding and neither arm left in region A, all decided
-        # by log-free bounds: water filling computing only the logarithms it uses
-        if (
-            not ev
-            and c1 + d1 < 1.0 - 1e-12
-            and c2 + d2 < 1.0 - 1e-12
-            and c1 + 2.0 * d1 > 1.0 + 1e-12
-            and c2 + 2.0 * d2 > 1.0 + 1e-12
-            and e < 0.5 * (n1 * hl1 + n2 * hl2)
-            and e > 0.5 * (n1 * _ha_upper(c1) + n2 * _ha_upper(c2))
-        ):
-            cand = _waterfill_c(n1, c1, d1, n2, c2, d2, e)
-            if not math.isnan(cand[0]):
-                return cand
+        st, v, y1, y2 = _bob_front(n1, n2, c1, c2, d1, d2, e, ev)
+        if st == 0:
+            return (v, y1, y2)
+        if st == 1:
+            return (nan, nan, nan)
+    elif not _valid(n1, n2, c1, c2, d1, d2, e):
+        return (nan, nan, nan)
+    return _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast)
+
+
+@njit(cache=True)
+def _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast):
+    """:func:`_bob_core` after the input check and :func:`_bob_front`: exact Box test,
+    region-A case, water filling (``fast``) and the general enumeration."""
     # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
-    hy1 = c1 + _xm1mlog(d1 - 1.0)
-    hy2 = c2 + _xm1mlog(d2 - 1.0)
+    hy1 = c1 + _phi(d1)
+    hy2 = c2 + _phi(d2)
     b1max = 0.5 * n1 * hy1
     b2max = 0.5 * n2 * hy2
     if e >= b1max + b2max:  # KL constraint slack at the Box optimum
@@ -1404,7 +1522,12 @@ def bob_exact(
         The optimal value, or NaN if an argument is out of its domain (numba callers cannot
         catch exceptions cheaply; use :func:`solve_bob_exact` for checked input).
     """
-    return _bob_core(n1, n2, c1, c2, d1, d2, e, ev, True)[0]
+    st, v, _, _ = _bob_front(n1, n2, c1, c2, d1, d2, e, ev)
+    if st == 0:
+        return v
+    if st == 1:
+        return math.nan
+    return _bob_general(n1, n2, c1, c2, d1, d2, e, ev, True)[0]
 
 
 @njit(cache=True)
