@@ -17,6 +17,7 @@ from baiuv.simulation import (
     shard_runs,
     simulate_run,
 )
+from baiuv.simulation.engine import RUN_COLUMNS
 
 EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
 
@@ -127,6 +128,19 @@ def test_shards_do_not_change_results(kind):
         cols = [c for c in one.columns if c != "wall_time"]
         pd.testing.assert_frame_equal(one[cols].reset_index(drop=True), four[cols])
         assert len(one) == exp.n_total
+
+
+def test_aggregate_refuses_a_run_simulated_twice_and_empty_shards():
+    exp = Experiment("dup-test", "named", 4, EASY3)
+    s = RunSettings(delta=0.1)
+    a = run_shard(exp, "TCI", seed=2, settings=s, n_shards=2, shard=0)
+    b = run_shard(exp, "TCI", seed=2, settings=s, n_shards=2, shard=1)
+    assert list(a.columns) == list(RUN_COLUMNS)
+    assert len(aggregate_shards([b, a])) == 4
+    with pytest.raises(ValueError, match="2 duplicated runs"):
+        aggregate_shards([a, b, a])
+    with pytest.raises(ValueError, match="at least one non-empty"):
+        aggregate_shards([a.iloc[:0]])
 
 
 def test_random_instances_do_not_depend_on_count():

@@ -63,6 +63,7 @@ __all__ = [
     "Algorithm",
     "Experiment",
     "RunSettings",
+    "RUN_COLUMNS",
     "aggregate_shards",
     "experiment_from_config",
     "fhn_n0",
@@ -485,58 +486,61 @@ def run_shard(
     ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
     order. Only summaries are kept (no trajectories), so memory stays bounded.
     """
-    alg = get_algorithm(algorithm)
+    from baiuv.shards import CellRun, run_cell  # baiuv.shards imports this module
+
     s = settings if settings is not None else RunSettings()
     keys = experiment.run_keys()
     idx = list(indices) if indices is not None else list(shard_runs(len(keys), n_shards, shard))
-    rows = []
+    runs = []
     cache: dict[int, tuple[str, GaussianInstance]] = {}
-    if idx:  # compile (or load from cache) before timing the first run
-        warm_up(experiment.instance_at(keys[idx[0]][0], seed)[1], alg, s, seed=seed)
     for j in idx:
         i, r = keys[j]
         if i not in cache:
             cache = {i: experiment.instance_at(i, seed)}
         iid, inst = cache[i]
-        row = simulate_run(
-            inst, alg, settings=s, seed=seed, experiment=experiment.name, instance_id=iid, run=r
-        )
         T, lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.delta)
-        row.update(instance_index=i, K=inst.K, T_star=T, lower_bound=lb)
-        rows.append(row)
-        if progress is not None:
-            progress(len(rows), len(idx))
-    cols = [
-        "algorithm",
-        "experiment",
-        "instance",
-        "instance_index",
-        "run",
-        "seed_entropy",
-        "spawn_key",
-        "K",
-        "stopping_time",
-        "recommendation",
-        "best_arm",
-        "correct",
-        "truncated",
-        "counts",
-        "T_star",
-        "lower_bound",
-        "wall_time",
-    ]
-    return pd.DataFrame(rows, columns=cols)
+        fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
+        runs.append(CellRun(inst, iid, r, fields))
+    return run_cell(
+        algorithm,
+        s,
+        runs,
+        seed=seed,
+        experiment=experiment.name,
+        columns=RUN_COLUMNS,
+        progress=progress,
+    )
+
+
+#: Columns of :func:`run_shard`'s table, in order.
+RUN_COLUMNS = (
+    "algorithm",
+    "experiment",
+    "instance",
+    "instance_index",
+    "run",
+    "seed_entropy",
+    "spawn_key",
+    "K",
+    "stopping_time",
+    "recommendation",
+    "best_arm",
+    "correct",
+    "truncated",
+    "counts",
+    "T_star",
+    "lower_bound",
+    "wall_time",
+)
 
 
 def aggregate_shards(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate shard tables in canonical order (algorithm, instance, run)."""
-    frames = [f for f in frames if len(f)]
-    if not frames:
+    from baiuv.shards import concat_runs
+
+    if not any(len(f) for f in frames):
         raise ValueError("frames must contain at least one non-empty shard table")
-    df = pd.concat(frames, ignore_index=True)
-    dup = df.duplicated(["algorithm", "experiment", "instance_index", "run"])
-    if dup.any():
-        raise ValueError(f"frames contain {int(dup.sum())} duplicated runs")
+    df = concat_runs(frames, ["algorithm", "experiment", "instance_index", "run"])
     order = {a: k for k, a in enumerate(ALGORITHMS)}
     df["_o"] = df["algorithm"].map(lambda a: order.get(a, len(order)))
     df = df.sort_values(["experiment", "_o", "algorithm", "instance_index", "run"], kind="stable")
