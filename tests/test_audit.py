@@ -293,6 +293,12 @@ def test_audit_figure_smoke():
         for line in ax.get_lines()
         if len(line.get_ydata()) == 2
     )
+    # the legend sits outside the plotting area, so it never hides a point
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend_box = ax.get_legend().get_window_extent(renderer)
+    axes_box = ax.get_window_extent(renderer)
+    assert legend_box.x0 >= axes_box.x1
     with pytest.raises(ValueError, match="delta"):
         audit_figure(s, 1.5)
 

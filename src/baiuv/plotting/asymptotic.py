@@ -157,6 +157,7 @@ def audit_figure(summary: pd.DataFrame, delta: float, algorithms: Sequence[str] 
     ax.set_ylim(bottom=0.0)
     ax.set_xticks(range(len(algorithms)), algorithms, rotation=45, ha="right")
     ax.set_ylabel("error rate (pooled, 95% Wilson)")
-    ax.legend(fontsize=8, ncol=2, loc="upper left")
+    # outside the axes, on the right: inside it hid the highest points (EV rules, n0 = 2)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     return fig
