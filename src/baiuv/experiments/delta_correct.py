@@ -29,7 +29,7 @@ import pandas as pd
 
 from baiuv.instance import GaussianInstance
 from baiuv.shards import CellRun, run_cell
-from baiuv.simulation.engine import ALGORITHMS, RunSettings, _lower_bound
+from baiuv.simulation.engine import ALGORITHMS, DECISION_COLUMNS, RunSettings, _lower_bound
 from baiuv.simulation.summary import wilson_interval
 from baiuv.tables import markdown_table
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -53,12 +53,7 @@ RESULT_COLUMNS = [
     "family",
     "lazy_ratio",
     "run",
-    "stopping_time",
-    "recommendation",
-    "best_arm",
-    "correct",
-    "truncated",
-    "counts",
+    *DECISION_COLUMNS,
     "lower_bound",
     "wall_time",
 ]

@@ -63,6 +63,7 @@ __all__ = [
     "Algorithm",
     "Experiment",
     "RunSettings",
+    "DECISION_COLUMNS",
     "RUN_COLUMNS",
     "aggregate_shards",
     "experiment_from_config",
@@ -512,6 +513,17 @@ def run_shard(
     )
 
 
+#: Entries of :func:`simulate_run`'s result that describe the run's decision, in the order
+#: the run tables show them.
+DECISION_COLUMNS = (
+    "stopping_time",
+    "recommendation",
+    "best_arm",
+    "correct",
+    "truncated",
+    "counts",
+)
+
 #: Columns of :func:`run_shard`'s table, in order.
 RUN_COLUMNS = (
     "algorithm",
@@ -522,12 +534,7 @@ RUN_COLUMNS = (
     "seed_entropy",
     "spawn_key",
     "K",
-    "stopping_time",
-    "recommendation",
-    "best_arm",
-    "correct",
-    "truncated",
-    "counts",
+    *DECISION_COLUMNS,
     "T_star",
     "lower_bound",
     "wall_time",

@@ -922,43 +922,55 @@ _LN2 = math.log(2.0)
 
 
 @njit(cache=True)
+def _phi_up_pq(d):
+    """``(P, Q)``, ``Q > 0``, with ``phi(D) = D - 1 - ln D <= P/Q``: ``phi_up(D) = t^2 (30 D
+    (1+D)^2 + 20 D t + 3 t^3) / (30 D (1+D)^3)``, ``t = 1 - D`` (module docstring, *log-free
+    Box test*)."""
+    t = 1.0 - d
+    gs = (1.0 + d) * (1.0 + d)
+    return t * t * (30.0 * d * gs + t * (20.0 * d + 3.0 * t * t)), 30.0 * d * gs * (1.0 + d)
+
+
+@njit(cache=True)
+def _phi_lo_pq(d):
+    """``(P, Q)``, ``Q >= 15``, with ``phi(D) >= P/Q``: ``phi_lo(D) = t^2 (15 (1+D)^4 +
+    10 (1+D)^2 t + 6 t^3) / (15 (1+D)^5)``, ``t = 1 - D``."""
+    t = 1.0 - d
+    gs = (1.0 + d) * (1.0 + d)
+    return t * t * (15.0 * gs * gs + t * (10.0 * gs + 6.0 * t * t)), 15.0 * gs * gs * (1.0 + d)
+
+
+@njit(cache=True)
+def _cleared_cost(n1, n2, c1, c2, p1, q1, p2, q2):
+    """``(Q1 Q2, Q1 Q2 sum_c N_c (C_c + P_c/Q_c))``: the pair's bound of ``sum_c N_c h_c(Y_c)``
+    with its positive denominators multiplied out (no division)."""
+    qq = q1 * q2
+    return qq, (n1 * c1 + n2 * c2) * qq + n1 * p1 * q2 + n2 * p2 * q1
+
+
+@njit(cache=True)
 def _box_proven(n1, n2, c1, c2, d1, d2, e):
     """True if ``E >= sum_c N_c h_c(Y_c)/2`` is proven without logarithm (Box case).
 
-    ``h(Y) = C + phi(D)``, ``phi(D) = D - 1 - ln D <= phi_up(D) = t^2 (30 D (1+D)^2 + 20 D t +
-    3 t^3) / (30 D (1+D)^3)``, ``t = 1 - D`` (module docstring, *log-free Box test*). The
-    comparison is multiplied out by the positive denominators, so it needs no division;
-    every term is positive, so a relative margin ``1e-13`` covers rounding. Tiny ``D``
-    (denominator product below ``1e-290``) or an overflow leaves it undecided (False).
+    ``h(Y) = C + phi(D)`` with ``phi`` bounded above by :func:`_phi_up_pq`. The comparison is
+    multiplied out by the positive denominators (:func:`_cleared_cost`), so it needs no
+    division; every term is positive, so a relative margin ``1e-13`` covers rounding. Tiny
+    ``D`` (denominator product below ``1e-290``) or an overflow leaves it undecided (False).
     """
-    t1 = 1.0 - d1
-    t2 = 1.0 - d2
-    g1s = (1.0 + d1) * (1.0 + d1)
-    g2s = (1.0 + d2) * (1.0 + d2)
-    qu1 = 30.0 * d1 * g1s * (1.0 + d1)
-    qu2 = 30.0 * d2 * g2s * (1.0 + d2)
-    pu1 = t1 * t1 * (30.0 * d1 * g1s + t1 * (20.0 * d1 + 3.0 * t1 * t1))
-    pu2 = t2 * t2 * (30.0 * d2 * g2s + t2 * (20.0 * d2 + 3.0 * t2 * t2))
-    qq = qu1 * qu2
-    rhs = (n1 * c1 + n2 * c2) * qq + n1 * pu1 * qu2 + n2 * pu2 * qu1
+    p1, q1 = _phi_up_pq(d1)
+    p2, q2 = _phi_up_pq(d2)
+    qq, rhs = _cleared_cost(n1, n2, c1, c2, p1, q1, p2, q2)
     return qq > 1e-290 and rhs < _INF and 2.0 * e * qq >= rhs * (1.0 + 1e-13)
 
 
 @njit(cache=True)
 def _binding_proven(n1, n2, c1, c2, d1, d2, e):
     """True if ``E < sum_c N_c h_c(Y_c)/2`` is proven without logarithm (KL constraint
-    binds): ``phi(D) >= phi_lo(D) = t^2 (15 (1+D)^4 + 10 (1+D)^2 t + 6 t^3) / (15 (1+D)^5)``,
-    multiplied out as in :func:`_box_proven` (denominators ``>= 15``)."""
-    t1 = 1.0 - d1
-    t2 = 1.0 - d2
-    g1s = (1.0 + d1) * (1.0 + d1)
-    g2s = (1.0 + d2) * (1.0 + d2)
-    ql1 = 15.0 * g1s * g1s * (1.0 + d1)
-    ql2 = 15.0 * g2s * g2s * (1.0 + d2)
-    pl1 = t1 * t1 * (15.0 * g1s * g1s + t1 * (10.0 * g1s + 6.0 * t1 * t1))
-    pl2 = t2 * t2 * (15.0 * g2s * g2s + t2 * (10.0 * g2s + 6.0 * t2 * t2))
-    qq = ql1 * ql2
-    rhs = (n1 * c1 + n2 * c2) * qq + n1 * pl1 * ql2 + n2 * pl2 * ql1
+    binds): ``phi`` bounded below by :func:`_phi_lo_pq`, multiplied out as in
+    :func:`_box_proven` (denominators ``>= 15``)."""
+    p1, q1 = _phi_lo_pq(d1)
+    p2, q2 = _phi_lo_pq(d2)
+    qq, rhs = _cleared_cost(n1, n2, c1, c2, p1, q1, p2, q2)
     return 2.0 * e * qq * (1.0 + 1e-13) < rhs
 
 
