@@ -62,7 +62,7 @@ def parse_instance(spec: str) -> GaussianInstance:
 
 
 def read_rows(stream: TextIO, labels: Sequence[str] | None) -> Iterator[tuple[int, int, float]]:
-    """Yield ``(line number, arm, value)`` from ``arm,value`` CSV rows, lazily.
+    """Yield ``(line number, arm, value)`` from ``arm,value`` CSV rows, one at a time.
 
     A first row whose first field is neither an integer nor a label is a header. Blank
     lines and lines starting with ``#`` are skipped. Raises :class:`InputError` naming the

@@ -82,8 +82,8 @@ def _report_inputs(*extra: str, cwd: Path) -> list[str]:
 def test_report_inputs_are_relative_to_the_working_directory(tmp_path):
     """The decision list is recorded relative to the working directory, never as an
     absolute path: a checkout copied or moved together with its results keeps the same
-    input set, so Snakemake reruns nothing (the CI failure of stop 10 was the absolute
-    path, which changed when the tiny run was copied). With ``--directory`` elsewhere
+    input set, so Snakemake reruns nothing (an absolute path changes when the tiny run is
+    copied). With ``--directory`` elsewhere
     the relative path still leads to the checkout's file."""
     inside = _report_inputs(cwd=ROOT)
     assert "docs/decisions.md" in inside

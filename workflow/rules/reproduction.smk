@@ -17,7 +17,7 @@ rule reproduction_report:
         CONDA_ENV
     params:
         delta=config["simulation"]["delta"],
-        audit_delta=config.get("audit", {}).get("delta"),
+        audit_delta=config["audit"]["delta"] if "audit" in config else None,
         config_name=lambda wc: ", ".join(
             os.path.relpath(f) for f in workflow.configfiles
         )

@@ -179,7 +179,7 @@ def initial_times(
                     C, D, E = _bob_cde(spec, n, st)
                     finite = n >= spec.fparams[_k.P_NMIN] and np.all(D > 0)
                 else:
-                    v = _k.threshold_pair(
+                    v = _k.pair_threshold_kernel(
                         spec.code, spec.fparams, spec.table, 2.0 * n, n, n, st, st
                     )
                     finite = math.isfinite(v)
@@ -216,7 +216,7 @@ def threshold_costs(
     """Wall-clock cost of one threshold evaluation per family at ``N_a = N_b = n``.
 
     ``python_s``: one :func:`pair_threshold` call (BoB: Pyomo model + Ipopt through
-    ``backend``); ``kernel_s``: one numba ``threshold_pair`` call (not for bob/ev-bob unless
+    ``backend``); ``kernel_s``: one numba ``pair_threshold_kernel`` call (not for bob/ev-bob unless
     ``bob_exact`` exists). Median over ``repeats``.
     """
     params = params or ThresholdParams()
@@ -245,13 +245,11 @@ def threshold_costs(
             else:
                 pair_threshold(name, **kw)
             py.append(time.perf_counter() - t0)
-        kern = math.nan
-        if name not in ("bob", "ev-bob") or _k.HAVE_BOB_EXACT:
-            _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
-            reps = 2000
-            t0 = time.perf_counter()
-            _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
-            kern = (time.perf_counter() - t0) / reps
+        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
+        reps = 2000
+        t0 = time.perf_counter()
+        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
+        kern = (time.perf_counter() - t0) / reps
         rows.append(
             dict(
                 family=name,
@@ -271,7 +269,7 @@ def threshold_costs(
 def _kernel_loop(code, fparams, table, n, sa, sb, reps):
     acc = 0.0
     for i in range(reps):
-        acc += _k.threshold_pair(code, fparams, table, 2.0 * n + (i % 2), n, n, sa, sb)
+        acc += _k.pair_threshold_kernel(code, fparams, table, 2.0 * n + (i % 2), n, n, sa, sb)
     return acc
 
 
@@ -333,7 +331,7 @@ def costs_markdown(df: pd.DataFrame, params: dict) -> str:
         "Cost of one threshold evaluation at N_a = N_b = "
         f"{int(params.get('t_fixed', 5000)) // 2}, δ = {params.get('delta_fixed')}: median "
         "wall-clock of one Python `pair_threshold` call (BoB through Pyomo + Ipopt, backend "
-        f"`{params.get('bob_backend', 'auto')}`) and mean of one numba `threshold_pair` call "
+        f"`{params.get('bob_backend', 'auto')}`) and mean of one numba `pair_threshold_kernel` call "
         "(BoB through `bob_exact`). Measured on the machine that ran the pipeline.\n\n"
     )
     text += markdown_table(out, floatfmt=".4g")

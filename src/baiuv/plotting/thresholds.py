@@ -7,9 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .style import setup
+from .style import setup, threshold_colours
 
-METHOD_COLORS = {"student": 0, "box": 1, "kl": 2, "bob": 3}
 LABELS = {
     "heuristic": "heuristic ln((1+ln t)/δ)",
     "student": "Student",
@@ -42,10 +41,9 @@ def threshold_figure(
     ``delta_fixed``. Data-dependent families are the mean over streams with a min-max band;
     the heuristic is dashed. Returns the matplotlib figure."""
     import matplotlib.pyplot as plt
-    import seaborn as sns
 
     setup()
-    palette = sns.color_palette("colorblind", 8)
+    palette = threshold_colours()
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, df, xlabel in (
         (axes[0], df_delta, "ln(1/δ)"),
@@ -56,11 +54,10 @@ def threshold_figure(
             s = summ[summ.family == fam].sort_values("x")
             if s.empty:
                 continue
-            base = fam.removeprefix("ev-")
             if fam == "heuristic":
                 color, ls = "black", "--"
             else:
-                color = palette[METHOD_COLORS[base]]
+                color = palette[fam]
                 ls = (
                     ":"
                     if fam.startswith("ev-")

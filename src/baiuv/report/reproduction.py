@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time
+from baiuv.registry import ALGORITHMS
 from baiuv.report.tables import markdown_table
 
 REPRODUCED = "reproduced"
@@ -293,7 +294,13 @@ def threshold_claims(
 # ----------------------------------------------------------------------------------------
 # Stopping-time experiments (Section ssec:experiments, Fig. fig:random_instances_heuristic_threshold)
 # ----------------------------------------------------------------------------------------
-WRAPPED = ("TaS", "EV-TaS", "TCI", "EV-TCI", "DKM", "EV-DKM", "FWS", "EV-FWS")
+
+
+def wrapped_algorithms() -> list[str]:
+    """The paper's wrapped algorithms (adapted and EV wrappers), in registry order."""
+    return [a.name for a in ALGORITHMS.values() if a.wrapped]
+
+
 ON_PAR_TOLERANCE = 0.25  # "on par with fixed": mean stopping time within 25% (decision D5)
 
 
@@ -321,7 +328,7 @@ def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -
     for exp in times["experiment"].unique():
         sub = t.loc[exp]
         if "uniform" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
+            algs = [a for a in wrapped_algorithms() if a in sub.index]
             beat = [
                 a
                 for a in algs
@@ -342,7 +349,7 @@ def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -
                 )
             )
         if "fixed" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
+            algs = [a for a in wrapped_algorithms() if a in sub.index]
             rel = {a: sub.loc[a, "mean"] / sub.loc["fixed", "mean"] for a in algs}
             par = [a for a, r in rel.items() if r <= 1 + ON_PAR_TOLERANCE]
             out.append(
@@ -394,7 +401,7 @@ def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -
                     )
                 )
         if "FHN2" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
+            algs = [a for a in wrapped_algorithms() if a in sub.index]
             worst = max(sub.loc[a, "mean"] for a in algs) if algs else math.nan
             fhn = sub.loc["FHN2", "mean"]
             if exp == "easy":
