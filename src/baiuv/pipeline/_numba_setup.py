@@ -10,7 +10,7 @@ edit of the package start from a fresh cache (decision D19).
 * ``NUMBA_CACHE_DIR`` set (by the user, or by the workflow for each job, decision D60):
   the cache goes to ``$NUMBA_CACHE_DIR/baiuv-<hash>``;
 * otherwise to ``$XDG_CACHE_HOME/baiuv/numba/baiuv-<hash>`` (``~/.cache`` by default),
-  keeping the three most recent hashes.
+  keeping the three most recent hashes and every one used within a day.
 
 This must run before any ``@njit(cache=True)`` function of the package is defined: it is
 called at the top of ``baiuv/__init__.py``. It does not import numba itself (about 0.6 s,
@@ -26,11 +26,14 @@ import importlib.util
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from baiuv.pipeline.provenance import source_hash
 
 KEEP = 3
+#: A cache directory used more recently than this (seconds) is never pruned.
+MIN_AGE = 24 * 3600
 
 
 def _default_base() -> Path:
@@ -38,7 +41,11 @@ def _default_base() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "baiuv" / "numba"
 
 
-def _prune(base: Path, keep: Path) -> None:
+def _prune(base: Path, keep: Path, now: float | None = None) -> None:
+    """Remove cache directories of other source versions, keeping the ``KEEP - 1`` most
+    recent ones and every one used within the last ``MIN_AGE`` seconds: a process of
+    another checkout (or an edited copy) may still be compiling into it (decision D183)."""
+    now = time.time() if now is None else now
     try:
         dirs = sorted(
             (p for p in base.glob("baiuv-*") if p.is_dir() and p != keep),
@@ -46,7 +53,8 @@ def _prune(base: Path, keep: Path) -> None:
             reverse=True,
         )
         for old in dirs[KEEP - 1 :]:
-            shutil.rmtree(old, ignore_errors=True)
+            if now - old.stat().st_mtime > MIN_AGE:
+                shutil.rmtree(old, ignore_errors=True)
     except OSError:  # pragma: no cover - concurrent pruning
         pass
 
