@@ -133,10 +133,10 @@ def toy_rule():
 
 
 def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
+    from baiuv import BestArmIdentifier
     from baiuv.pipeline.shards import read_shards, write_shard
     from baiuv.plotting.style import algorithm_colours
     from baiuv.registry import run_parameters
-    from baiuv.simulation import BestArmIdentifier
     from baiuv.simulation.engine import RunSettings, experiment_from_config, run_shard
 
     config = _default_config()
