@@ -47,9 +47,7 @@ def cells():
             families.append(fam[len(alg_name) % len(fam)])
         for fam in families:
             for lazy in (None, 1.2) if alg.kernel == "glr" else (None,):
-                settings = RunSettings(
-                    delta=0.1, threshold=fam, max_samples=4000, lazy_ratio=lazy
-                )
+                settings = RunSettings(delta=0.1, threshold=fam, max_samples=4000, lazy_ratio=lazy)
                 for inst_name, inst in INSTANCES.items():
                     for seed in SEEDS:
                         key = f"{alg_name}|{fam}|{lazy}|{inst_name}|{seed}"
