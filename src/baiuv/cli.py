@@ -121,12 +121,11 @@ def read_rows(
     ``stream`` yields text or bytes lines (bytes must be UTF-8). The first row is a header
     when neither its arm nor its value field can be read (e.g. ``arm,value``); a first row
     with a numeric value and an unknown arm is an error like any other row. Blank lines and
-    lines starting with ``#`` are skipped. Arm indices must be below ``n_arms`` when given,
-    else below :data:`MAX_ARMS_WITHOUT_N_ARMS`. Raises :class:`InputError` naming the line
+    lines starting with ``#`` are skipped. Without ``n_arms``, arm indices must be below
+    :data:`MAX_ARMS_WITHOUT_N_ARMS` (with it, the identifier checks the range). Raises :class:`InputError` naming the line
     on a malformed row (wrong number of fields, unknown arm, non-numeric value, bad
     encoding)."""
     index = {lab: i for i, lab in enumerate(labels)} if labels else None
-    cap = n_arms if n_arms is not None else MAX_ARMS_WITHOUT_N_ARMS
     reader = csv.reader(_decoded_lines(stream))
     for row in reader:
         lineno = reader.line_num
@@ -150,16 +149,12 @@ def read_rows(
                 )
                 raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
             if arm < 0:
-                raise InputError(f"line {lineno}: arm must be >= 0, got {arm}")
-            if arm >= cap:
+                raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
+            if n_arms is None and arm >= MAX_ARMS_WITHOUT_N_ARMS:
                 raise InputError(
-                    f"line {lineno}: arm index {arm} is too large: "
-                    + (
-                        f"--n-arms is {n_arms}, so arms are 0 to {n_arms - 1}"
-                        if n_arms is not None
-                        else f"without --n-arms, arm indices must be below "
-                        f"{MAX_ARMS_WITHOUT_N_ARMS} (give --n-arms if you really have more arms)"
-                    )
+                    f"line {lineno}: arm index {arm} is too large: without --n-arms, arm "
+                    f"indices must be below {MAX_ARMS_WITHOUT_N_ARMS} (give --n-arms if you "
+                    "really have more arms)"
                 )
         try:
             value = float(v_s)
