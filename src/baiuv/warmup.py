@@ -21,7 +21,7 @@ MARKER = "identify-kernels-ready"
 
 def marker_path() -> Path | None:
     """The marker file in numba's cache directory (``None`` when there is no usable one)."""
-    from baiuv import _numba_setup
+    from baiuv.pipeline import _numba_setup
 
     return Path(_numba_setup.CACHE_DIR) / MARKER if _numba_setup.CACHE_DIR else None
 
@@ -37,7 +37,7 @@ def warm_up() -> None:
     cache directory as ready."""
     import numpy as np
 
-    from baiuv.identify import BestArmIdentifier
+    from baiuv.simulation.identify import BestArmIdentifier
 
     g = np.random.default_rng(0)
     for lazy in (None, 1.5):

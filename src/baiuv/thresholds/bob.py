@@ -46,7 +46,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from baiuv._validate import as_vector, check_real
+from baiuv.model.validate import as_vector, check_real
 
 
 class _LazyModule:

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv._validate import check_delta, check_integer, check_real
+from baiuv.model.validate import check_delta, check_integer, check_real
 
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from baiuv._validate import check_integer, check_real, is_real
+from baiuv.model.validate import check_integer, check_real, is_real
 
 from . import kernels as _k
 from .bob import solve_bob

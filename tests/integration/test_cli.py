@@ -1,0 +1,231 @@
+"""``baiuv identify`` (subprocess + temporary files), decision D74."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from baiuv import EASY, BestArmIdentifier
+from baiuv.simulation import RunSettings, simulate_run
+
+CMD = [sys.executable, "-m", "baiuv.cli", "identify"]
+
+
+def run(args, stdin=None):
+    return subprocess.run(
+        CMD + list(args), input=stdin, capture_output=True, text=True, timeout=600
+    )
+
+
+def write_csv(path, rows, header=True):
+    lines = (["arm,value"] if header else []) + [f"{a},{v!r}" for a, v in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def stream(mu, sd, n, seed):
+    """Round-robin data that make arm 0 clearly best."""
+    g = np.random.default_rng(seed)
+    K = len(mu)
+    return [(i % K, float(mu[i % K] + sd[i % K] * g.standard_normal())) for i in range(n)]
+
+
+def test_simulate_reproduces_the_simulator():
+    p = run(["--simulate", "easy", "--seed", "4", "--threshold", "box", "--json", "--quiet"])
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    r = simulate_run(
+        EASY, "TCI", settings=RunSettings(threshold="box"), rng=np.random.default_rng(4)
+    )
+    assert s["n_samples"] == r["stopping_time"]
+    assert s["counts"] == r["counts"]
+    assert s["recommendation"] == r["recommendation"] and s["correct"]
+    assert s["stop_reason"] == "glr" and s["threshold"] == "box"
+
+
+def test_simulate_custom_instance_text_output():
+    p = run(["--simulate", "1,0;1,1", "--sampling", "ev-tci", "--delta", "0.1", "--seed", "1"])
+    assert p.returncode == 0, p.stderr
+    assert "threshold ev-bob" in p.stdout  # default threshold of the ev- rules
+    assert "recommended arm: 0" in p.stdout and "true best arm: 0 (correct)" in p.stdout
+
+
+def test_replay_stops_and_reports_unused_rows(tmp_path):
+    rows = stream([1.0, 0.0], [1.0, 1.0], 3000, 0)
+    f = write_csv(tmp_path / "ab.csv", rows)
+    p = run([str(f), "--threshold", "box", "--json", "--quiet"])
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["done"] and s["stop_reason"] == "glr" and s["recommendation"] == 0
+    used = s["rows_used"]
+    assert used == s["n_samples"] and used + s["rows_unused"] == len(rows)
+    assert s["stopped_at_line"] == used + 1  # header on line 1
+    # independent replay with the Python API: same stopping row and statistics
+    idf = BestArmIdentifier(2, 0.01, "tci", "box", strict=False, rng=0)
+    k = 0
+    for a, v in rows:
+        k += 1
+        if idf.observe(a, v):
+            break
+    assert k == used and idf.summary()["counts"] == s["counts"]
+    np.testing.assert_allclose(idf.means, s["means"], rtol=1e-12)
+
+
+def test_replay_runs_out_of_data_and_names_the_next_arm(tmp_path):
+    f = write_csv(tmp_path / "short.csv", stream([1.0, 0.0, 0.5], [1, 1, 1], 12, 1), header=False)
+    p = run([str(f)])
+    assert p.returncode == 0, p.stderr
+    assert "status: running" in p.stdout
+    assert "next arm to sample:" in p.stdout
+    idf = BestArmIdentifier(3, 0.01, "tci", "bob", strict=False, rng=0)  # --seed 0
+    for a, v in stream([1.0, 0.0, 0.5], [1, 1, 1], 12, 1):
+        idf.observe(a, v)
+    assert f"next arm to sample: {idf.next_arm()}" in p.stdout
+
+
+def test_stdin_with_labels():
+    rows = stream([0.0, 0.6], [1.0, 1.0], 5000, 2)
+    text = "variant,value\n" + "".join(f"{['control', 'treatment'][a]},{v!r}\n" for a, v in rows)
+    p = run(["-", "--arms", "control,treatment", "--threshold", "bob", "--delta", "0.05"], text)
+    assert p.returncode == 0, p.stderr
+    assert "recommended arm: 1" in p.stdout and "1 = treatment" in p.stdout
+    assert "not read (stream)" in p.stdout
+
+
+@pytest.mark.parametrize(
+    "content,args,match",
+    [
+        ("0,1.0\n1,nan\n", [], "line 2: value must be finite"),
+        ("0,1.0\n1,inf\n", [], "line 2: value must be finite"),
+        ("0,1.0\n3,0.5\n", ["--n-arms", "2"], r"line 2: arm must be in \[0, 2\)"),
+        ("0,1.0\n-1,0.5\n", [], r"line 2: arm must be in"),
+        ("0,1.0\nx,0.5\n", [], "line 2: unknown arm 'x'"),
+        ("0,1.0\n1,abc\n", [], "line 2: value 'abc' is not a number"),
+        ("0,1.0,3\n", [], "line 1: expected 2 fields"),
+        ("arm,value\n", [], "no 'arm,value' rows"),
+    ],
+)
+def test_bad_rows_exit_2_with_line_number(tmp_path, content, args, match):
+    f = tmp_path / "bad.csv"
+    f.write_text(content)
+    p = run([str(f), *args])
+    assert p.returncode == 2
+    assert "baiuv identify: error:" in p.stderr
+    assert __import__("re").search(match, p.stderr), p.stderr
+
+
+def test_skip_bad_rows(tmp_path):
+    f = tmp_path / "skip.csv"
+    f.write_text("0,1.0\n1,nan\n1,0.0\n")
+    p = run([str(f), "--n-arms", "2", "--skip-bad", "--json"])
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["rows_skipped"] == 1 and s["counts"] == [1, 1]
+    assert "line 2: skipped" in p.stderr
+
+
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        ([], "either an input CSV"),
+        (["x.csv", "--simulate", "easy"], "either an input CSV"),
+        (["--simulate", "medium"], "--simulate must be"),
+        (["--simulate", "1,1;1,1"], "unique best arm"),
+        (["--simulate", "easy", "--sampling", "fhn2"], "sampling must be one of"),
+        (["--simulate", "easy", "--threshold", "ev-box"], "GLR version"),
+        (["--simulate", "easy", "--delta", "2"], "delta"),
+        (["--simulate", "easy", "--n-arms", "3"], "does not match"),
+        (["-"], "needs --n-arms"),
+        (["/nonexistent/file.csv"], "cannot read"),
+    ],
+)
+def test_bad_arguments(args, match):
+    p = run(args, stdin="")
+    assert p.returncode == 2
+    assert match in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize(
+    "content,args,match",
+    [
+        (b"0,1.0\n99999999999,2.0\n", [], r"line 2: arm index 99999999999 is too large"),
+        (b"0,1.0\n1000,2.0\n", [], r"line 2: .*below 1000 \(give --n-arms"),
+        (b"0,1\n1,2\n5,3\n", [], r"line 3: arm index 5 but .* 3 distinct arms .*--n-arms 6"),
+        (b"arm,value\n0,1.5\n1,\xff2.0\n", [], r"line 3: not UTF-8 text \(byte 0xff"),
+        (b"\xe9,1.0\n", [], r"line 1: not UTF-8"),
+        (b"contrl,1.5\ncontrol,2\n", ["--arms", "control,b"], r"line 1: unknown arm 'contrl'"),
+        (b"control,1.5\n1,2\n", [], r"line 1: unknown arm 'control' .*--arms"),
+    ],
+)
+def test_bad_input_files_exit_2_with_one_clear_line(tmp_path, content, args, match):
+    f = tmp_path / "bad.csv"
+    f.write_bytes(content)
+    p = run([str(f), *args, "--quiet"])
+    assert p.returncode == 2, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert __import__("re").search(match, p.stderr), p.stderr
+
+
+def test_gap_in_arm_indices_accepted_with_n_arms_and_bom_header(tmp_path):
+    f = tmp_path / "gap.csv"
+    f.write_bytes("\ufeffarm,value\n0,1\n1,2\n5,3\n".encode())
+    p = run([str(f), "--n-arms", "6", "--json", "--quiet"])
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["counts"] == [1, 1, 0, 0, 0, 1]
+    f.write_bytes(b"0,1\n2,2\n")  # one arm without data below the largest index: fine
+    assert run([str(f), "--quiet"]).returncode == 0
+
+
+@pytest.mark.parametrize("n", ["99999999999", "1", "1000001"])
+def test_n_arms_out_of_range(n):
+    p = run(["-", "--n-arms", n], stdin="0,1\n")
+    assert p.returncode == 2 and "--n-arms must be between 2 and 1000000" in p.stderr
+
+
+def test_constant_data_warn_in_plain_words_and_stderr_stays_clean(tmp_path):
+    """Constant arms: no crash, no stop, a warning in the summary, nothing but progress on
+    stderr (no numpy warning), no 'after the stop' line since the rule did not stop."""
+    f = tmp_path / "const.csv"
+    f.write_text("".join(f"{i % 2},{5 if i % 2 else 3}\n" for i in range(300)))
+    p = run([str(f), "--progress-every", "50"])
+    assert p.returncode == 0, p.stderr
+    assert "warning: the data do not look Gaussian" in p.stdout
+    assert "all 150 observations are equal" in p.stdout
+    assert "after the stop" not in p.stdout and "status: running" in p.stdout
+    assert "Warning" not in p.stderr and "warning" not in p.stderr.lower(), p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if not ln.startswith("baiuv: compiling")]
+    assert all(ln.startswith("[t=") for ln in lines), p.stderr
+
+
+def test_help_is_short_and_plain():
+    p = subprocess.run(CMD + ["--help"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0
+    assert "error probability" in p.stdout and "confidence level" not in p.stdout
+    for markup in ("``", ":func:", ":class:", "decision", "D74"):
+        assert markup not in p.stdout
+    assert len(p.stdout.splitlines()) < 70
+
+
+def test_first_use_notice(monkeypatch, capsys):
+    """One line on stderr when the compiled kernels are not in the cache yet."""
+    from baiuv import cli, warmup
+
+    calls = []
+    monkeypatch.setattr(warmup, "warm_up", lambda: calls.append(1))
+    for ready in (False, True):
+        monkeypatch.setattr(warmup, "kernels_ready", lambda r=ready: r)
+        assert cli.main(["identify", "--simulate", "easy", "--quiet", "--delta", "0.2"]) == 0
+        assert cli.main(["identify", "--simulate", "easy", "--delta", "0.2"]) == 0
+        err = capsys.readouterr().err
+        assert err.count("compiling the numerical kernels") == (0 if ready else 1)
+    assert calls == [1, 1]
+
+
+def test_entry_point_declared():
+    import tomllib
+    from pathlib import Path
+
+    cfg = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert cfg["project"]["scripts"]["baiuv"] == "baiuv.cli:main"
