@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.characteristic import characteristic_time
+from baiuv.paper_refs import cite
 from baiuv.tables import markdown_table
 
 REPRODUCED = "reproduced"
@@ -452,6 +453,8 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         tab = g.drop(columns=["topic"]).rename(
             columns={"paper": "paper value", "ours": "our value (uncertainty)"}
         )
+        # the paper's printed numbering ("Lemma 4", "Section 4.3"), never LaTeX labels
+        tab = tab.map(lambda v: cite(v) if isinstance(v, str) else v)
         lines.append(markdown_table(tab))
     lines += [
         "## Decisions where the paper is ambiguous",

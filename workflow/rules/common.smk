@@ -66,3 +66,20 @@ def reproduction_inputs(wildcards):
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
     return out
+
+
+# Report layout (workflow/report/entries.yaml): the category and labels of every report
+# entry, the paper's printed numbering from baiuv.paper_refs.
+from baiuv.report_pages import load_entries  # noqa: E402
+
+REPORT = load_entries(os.path.join(workflow.basedir, "workflow", "report", "entries.yaml"))
+
+
+def report_category(key):
+    """Category of report entry ``key`` (numbered in the order of the paper)."""
+    return REPORT.category(key)
+
+
+def report_labels(key):
+    """Labels of report entry ``key``: the paper's figure/section it reproduces, what it shows."""
+    return REPORT.labels(key)

@@ -6,11 +6,15 @@ rule reproduction_report:
     input:
         unpack(reproduction_inputs),
     output:
-        report(
-            "results/reproduction.md",
+        md="results/reproduction.md",
+        html=report(
+            "results/reproduction.html",
             caption="../report/reproduction.rst",
-            category="Reproduction report",
+            category=report_category("reproduction"),
+            labels=report_labels("reproduction"),
         ),
+        # included by the landing page (workflow/report/workflow.rst)
+        summary="results/reproduction_summary.rst",
     log:
         "logs/reproduction.log",
     conda:
@@ -40,7 +44,7 @@ rule publish_reproduction_report:
         "../scripts/copy_file.py"
 
 
-ALL_TARGETS.append("results/reproduction.md")
+ALL_TARGETS.extend(["results/reproduction.md", "results/reproduction.html"])
 if config.get("reproduction", {}).get("publish", False):
     ALL_TARGETS.append("docs/reproduction.md")
 
