@@ -134,3 +134,10 @@ def test_module_table_renders_back(tmp_path):
     namespace: dict = {}
     exec(block, namespace)  # noqa: S102 - our own generated literal
     assert namespace["LABELS"] == LABELS
+
+
+def test_notation():
+    from baiuv.paper_refs import notation
+
+    assert notation("T*(μ,σ²)/T*_σ²(μ), w*(μ,σ^2), T*=3") == "T⋆(μ, σ²)/T⋆_σ²(μ), w⋆(μ, σ²), T⋆=3"
+    assert notation("**bold** and a*b") == "**bold** and a*b"

@@ -393,6 +393,15 @@ def cite(text: str) -> str:
     return _PATTERN.sub(sub, text)
 
 
+_STAR = re.compile(r"\b([Tw])\*(?!\*)")
+_PAIR = re.compile(r"\((μ|w),\s*(σ²|σ\^2)\)")
+
+
+def notation(text: str) -> str:
+    """The paper's notation in plain text: ``T*(μ,σ²)`` -> ``T⋆(μ, σ²)``, ``w*`` -> ``w⋆``."""
+    return _PAIR.sub(r"(\1, σ²)", _STAR.sub(r"\1⋆", text))
+
+
 def labels_in(text: str) -> list[str]:
     """Labels of the paper still present in ``text`` (an empty list once cited)."""
     return [m.group("label") or m.group("named") for m in _PATTERN.finditer(text)] + (

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from baiuv.paper_refs import cite, ref
+from baiuv.paper_refs import cite, notation, ref
 from baiuv.tables import html_page, markdown_to_html
 
 BEYOND_THE_PAPER = "beyond the paper"
@@ -81,7 +81,7 @@ def load_entries(path: str | Path) -> ReportEntries:
 
 def table_page(markdown: str, title: str) -> str:
     """HTML page of a Markdown file written by the pipeline, paper labels printed."""
-    return html_page(title, markdown_to_html(cite(markdown)))
+    return html_page(title, markdown_to_html(notation(cite(markdown))))
 
 
 # ----------------------------------------------------------------------------------------
@@ -120,10 +120,12 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     if differ:
         lines += ["Findings that differ from the paper:", ""]
         for c in differ:
+            def txt(s):
+                return rst_escape(notation(cite(s)))
+
             lines.append(
-                f"- **{rst_escape(cite(c.claim))}** ({rst_escape(cite(c.where))}): "
-                f"paper {rst_escape(c.paper)}, this run {rst_escape(cite(c.ours))}. "
-                f"{rst_escape(cite(c.reason))}"
+                f"- **{txt(c.claim)}** ({txt(c.where)}): paper {txt(c.paper)}, "
+                f"this run {txt(c.ours)}. {txt(c.reason)}"
             )
         lines.append("")
     else:
