@@ -209,7 +209,9 @@ class Browser:
             if c.get("type") in ("error", "assert")
         ]
         out += [e["exceptionDetails"].get("text", "") + " " + str(e) for e in self.exceptions]
-        out += [f"{e.get('source')}: {e.get('text')}" for e in self.log if e.get("level") == "error"]
+        out += [
+            f"{e.get('source')}: {e.get('text')}" for e in self.log if e.get("level") == "error"
+        ]
         return out
 
     def close(self) -> None:

@@ -114,8 +114,10 @@ def test_printed_anchors():
     "text,expected",
     [
         ("Sec. Experiments (ssec:experiments)", "Section 4.3 (Experiments)"),
-        ("Lemma lem:complexity_inequalities, Fig. fig:evolution_ratios_characteristic_times",
-         "Lemma 4, Figure 3"),
+        (
+            "Lemma lem:complexity_inequalities, Fig. fig:evolution_ratios_characteristic_times",
+            "Lemma 4, Figure 3",
+        ),
         ("Fig. fig:stopping_thresholds_evolutions_glrt(a)", "Figure 1(a)"),
         ("after eq. def_initial_time_box_thresholds", "after Equation (8)"),
         ("(eq. def_initial_time_monotonicity) holds", "(Equation (11)) holds"),

@@ -140,7 +140,11 @@ def test_every_report_flag_uses_an_entry():
     for smk in (REPO / "workflow" / "rules").glob("*.smk"):
         text = smk.read_text()
         used |= set(re.findall(r'report_(?:labels|category)\(\s*"(\w+)"', text))
-        used |= {f"thresholds_{w}" for w in ("glr", "evglr", "all")} if "thresholds_{wc" in text else set()
+        used |= (
+            {f"thresholds_{w}" for w in ("glr", "evglr", "all")}
+            if "thresholds_{wc" in text
+            else set()
+        )
     assert used, "no report flag found"
     assert used <= rep.entries.keys(), used - rep.entries.keys()
     # every entry is used by a rule (tables through report.smk's loop over "markdown")
@@ -150,23 +154,49 @@ def test_every_report_flag_uses_an_entry():
 
 def test_bad_entries_are_refused():
     with pytest.raises(ValueError, match="category 'nope'"):
-        ReportEntries({"a": "1. A"}, {"x": {"path": "p", "category": "nope", "paper": [], "shows": "s"}})
+        ReportEntries(
+            {"a": "1. A"}, {"x": {"path": "p", "category": "nope", "paper": [], "shows": "s"}}
+        )
     with pytest.raises(KeyError, match="fig:nope"):
-        ReportEntries({"a": "1. A"}, {"x": {"path": "p", "category": "a", "paper": ["fig:nope"], "shows": "s"}})
+        ReportEntries(
+            {"a": "1. A"},
+            {"x": {"path": "p", "category": "a", "paper": ["fig:nope"], "shows": "s"}},
+        )
     with pytest.raises(ValueError, match="missing fields"):
         ReportEntries({"a": "1. A"}, {"x": {"path": "p", "category": "a"}})
 
 
 def _claims():
     return [
-        Claim("t", "ratio on the standard instance", "Sec. Experiments (ssec:experiments)",
-              "≈1.015", "1.0134 (T*=1)", DIFFERS, "the paper's value does not round *from* it"),
-        Claim("t", "bound holds", "Lemma lem:complexity_inequalities", "holds", "0 violations",
-              REPRODUCED),
-        Claim("t", "cost", "Sec. ssec:simulations_stopping_thresholds", "≈400", "12",
-              NOT_CHECKABLE, "machine-dependent"),
-        Claim("t", "another", "Fig. fig:evolution_ratios_characteristic_times", "x", "y",
-              REPRODUCED),
+        Claim(
+            "t",
+            "ratio on the standard instance",
+            "Sec. Experiments (ssec:experiments)",
+            "≈1.015",
+            "1.0134 (T*=1)",
+            DIFFERS,
+            "the paper's value does not round *from* it",
+        ),
+        Claim(
+            "t",
+            "bound holds",
+            "Lemma lem:complexity_inequalities",
+            "holds",
+            "0 violations",
+            REPRODUCED,
+        ),
+        Claim(
+            "t",
+            "cost",
+            "Sec. ssec:simulations_stopping_thresholds",
+            "≈400",
+            "12",
+            NOT_CHECKABLE,
+            "machine-dependent",
+        ),
+        Claim(
+            "t", "another", "Fig. fig:evolution_ratios_characteristic_times", "x", "y", REPRODUCED
+        ),
     ]
 
 

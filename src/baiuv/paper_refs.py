@@ -413,7 +413,9 @@ _PATTERN = _label_pattern()
 _bare = [lbl[3:] for lbl in LABELS if lbl.startswith("eq:")]
 _BARE_EQ = (
     re.compile(
-        r"(?<![\w:])(" + "|".join(re.escape(b) for b in sorted(_bare, key=len, reverse=True)) + r")(?![\w:])"
+        r"(?<![\w:])("
+        + "|".join(re.escape(b) for b in sorted(_bare, key=len, reverse=True))
+        + r")(?![\w:])"
     )
     if _bare
     else None
@@ -441,7 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     module = Path(__file__)
     src = module.read_text(encoding="utf-8")
     new = re.sub(
-        r"LABELS: dict\[str, str\] = \{\n.*?^\}", render_module_table(labels), src, flags=re.S | re.M
+        r"LABELS: dict\[str, str\] = \{\n.*?^\}",
+        render_module_table(labels),
+        src,
+        flags=re.S | re.M,
     )
     module.write_text(new, encoding="utf-8")
     print(f"{len(labels)} labels written to {module}")

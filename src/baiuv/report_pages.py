@@ -120,6 +120,7 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     if differ:
         lines += ["Findings that differ from the paper:", ""]
         for c in differ:
+
             def txt(s):
                 return rst_escape(notation(cite(s)))
 

@@ -72,7 +72,9 @@ def reproduction_inputs(wildcards):
 # entry, the paper's printed numbering from baiuv.paper_refs.
 from baiuv.report_pages import load_entries  # noqa: E402
 
-REPORT = load_entries(os.path.join(workflow.basedir, "workflow", "report", "entries.yaml"))
+REPORT = load_entries(
+    os.path.join(workflow.basedir, "workflow", "report", "entries.yaml")
+)
 
 
 def report_category(key):
