@@ -104,7 +104,7 @@ def test_report_reads_in_a_browser(report_html):
 
         # the reproduction report: inline HTML table with verdict colours, on screen
         assert _call(b, CLICK_TEXT, "1. Reproduction report")
-        b.wait_for(f"({OPEN_ROW})('Every claim')")
+        b.wait_for(f"({OPEN_ROW})('Every claim')")  # the row's label "paper"
         b.wait_for("!!document.querySelector('iframe[src^=\"data:text/html\"]')")
         frame = b.frame_context("data:text/html")
         table = b.wait_for(
@@ -137,8 +137,10 @@ def test_report_reads_in_a_browser(report_html):
         assert frame_box[0] > 800 and frame_box[1] > 400, frame_box
 
         # a figure: Figure 2 as an image, at the full width of the content area
-        assert _call(b, CLICK_TEXT, "4. Stopping times")
-        b.wait_for(f"({OPEN_ROW})('Figure 2')")
+        assert _call(b, CLICK_TEXT, "Results")  # back from the entry list to the categories
+        b.wait_for(f"({CLICK_TEXT})('4. Stopping times')")
+        row = "stopping times of every algorithm (random, standard, easy instances)"
+        b.wait_for(f"({OPEN_ROW})({json.dumps(row)})")
         img = b.wait_for(
             """(() => {
               const i = document.querySelector('img[src^="data:image/png"]');

@@ -79,9 +79,15 @@ def load_entries(path: str | Path) -> ReportEntries:
     return ReportEntries(categories=dict(data["categories"]), entries=dict(data["entries"]))
 
 
+def for_readers(text: str) -> str:
+    """``text`` as readers of the printed paper read it: printed numbers instead of LaTeX
+    labels, the paper's notation (T⋆(μ, σ²)). Applied to every table the pipeline writes."""
+    return notation(cite(text))
+
+
 def table_page(markdown: str, title: str) -> str:
     """HTML page of a Markdown file written by the pipeline, paper labels printed."""
-    return html_page(title, markdown_to_html(notation(cite(markdown))))
+    return html_page(title, markdown_to_html(for_readers(markdown)))
 
 
 # ----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import pandas as pd
 
 from baiuv.io import read_table, write_text
 from baiuv.logs import setup_logging
+from baiuv.paper_refs import ref
 from baiuv.simulation import error_rates, stopping_time_summary
 from baiuv.tables import markdown_table
 
@@ -20,9 +21,9 @@ er_md = markdown_table(
     er[["experiment", "algorithm", "runs", "errors", "error rate [95% Wilson]", "truncated"]]
 )
 write_text(
-    f"# Empirical error rates (delta = {delta})\n\n"
+    f"# Empirical error rates (δ = {delta})\n\n"
     "Proportion of runs whose recommendation is not the best arm, with the 95% Wilson score "
-    "interval.\n\n" + er_md,
+    f"interval ({ref('ssec:experiments')}: the error stays below δ).\n\n" + er_md,
     snakemake.output.errors,
 )
 
@@ -43,9 +44,10 @@ st_md = markdown_table(
     floatfmt=".1f",
 )
 write_text(
-    f"# Stopping times (delta = {delta})\n\n"
+    f"# Stopping times (δ = {delta}, {ref('fig:random_instances_heuristic_threshold')})\n\n"
     "Mean ± standard error of the stopping time; `lower_bound` is "
-    "T*(mu, sigma^2) log(1/delta) (mean over instances for random instances).\n\n" + st_md,
+    f"T⋆(μ, σ²) log(1/δ) of {ref('lem:lower_bound_sample_complexity')} "
+    "(mean over instances for random instances).\n\n" + st_md,
     snakemake.output.times,
 )
 log.info("\n%s\n%s", er_md, st_md)

@@ -2,6 +2,7 @@
 
 from baiuv.io import read_table, write_text
 from baiuv.logs import setup_logging
+from baiuv.report_pages import for_readers
 from baiuv.thresholds.report import costs_markdown, initial_times_markdown
 
 setup_logging(snakemake.log[0])
@@ -10,4 +11,4 @@ if "statement_count" in df.columns:
     text = initial_times_markdown(df, params)
 else:
     text = costs_markdown(df, params)
-write_text(text, snakemake.output[0])
+write_text(for_readers(text), snakemake.output[0])
