@@ -119,7 +119,8 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
         f"(configuration ``{config_name}``): "
         f"**✓ {n[REPRODUCED]} reproduced**, **✗ {n[DIFFERS]} differ**, "
         f"**– {n[NOT_CHECKABLE]} not checkable**. Every claim, our value and the reason of "
-        "each verdict: `reproduction.html`_ (category `1. Reproduction report`_).",
+        "each verdict: `the reproduction report <reproduction.html_>`_ "
+        "(category `1. Reproduction report`_).",
         "",
     ]
     differ = [c for c in claims if c.verdict == DIFFERS]
