@@ -221,4 +221,4 @@ def test_verdict_summary_counts_and_lists_what_differs():
 
 
 def test_rst_escape():
-    assert rst_escape("a*b_c`d|e") == r"a\*b\_c\`d\|e"
+    assert rst_escape("a*b_c`d|e@f") == r"a\*b\_c\`d\|e\@f"

@@ -93,7 +93,7 @@ def table_page(markdown: str, title: str) -> str:
 # ----------------------------------------------------------------------------------------
 # Landing page
 # ----------------------------------------------------------------------------------------
-_RST_SPECIAL = re.compile(r"([\\`*_|<>\[\]])")
+_RST_SPECIAL = re.compile(r"([\\`*_|<>\[\]@])")  # @: no e-mail links for "EV-TCI@random"
 
 
 def rst_escape(text: str) -> str:
@@ -132,8 +132,8 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
                 return rst_escape(notation(cite(s)))
 
             lines.append(
-                f"- **{txt(c.claim)}** ({txt(c.where)}): paper {txt(c.paper)}, "
-                f"this run {txt(c.ours)}. {txt(c.reason)}"
+                f"- **{txt(c.claim)}** — {txt(c.where)}. Paper: {txt(c.paper)}; "
+                f"this run: {txt(c.ours)}. Why: {txt(c.reason)}"
             )
         lines.append("")
     else:
