@@ -28,5 +28,3 @@ for _key, _entry in REPORT.entries.items():
             title=f"{REPORT.item(_key)}: {_entry['shows']}",
         script:
             "../scripts/report_html.py"
-
-    ALL_TARGETS.append(_entry["path"])

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from baiuv.io import write_text
-from baiuv.logs import setup_logging
-from baiuv.report_pages import table_page
+from baiuv.pipeline.io import write_text
+from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import table_page
 
 log = setup_logging(snakemake.log[0])
 md = Path(snakemake.input[0]).read_text(encoding="utf-8")
