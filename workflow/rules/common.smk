@@ -59,6 +59,10 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if "bob_slope" in config["thresholds"]:
+        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
     if "asymptotic" in config:
         out["asym_slopes"] = "results/asymptotic/slopes.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"

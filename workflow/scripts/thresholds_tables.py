@@ -2,12 +2,14 @@
 
 from baiuv.io import read_table, write_text
 from baiuv.logs import setup_logging
-from baiuv.thresholds.report import costs_markdown, initial_times_markdown
+from baiuv.thresholds.report import agreement_markdown, costs_markdown, initial_times_markdown
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])
 if "statement_count" in df.columns:
     text = initial_times_markdown(df, params)
+elif "ipopt" in df.columns:
+    text = agreement_markdown(df, params)
 else:
     text = costs_markdown(df, params)
 write_text(text, snakemake.output[0])

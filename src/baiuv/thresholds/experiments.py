@@ -19,11 +19,14 @@ from numba import njit
 
 from ..rng import run_generator
 from . import kernels as _k
+from .bob import BobSolverError, ipopt_backend, ipopt_solution, resolve_backend, solve_bob
+from .concentration import monotonicity_initial_count
 from .families import (
     EV_FAMILIES,
     FAMILIES,
     STATEFUL,
     ThresholdParams,
+    bob_constants,
     initial_count,
     make_threshold,
     new_arm_state,
@@ -34,6 +37,8 @@ __all__ = [
     "threshold_curves",
     "initial_times",
     "threshold_costs",
+    "ipopt_agreement",
+    "agreement_summary",
     "family_rule",
 ]
 
@@ -43,6 +48,21 @@ def family_rule(name: str) -> str:
     if name == "heuristic":
         return "both"
     return "ev" if name in EV_FAMILIES else "glr"
+
+
+def _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times) -> list[tuple]:
+    """``(x, delta, t)`` of each grid point along ``axis``."""
+    if axis == "delta":
+        xs = np.asarray(log_inv_delta, dtype=float)
+        if xs.size == 0 or np.any(xs <= 0):
+            raise ValueError("log_inv_delta must be a non-empty grid of positive values")
+        return [(float(x), math.exp(-x), int(t_fixed)) for x in xs]
+    ts = np.asarray(times, dtype=np.int64)
+    if ts.size == 0 or np.any(ts < 2):
+        raise ValueError("times must be a non-empty grid of integers >= 2")
+    if not (0 < delta_fixed < 1):
+        raise ValueError(f"delta_fixed must be in (0, 1), got {delta_fixed!r}")
+    return [(float(t), float(delta_fixed), int(t)) for t in ts]
 
 
 def _streams(seed: int, seed_offset: int, R: int, n_max: int, mu, sigma2):
@@ -88,18 +108,7 @@ def threshold_curves(
     if int(streams) < 1:
         raise ValueError(f"streams must be >= 1, got {streams!r}")
     params = params or ThresholdParams()
-    if axis == "delta":
-        xs = np.asarray(log_inv_delta, dtype=float)
-        if xs.size == 0 or np.any(xs <= 0):
-            raise ValueError("log_inv_delta must be a non-empty grid of positive values")
-        points = [(float(x), math.exp(-x), int(t_fixed)) for x in xs]
-    else:
-        ts = np.asarray(times, dtype=np.int64)
-        if ts.size == 0 or np.any(ts < 2):
-            raise ValueError("times must be a non-empty grid of integers >= 2")
-        if not (0 < delta_fixed < 1):
-            raise ValueError(f"delta_fixed must be in (0, 1), got {delta_fixed!r}")
-        points = [(float(t), float(delta_fixed), int(t)) for t in ts]
+    points = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
     n_max = max(p[2] for p in points) // 2 + 1
     data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
     rows = []
@@ -151,7 +160,9 @@ def initial_times(
     ``statement_count``: the count from the statement's initial times (:func:`initial_count`);
     ``first_finite_count``: the first ``n`` with a finite threshold at ``N_a = N_b = n`` (for
     KL/BoB the data-dependent term can be infinite a bit longer, decision D16; finiteness
-    does not depend on the data).
+    does not depend on the data); ``monotonicity_count``: the first count satisfying the
+    monotonicity condition ``t^m(delta)`` (eq:def_initial_time_monotonicity) alone, for KL
+    (``t^m(delta/2)`` for BoB; missing for the other families).
     """
     params = params or ThresholdParams()
     rows = []
@@ -182,6 +193,12 @@ def initial_times(
                 if finite:
                     first = n
                     break
+            mono = math.nan
+            if name in ("kl", "bob"):
+                e0, e1 = params.etas(delta)
+                mono = monotonicity_initial_count(
+                    delta if name == "kl" else delta / 2, K=K, s=params.s, eta0=e0, eta1=e1
+                )
             rows.append(
                 dict(
                     delta=delta,
@@ -189,6 +206,7 @@ def initial_times(
                     rule=family_rule(name),
                     statement_count=n0,
                     first_finite_count=first,
+                    monotonicity_count=mono,
                 )
             )
     return pd.DataFrame(rows)
@@ -211,10 +229,15 @@ def threshold_costs(
 ) -> pd.DataFrame:
     """Wall-clock cost of one threshold evaluation per family at ``N_a = N_b = n``.
 
-    ``python_s``: one :func:`pair_threshold` call (BoB: Pyomo model + Ipopt through
-    ``backend``); ``kernel_s``: one numba ``threshold_pair`` call (not for bob/ev-bob unless
-    ``bob_exact`` exists). Median over ``repeats``.
+    ``python_s``: one :func:`pair_threshold` call (BoB through ``backend``, resolved to a
+    concrete one in the column ``bob_backend``: ``auto`` is the exact solver whenever it is
+    installed); ``ipopt_s``: for bob/ev-bob, one Pyomo + Ipopt solve (backend in
+    ``ipopt_backend``, the executable when one exists, else cyipopt; NaN without Ipopt);
+    ``kernel_s``: one numba ``threshold_pair`` call (not for bob/ev-bob unless ``bob_exact``
+    exists). Median over ``repeats``.
     """
+    used = resolve_backend(backend)
+    ipb = ipopt_backend()
     params = params or ThresholdParams()
     rng = run_generator(seed, "thresholds", "costs", "stream", 0)
     xa = rng.standard_normal(n)
@@ -241,6 +264,10 @@ def threshold_costs(
             else:
                 pair_threshold(name, **kw)
             py.append(time.perf_counter() - t0)
+        ip = math.nan
+        if name in ("bob", "ev-bob") and ipb is not None:
+            pair_threshold(name, backend=ipb, **kw)  # builds and caches the Pyomo model
+            ip = _median_time(lambda: pair_threshold(name, backend=ipb, **kw), int(repeats))
         kern = math.nan
         if name not in ("bob", "ev-bob") or _k.HAVE_BOB_EXACT:
             _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
@@ -255,12 +282,139 @@ def threshold_costs(
                 value=value,
                 python_s=float(np.median(py)),
                 kernel_s=kern,
+                bob_backend=used,
+                ipopt_s=ip,
+                ipopt_backend=ipb or "",
             )
         )
     df = pd.DataFrame(rows)
     bob_py = float(df.loc[df.family == "bob", "python_s"].iloc[0])
     df["bob_over_python"] = bob_py / df["python_s"]
     return df
+
+
+def _median_time(fn, repeats: int) -> float:
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return float(np.median(out))
+
+
+def ipopt_agreement(
+    axis: str,
+    *,
+    families: Sequence[str] = ("bob", "ev-bob"),
+    mu: Sequence[float] = (0.0, -0.2),
+    sigma2: Sequence[float] = (1.0, 0.5),
+    params: ThresholdParams | None = None,
+    t_fixed: int = 5000,
+    delta_fixed: float = 0.01,
+    log_inv_delta: Sequence[float] = (),
+    times: Sequence[int] = (),
+    streams: int = 1,
+    seed: int = 0,
+    seed_offset: int = 0,
+    backend: str | None = None,
+) -> pd.DataFrame:
+    """BoB and EV-BoB on the grid of :func:`threshold_curves` (same streams: its first
+    ``streams``), solved by the exact global solver and by the Pyomo model through Ipopt
+    (``backend``: ``"ipopt"`` or ``"cyipopt"``; ``None``: :func:`ipopt_backend`).
+
+    One row per finite grid point and stream: ``axis, family, x, delta, t, stream, exact,
+    ipopt`` (Ipopt's objective at its returned point, feasibility-checked, *not* certified;
+    NaN when Ipopt failed), ``rel_diff = (exact - ipopt)/exact``, ``local_max`` (Ipopt below
+    the global maximum by more than 1e-6 relative, the tolerance of the certification in
+    :func:`~baiuv.thresholds.bob.solve_bob`), ``status`` and the solve times.
+
+    Raises
+    ------
+    ValueError
+        On bad arguments; ``BobSolverError`` when no Ipopt backend is available.
+    """
+    if axis not in ("delta", "time"):
+        raise ValueError(f"axis must be 'delta' or 'time', got {axis!r}")
+    for f in families:
+        if f not in ("bob", "ev-bob"):
+            raise ValueError(f"families must be 'bob' or 'ev-bob', got {f!r}")
+    if int(streams) < 1:
+        raise ValueError(f"streams must be >= 1, got {streams!r}")
+    backend = backend or ipopt_backend()
+    if backend is None:
+        raise BobSolverError("no Ipopt backend (ipopt executable or cyipopt) available")
+    params = params or ThresholdParams()
+    points = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
+    n_max = max(p[2] for p in points) // 2 + 1
+    data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
+    rows = []
+    for name in families:
+        ev = name == "ev-bob"
+        for x, delta, t in points:
+            na, nb = (t + 1) // 2, t // 2
+            spec = make_threshold(name, 2, delta, params)
+            if min(na, nb) < spec.fparams[_k.P_NMIN]:
+                continue
+            for r, xs_r in enumerate(data):
+                st = [
+                    _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
+                    for c, n in ((0, na), (1, nb))
+                ]
+                C, D, E = bob_constants(name, na, nb, st[0], st[1], K=2, delta=delta, params=params)
+                if not np.all(D > 0):
+                    continue
+                t0 = time.perf_counter()
+                exact = solve_bob([na, nb], C, D, E, ev=ev, backend="exact")
+                t1 = time.perf_counter()
+                try:
+                    ip, status = ipopt_solution([na, nb], C, D, E, ev=ev, backend=backend), "ok"
+                except BobSolverError as exc:
+                    ip, status = math.nan, str(exc)[:120]
+                t2 = time.perf_counter()
+                rel = (exact - ip) / exact if math.isfinite(ip) else math.nan
+                rows.append(
+                    dict(
+                        axis=axis,
+                        family=name,
+                        x=x,
+                        delta=delta,
+                        t=t,
+                        stream=r,
+                        exact=exact,
+                        ipopt=ip,
+                        rel_diff=rel,
+                        local_max=bool(math.isfinite(ip) and rel > 1e-6),
+                        status=status,
+                        backend=backend,
+                        exact_s=t1 - t0,
+                        ipopt_s=t2 - t1,
+                    )
+                )
+    return pd.DataFrame(rows)
+
+
+def agreement_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per family and axis: programs solved, Ipopt failures, local maxima caught (Ipopt below
+    the global maximum), the largest relative difference ``|exact - ipopt|/exact`` over the
+    programs Ipopt solved, the largest shortfall, and the median solve times."""
+    rows = []
+    for (fam, axis), g in df.groupby(["family", "axis"], sort=True):
+        ok = g[np.isfinite(g["ipopt"])]
+        rows.append(
+            dict(
+                family=fam,
+                axis=axis,
+                backend=str(g["backend"].iloc[0]),
+                programs=len(g),
+                failures=int(len(g) - len(ok)),
+                local_maxima=int(ok["local_max"].sum()),
+                max_abs_rel_diff=float(ok["rel_diff"].abs().max()) if len(ok) else math.nan,
+                max_shortfall=float(ok["rel_diff"].max()) if len(ok) else math.nan,
+                exact_median_us=float(g["exact_s"].median() * 1e6),
+                ipopt_median_ms=float(g["ipopt_s"].median() * 1e3),
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 @njit(cache=True)
