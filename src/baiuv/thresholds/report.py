@@ -117,7 +117,7 @@ def agreement_markdown(df: pd.DataFrame, params: dict) -> str:
     streams = int(df["stream"].max()) + 1 if len(df) else 0
     text = (
         f"BoB and EV-BoB programs of the threshold figures ({streams} data stream(s) of "
-        f"{params.get('streams')}), solved by the Pyomo model through "
+        f"{params.get('streams')}), solved by "
         f"{_backend_label(backend) if backend in ('ipopt', 'cyipopt') else backend} and by the "
         "exact global solver. A local maximum is an Ipopt value below the global maximum by "
         "more than 1e-6 (relative); the pipeline's thresholds never use such a value "
