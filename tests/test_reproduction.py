@@ -140,8 +140,13 @@ def _time_curves(values: dict[str, float]):
 def _initial(mono=3):
     return pd.DataFrame(
         [
-            {"delta": d, "family": f, "statement_count": n, "first_finite_count": n,
-             "monotonicity_count": mono if f == "kl" else np.nan}
+            {
+                "delta": d,
+                "family": f,
+                "statement_count": n,
+                "first_finite_count": n,
+                "monotonicity_count": mono if f == "kl" else np.nan,
+            }
             for d in (0.1, 0.001)
             for f, n in (("box", 16 if d == 0.1 else 20), ("kl", 18))
         ]
@@ -152,8 +157,13 @@ def _costs(bob_s=0.02, ipopt_s=0.02, backend="exact"):
     rows = [("bob", bob_s), ("kl", 5e-5), ("box", 3e-5), ("student", 2.5e-5)]
     return pd.DataFrame(
         [
-            {"family": f, "python_s": s, "bob_backend": backend,
-             "ipopt_s": ipopt_s if f == "bob" else np.nan, "ipopt_backend": "cyipopt"}
+            {
+                "family": f,
+                "python_s": s,
+                "bob_backend": backend,
+                "ipopt_s": ipopt_s if f == "bob" else np.nan,
+                "ipopt_backend": "cyipopt",
+            }
             for f, s in rows
         ]
     )
@@ -225,8 +235,15 @@ def test_cost_rows_name_the_backend_and_use_ipopt():
 def test_bob_slope_claim_both_ways():
     from baiuv.reproduction import bob_slope_claim
 
-    base = dict(t=5000, points=40, tail_from=300.0, tail_to=600.0, box_tail_slope=4.3,
-                join_log_inv_delta=34.0, tol=0.1)
+    base = dict(
+        t=5000,
+        points=40,
+        tail_from=300.0,
+        tail_to=600.0,
+        box_tail_slope=4.3,
+        join_log_inv_delta=34.0,
+        tol=0.1,
+    )
     good = pd.DataFrame([dict(base, points_above_bound=0, bob_tail_slope=1.06, kl_tail_slope=1.05)])
     assert bob_slope_claim(good, tol=0.1).verdict == REPRODUCED
     above = good.assign(points_above_bound=3)
@@ -241,8 +258,17 @@ def test_ipopt_claim_both_ways():
 
     df = pd.DataFrame(
         [
-            dict(axis="delta", family="bob", exact=10.0, ipopt=10.0, rel_diff=0.0,
-                 local_max=False, backend="cyipopt", exact_s=1e-4, ipopt_s=0.02),
+            dict(
+                axis="delta",
+                family="bob",
+                exact=10.0,
+                ipopt=10.0,
+                rel_diff=0.0,
+                local_max=False,
+                backend="cyipopt",
+                exact_s=1e-4,
+                ipopt_s=0.02,
+            ),
         ]
     )
     assert ipopt_claim(df).verdict == REPRODUCED
@@ -289,7 +315,9 @@ def test_comparable_two_sided_and_error_cause():
     e = err["empirical error below δ for every algorithm (heuristic threshold)"]
     assert e.verdict == DIFFERS and "n0 = 2" in e.reason and "D50" in e.reason
     e6 = {c.claim: c for c in experiment_claims(errors, _times(ok, "standard"), 0.01, n0=6)}
-    assert "D50" not in e6["empirical error below δ for every algorithm (heuristic threshold)"].reason
+    assert (
+        "D50" not in e6["empirical error below δ for every algorithm (heuristic threshold)"].reason
+    )
 
 
 def test_lower_bound_row_is_checked():

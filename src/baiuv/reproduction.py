@@ -210,7 +210,7 @@ def _slope_claims(curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None) -
         reason = "fails: " + "; ".join(failed) + ". "
         if f"BoB ≈ KL (±{SLOPE_TOL:.0%})" in failed and not failed[:-1]:
             reason += (
-                f"On this range BoB follows the slope of its Box part (BoB ≤ min(Box(δ/2), "
+                "On this range BoB follows the slope of its Box part (BoB ≤ min(Box(δ/2), "
                 "KL(δ/2)) and Box(δ/2) is the smaller one up to large ln(1/δ))"
             )
             join = _join_text(bob_slopes)
@@ -254,9 +254,7 @@ def bob_slope_claim(summary: pd.DataFrame, *, tol: float) -> Claim:
     ln(1/δ) within ``tol`` of KL's there."""
     above = int(summary["points_above_bound"].sum())
     npts = int(summary["points"].sum())
-    tail_ok = [
-        bool(_near(r.bob_tail_slope, r.kl_tail_slope, tol)) for r in summary.itertuples()
-    ]
+    tail_ok = [bool(_near(r.bob_tail_slope, r.kl_tail_slope, tol)) for r in summary.itertuples()]
     ours = "; ".join(
         f"t = {int(r.t)}: slope over ln(1/δ) ∈ [{r.tail_from:g}, {r.tail_to:g}] BoB "
         f"{r.bob_tail_slope:.3g}, KL {r.kl_tail_slope:.3g}, Box {r.box_tail_slope:.3g}; "
@@ -399,7 +397,9 @@ def threshold_claims(
                 "condition at δ/3 (D16, D21): "
                 + ", ".join(f"{int(r.statement_count)} (δ = {r.delta:g})" for r in m.itertuples()),
                 _v(ok),
-                "" if ok else "t^m as written in eq. def_initial_time_monotonicity needs more samples",
+                ""
+                if ok
+                else "t^m as written in eq. def_initial_time_monotonicity needs more samples",
             )
         )
     out += _cost_claims(costs)
@@ -472,7 +472,9 @@ def _cost_claims(costs: pd.DataFrame) -> list[Claim]:
             verdict = _v(ok)
         else:
             verdict = NOT_CHECKABLE
-            reason = "no Ipopt backend available here: the paper's ratio is a Pyomo/JuMP + Ipopt cost"
+            reason = (
+                "no Ipopt backend available here: the paper's ratio is a Pyomo/JuMP + Ipopt cost"
+            )
         out.append(
             Claim(
                 "thresholds",
@@ -588,7 +590,9 @@ def experiment_claims(
                     "; ".join(reasons),
                 )
             )
-        pairs = [a for a in ("TaS", "TCI", "DKM", "FWS") if a in sub.index and "EV-" + a in sub.index]
+        pairs = [
+            a for a in ("TaS", "TCI", "DKM", "FWS") if a in sub.index and "EV-" + a in sub.index
+        ]
         if pairs:
             rel = {a: sub.loc["EV-" + a, "mean"] / sub.loc[a, "mean"] for a in pairs}
             text = ", ".join(f"EV-{a}/{a} {r:.3f}" for a, r in rel.items())
@@ -643,7 +647,7 @@ def experiment_claims(
 
 
 def _easy_claim(sub: pd.DataFrame, rel: dict[str, float], text: str) -> Claim:
-    """"Slightly better on the easy instance": every EV/adapted ratio below 1 (D5); a pair
+    """ "Slightly better on the easy instance": every EV/adapted ratio below 1 (D5); a pair
     above 1 is reported with whether the difference is resolved (2 s.e. of the ratio)."""
     worse = {a: r for a, r in rel.items() if r >= 1}
     reason = ""
@@ -673,7 +677,11 @@ def _easy_claim(sub: pd.DataFrame, rel: dict[str, float], text: str) -> Claim:
 def _lower_bound_claim(sub: pd.DataFrame, exp: str, errors: pd.DataFrame, n0) -> Claim:
     """Fig. 2 draws T*(μ,σ²)·log(1/δ) under the boxes (Lemma lem:lower_bound_sample_complexity
     for δ-correct algorithms): an algorithm is below it when mean + 2 s.e. < bound."""
-    below = [a for a in sub.index if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc[a, "lower_bound"]]
+    below = [
+        a
+        for a in sub.index
+        if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc[a, "lower_bound"]
+    ]
     reason = ""
     if below:
         ev = [a for a in below if str(a).startswith("EV-")]

@@ -25,10 +25,16 @@ common = dict(
 df = pd.concat(
     [
         ipopt_agreement(
-            "delta", t_fixed=int(thr["t_fixed"]), log_inv_delta=grid(thr["log_inv_delta_grid"]), **common
+            "delta",
+            t_fixed=int(thr["t_fixed"]),
+            log_inv_delta=grid(thr["log_inv_delta_grid"]),
+            **common,
         ),
         ipopt_agreement(
-            "time", delta_fixed=float(thr["delta_fixed"]), times=grid(thr["t_grid"], integer=True), **common
+            "time",
+            delta_fixed=float(thr["delta_fixed"]),
+            times=grid(thr["t_grid"], integer=True),
+            **common,
         ),
     ],
     ignore_index=True,

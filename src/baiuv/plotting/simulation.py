@@ -103,12 +103,19 @@ def stopping_time_figure(
     handles += [
         plt.Line2D([], [], color="black", lw=1.6, label="median"),
         plt.Line2D(
-            [], [], ls="none", marker="^", markerfacecolor="white", markeredgecolor="black",
+            [],
+            [],
+            ls="none",
+            marker="^",
+            markerfacecolor="white",
+            markeredgecolor="black",
             label="mean",
         ),
         plt.Line2D([], [], ls="--", color="black", label=r"lower bound $T^\star\log(1/\delta)$"),
     ]
-    fig.legend(handles=handles, loc="upper center", ncol=5, bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.legend(
+        handles=handles, loc="upper center", ncol=5, bbox_to_anchor=(0.5, 1.0), frameon=False
+    )
     fig.tight_layout(rect=(0, 0, 1, 0.9))
     return fig
 

@@ -135,8 +135,13 @@ def plot_bob_slope(curves: pd.DataFrame, summary: pd.DataFrame, pdf, png) -> Non
             label=LABELS[fam],
             ls="-" if fam == "bob" else "--",
         )
-    ax.plot(w.index, np.minimum(w["box(δ/2)"], w["kl(δ/2)"]), color="black", ls=":",
-            label="min(Box(δ/2), KL(δ/2))")
+    ax.plot(
+        w.index,
+        np.minimum(w["box(δ/2)"], w["kl(δ/2)"]),
+        color="black",
+        ls=":",
+        label="min(Box(δ/2), KL(δ/2))",
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("ln(1/δ)")
@@ -150,8 +155,13 @@ def plot_bob_slope(curves: pd.DataFrame, summary: pd.DataFrame, pdf, png) -> Non
         g = ls_[ls_["t"] == r.t]
         for fam, style in (("bob", "-"), ("kl", "--")):
             h = g[g["family"] == fam].sort_values("x")
-            ax.plot(h["x"], h["slope"], ls=style, color=colors[i],
-                    label=f"{LABELS[fam]}, t = {int(r.t)}")
+            ax.plot(
+                h["x"],
+                h["slope"],
+                ls=style,
+                color=colors[i],
+                label=f"{LABELS[fam]}, t = {int(r.t)}",
+            )
         if np.isfinite(r.join_log_inv_delta):
             ax.axvline(r.join_log_inv_delta, color=colors[i], lw=0.8, alpha=0.6)
     ax.axhline(1.0, color="grey", lw=0.8)

@@ -58,8 +58,12 @@ def bob_slope_curves(
     out = []
     for t in ts:
         a = threshold_curves(
-            "delta", families=("bob", "kl", "box"), log_inv_delta=xs, t_fixed=t,
-            backend="exact", **kw,
+            "delta",
+            families=("bob", "kl", "box"),
+            log_inv_delta=xs,
+            t_fixed=t,
+            backend="exact",
+            **kw,
         )
         b = threshold_curves(
             "delta", families=("kl", "box"), log_inv_delta=xs + math.log(2), t_fixed=t, **kw
@@ -107,7 +111,7 @@ def bob_slope_summary(
     for t, g in curves.groupby("t", sort=True):
         w = g.pivot(index="x", columns="family", values="value").sort_index()
 
-        def fit(fam, sel):
+        def fit(fam, sel, w=w):
             v = w.loc[sel, fam]
             v = v[np.isfinite(v)]
             return float(np.polyfit(v.index, v.to_numpy(), 1)[0]) if len(v) >= 2 else math.nan

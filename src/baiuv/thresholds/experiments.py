@@ -267,7 +267,9 @@ def threshold_costs(
         ip = math.nan
         if name in ("bob", "ev-bob") and ipb is not None:
             pair_threshold(name, backend=ipb, **kw)  # builds and caches the Pyomo model
-            ip = _median_time(lambda: pair_threshold(name, backend=ipb, **kw), int(repeats))
+            ip = _median_time(
+                lambda name=name, kw=kw: pair_threshold(name, backend=ipb, **kw), int(repeats)
+            )
         kern = math.nan
         if name not in ("bob", "ev-bob") or _k.HAVE_BOB_EXACT:
             _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm

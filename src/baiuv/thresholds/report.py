@@ -81,7 +81,11 @@ def costs_markdown(df: pd.DataFrame, params: dict) -> str:
         f"{int(params.get('t_fixed', 5000)) // 2}, δ = {params.get('delta_fixed')}: median "
         "wall-clock of one Python `pair_threshold` call (BoB by the "
         f"{label}: configured backend `{params.get('bob_backend', 'auto')}`"
-        + (", which resolves to the exact solver whenever it is installed" if used == "exact" else "")
+        + (
+            ", which resolves to the exact solver whenever it is installed"
+            if used == "exact"
+            else ""
+        )
         + ")"
         + (f"; one BoB solve by {iplabel} takes {ip * 1e3:.3g} ms" if iplabel else "")
         + "; and mean of one numba `threshold_pair` call (BoB through `bob_exact`). Measured "
