@@ -65,6 +65,22 @@ def _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times) -> list[tuple
     return [(float(t), float(delta_fixed), int(t)) for t in ts]
 
 
+def _pair_states(spec, xs_r, na: int, nb: int) -> list:
+    """Per-arm states of the stateful family ``spec`` after ``na``/``nb`` samples of the
+    two-arm stream ``xs_r``."""
+    return [
+        _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
+        for c, n in ((0, na), (1, nb))
+    ]
+
+
+def _check_axis_streams(axis: str, streams: int) -> None:
+    if axis not in ("delta", "time"):
+        raise ValueError(f"axis must be 'delta' or 'time', got {axis!r}")
+    if int(streams) < 1:
+        raise ValueError(f"streams must be >= 1, got {streams!r}")
+
+
 def _streams(seed: int, seed_offset: int, R: int, n_max: int, mu, sigma2):
     out = []
     for r in range(R):
@@ -98,15 +114,12 @@ def threshold_curves(
     stream, value`` (``stream = -1`` for deterministic families; ``value = inf`` before the
     initial times). BoB values failing to solve raise (never silently replaced).
     """
-    if axis not in ("delta", "time"):
-        raise ValueError(f"axis must be 'delta' or 'time', got {axis!r}")
+    _check_axis_streams(axis, streams)
     for f in families:
         if f not in FAMILIES:
             raise ValueError(f"families must be in {FAMILIES}, got {f!r}")
     if len(mu) != 2 or len(sigma2) != 2 or min(sigma2) <= 0:
         raise ValueError("mu and sigma2 must have 2 entries (K = 2), sigma2 > 0")
-    if int(streams) < 1:
-        raise ValueError(f"streams must be >= 1, got {streams!r}")
     params = params or ThresholdParams()
     points = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
     n_max = max(p[2] for p in points) // 2 + 1
@@ -132,10 +145,7 @@ def threshold_curves(
                 continue
             spec = make_threshold(name, 2, delta, params)
             for r, xs_r in enumerate(data):
-                st = [
-                    _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
-                    for c, n in ((0, na), (1, nb))
-                ]
+                st = _pair_states(spec, xs_r, na, nb)
                 v = pair_threshold(
                     name,
                     n_a=na,
@@ -335,13 +345,10 @@ def ipopt_agreement(
     ValueError
         On bad arguments; ``BobSolverError`` when no Ipopt backend is available.
     """
-    if axis not in ("delta", "time"):
-        raise ValueError(f"axis must be 'delta' or 'time', got {axis!r}")
+    _check_axis_streams(axis, streams)
     for f in families:
         if f not in ("bob", "ev-bob"):
             raise ValueError(f"families must be 'bob' or 'ev-bob', got {f!r}")
-    if int(streams) < 1:
-        raise ValueError(f"streams must be >= 1, got {streams!r}")
     backend = backend or ipopt_backend()
     if backend is None:
         raise BobSolverError("no Ipopt backend (ipopt executable or cyipopt) available")
@@ -358,10 +365,7 @@ def ipopt_agreement(
             if min(na, nb) < spec.fparams[_k.P_NMIN]:
                 continue
             for r, xs_r in enumerate(data):
-                st = [
-                    _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
-                    for c, n in ((0, na), (1, nb))
-                ]
+                st = _pair_states(spec, xs_r, na, nb)
                 C, D, E = bob_constants(name, na, nb, st[0], st[1], K=2, delta=delta, params=params)
                 if not np.all(D > 0):
                     continue
