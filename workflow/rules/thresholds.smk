@@ -113,15 +113,6 @@ rule threshold_costs_table:
         "../scripts/thresholds_tables.py"
 
 
-ALL_TARGETS.extend(
-    [f for w in ("glr", "evglr", "all") for f in figure_files(f"thresholds_{w}")]
-    + [
-        "results/tables/threshold_initial_times.md",
-        "results/tables/threshold_costs.md",
-    ]
-)
-
-
 localrules:
     threshold_figure,
     threshold_initial_times_table,
@@ -225,12 +216,6 @@ rule ipopt_agreement_table:
         CONDA_ENV
     script:
         "../scripts/thresholds_tables.py"
-
-
-if "bob_slope" in THR:
-    ALL_TARGETS.extend(["results/tables/bob_slope.md"] + figure_files("bob_slope"))
-if THR.get("ipopt_streams", 1) > 0:
-    ALL_TARGETS.append("results/tables/ipopt_agreement.md")
 
 
 localrules:

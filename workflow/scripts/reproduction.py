@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
-from baiuv.reproduction import (
+from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
+from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
     experiment_claims,
@@ -14,7 +15,6 @@ from baiuv.reproduction import (
     render,
     threshold_claims,
 )
-from baiuv.simulation.summary import error_rates, stopping_time_summary
 
 log = setup_logging(snakemake.log[0])
 inp = snakemake.input

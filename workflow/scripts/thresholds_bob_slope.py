@@ -1,10 +1,10 @@
 """Adapter: BoB/KL/Box over a wide ln(1/delta) range -> curves and summary Parquet."""
 
-from baiuv.grids import grid
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.experiments.bob_slope import bob_slope_curves, bob_slope_summary
+from baiuv.pipeline.grids import grid
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 from baiuv.thresholds import ThresholdParams
-from baiuv.thresholds.bob_slope import bob_slope_curves, bob_slope_summary
 
 log = setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

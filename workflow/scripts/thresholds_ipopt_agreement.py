@@ -2,12 +2,12 @@
 
 import pandas as pd
 
-from baiuv.grids import grid
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.experiments.thresholds import agreement_summary, ipopt_agreement
+from baiuv.pipeline.grids import grid
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 from baiuv.thresholds import ThresholdParams
 from baiuv.thresholds.bob import ipopt_backend
-from baiuv.thresholds.experiments import agreement_summary, ipopt_agreement
 
 log = setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

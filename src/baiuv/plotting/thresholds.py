@@ -107,15 +107,15 @@ def threshold_figure(
     return fig
 
 
-def plot_bob_slope(curves: pd.DataFrame, summary: pd.DataFrame, pdf, png) -> None:
+def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     """Figure of the BoB slope study (decision D171): (a) BoB, KL, Box and the bound
     min(Box(δ/2), KL(δ/2)) against ln(1/δ) at the smallest t; (b) local slopes in ln(1/δ)
-    of BoB (solid) and KL (dashed) for every t, with where BoB joins KL."""
+    of BoB (solid) and KL (dashed) for every t, with where BoB joins KL. Returns the
+    matplotlib figure."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    from baiuv.io import save_figure
-    from baiuv.thresholds.bob_slope import local_slopes
+    from baiuv.experiments.bob_slope import local_slopes
 
     setup()
     palette = sns.color_palette("colorblind", 8)
@@ -173,4 +173,4 @@ def plot_bob_slope(curves: pd.DataFrame, summary: pd.DataFrame, pdf, png) -> Non
     ax.set_title("(b) slopes; vertical lines: BoB joins KL")
     ax.legend(fontsize=7, ncol=1, loc="upper right")
     fig.tight_layout()
-    save_figure(fig, [pdf, png])
+    return fig
