@@ -56,6 +56,10 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if "bob_slope" in config["thresholds"]:
+        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
     if "asymptotic" in config:
         out["asym_slopes"] = "results/asymptotic/slopes.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
@@ -95,6 +99,10 @@ def all_targets():
         "results/tables/threshold_initial_times.md",
         "results/tables/threshold_costs.md",
     ]
+    if "bob_slope" in config["thresholds"]:
+        targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        targets.append("results/tables/ipopt_agreement.md")
     targets += figure_files("stopping_times") + [
         "results/tables/error_rates.md",
         "results/tables/stopping_times.md",

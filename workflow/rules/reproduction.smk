@@ -21,6 +21,8 @@ rule reproduction_report:
         CONDA_ENV
     params:
         delta=config["simulation"]["delta"],
+        n0=config["simulation"].get("n0", 2),
+        bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config.get("audit", {}).get("delta"),
         config_name=lambda wc: ", ".join(
             os.path.relpath(f) for f in workflow.configfiles

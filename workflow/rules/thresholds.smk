@@ -110,3 +110,108 @@ localrules:
     threshold_figure,
     threshold_initial_times_table,
     threshold_costs_table,
+
+
+# Where BoB's slope in ln(1/delta) joins KL's (decision D171): BoB (exact solver), KL, Box
+# and the bound min(Box(delta/2), KL(delta/2)) over a wide ln(1/delta) range, several t.
+rule bob_slope:
+    output:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    log:
+        "logs/thresholds/bob_slope.log",
+    benchmark:
+        "benchmarks/out/bob_slope.tsv"
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        thr=THR,
+        seed=config["seed"],
+        code=SRC_HASH,
+    script:
+        "../scripts/thresholds_bob_slope.py"
+
+
+rule bob_slope_table:
+    input:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    output:
+        report(
+            "results/tables/bob_slope.md",
+            caption="../report/bob_slope.rst",
+            category="Stopping thresholds",
+        ),
+    log:
+        "logs/thresholds/bob_slope_table.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_bob_slope_table.py"
+
+
+rule bob_slope_figure:
+    input:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    output:
+        pdf=report(
+            "figures/bob_slope.pdf",
+            caption="../report/bob_slope.rst",
+            category="Stopping thresholds",
+        ),
+        png="figures/bob_slope.png",
+    log:
+        "logs/thresholds/bob_slope_figure.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_bob_slope_figure.py"
+
+
+# The design card's solver: BoB and EV-BoB on the figure grids through the Pyomo model and
+# Ipopt (the executable when one exists, else cyipopt), against the exact global solver.
+rule ipopt_agreement:
+    output:
+        "results/thresholds/ipopt_agreement.parquet",
+    log:
+        "logs/thresholds/ipopt_agreement.log",
+    benchmark:
+        "benchmarks/out/ipopt_agreement.tsv"
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        thr=THR,
+        seed=config["seed"],
+        code=SRC_HASH,
+    script:
+        "../scripts/thresholds_ipopt_agreement.py"
+
+
+rule ipopt_agreement_table:
+    input:
+        "results/thresholds/ipopt_agreement.parquet",
+    output:
+        report(
+            "results/tables/ipopt_agreement.md",
+            caption="../report/ipopt_agreement.rst",
+            category="Stopping thresholds",
+        ),
+    log:
+        "logs/thresholds/ipopt_agreement_table.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_tables.py"
+
+
+localrules:
+    bob_slope_table,
+    bob_slope_figure,
+    ipopt_agreement_table,

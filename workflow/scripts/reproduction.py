@@ -12,6 +12,7 @@ from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
     experiment_claims,
+    ipopt_claim,
     render,
     threshold_claims,
 )
@@ -26,9 +27,18 @@ claims += threshold_claims(
     read_table(inp.thr_time)[0],
     read_table(inp.thr_initial)[0],
     read_table(inp.thr_costs)[0],
+    bob_slopes=read_table(inp.bob_slope)[0] if "bob_slope" in inp.keys() else None,
+    bob_slope_tol=snakemake.params.bob_slope_tol,
 )
+if "ipopt_agreement" in inp.keys():
+    claims.append(ipopt_claim(read_table(inp.ipopt_agreement)[0]))
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
-claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)
+claims += experiment_claims(
+    error_rates(runs),
+    stopping_time_summary(runs),
+    snakemake.params.delta,
+    n0=snakemake.params.n0,
+)
 if "asym_slopes" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
