@@ -10,7 +10,7 @@ edit of the package start from a fresh cache (decision D19).
 * ``NUMBA_CACHE_DIR`` set (by the user, or by the workflow for each job, decision D60):
   the cache goes to ``$NUMBA_CACHE_DIR/baiuv-<hash>``;
 * otherwise to ``$XDG_CACHE_HOME/baiuv/numba/baiuv-<hash>`` (``~/.cache`` by default),
-  keeping the three most recent hashes and every one used within a day.
+  keeping the three most recent hashes.
 
 This must run before any ``@njit(cache=True)`` function of the package is defined: it is
 called at the top of ``baiuv/__init__.py``. It does not import numba itself (about 0.6 s,
@@ -32,8 +32,7 @@ from pathlib import Path
 from baiuv.pipeline.provenance import source_hash
 
 KEEP = 3
-#: A cache directory used more recently than this (seconds) is never pruned.
-MIN_AGE = 24 * 3600
+MIN_AGE_S = 86400.0  # never prune a cache directory modified less than a day ago
 
 
 def _default_base() -> Path:
@@ -41,19 +40,19 @@ def _default_base() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "baiuv" / "numba"
 
 
-def _prune(base: Path, keep: Path, now: float | None = None) -> None:
-    """Remove cache directories of other source versions, keeping the ``KEEP - 1`` most
-    recent ones and every one used within the last ``MIN_AGE`` seconds: a process of
-    another checkout (or an edited copy) may still be compiling into it (decision D183)."""
-    now = time.time() if now is None else now
+def _prune(base: Path, keep: Path) -> None:
     try:
         dirs = sorted(
             (p for p in base.glob("baiuv-*") if p.is_dir() and p != keep),
             key=lambda p: p.stat().st_mtime,
             reverse=True,
         )
+        now = time.time()
         for old in dirs[KEEP - 1 :]:
-            if now - old.stat().st_mtime > MIN_AGE:
+            # a directory used in the last day may belong to a running process of another
+            # version of the sources (another checkout): removing it under that process
+            # makes numba fail when it writes its index (decision D123)
+            if now - old.stat().st_mtime > MIN_AGE_S:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:  # pragma: no cover - concurrent pruning
         pass
@@ -89,6 +88,10 @@ def _remove_hooks() -> None:
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SetCacheDirAfterImport)]
 
 
+#: The directory chosen by the last :func:`configure` call (``None``: unusable or not yet).
+CACHE_DIR: str | None = None
+
+
 def configure() -> str | None:
     """Point numba's cache at the hash-keyed directory; returns it (``None`` if unusable).
 
@@ -100,6 +103,7 @@ def configure() -> str | None:
     target = base / f"baiuv-{source_hash()}"
     try:
         target.mkdir(parents=True, exist_ok=True)
+        os.utime(target)  # mtime = last use (pruning spares directories in use)
     except OSError:
         return None  # unwritable: numba falls back to its default locations
     if not user:
@@ -110,4 +114,6 @@ def configure() -> str | None:
         config.CACHE_DIR = str(target)
     else:
         sys.meta_path.insert(0, _SetCacheDirAfterImport(str(target)))
-    return str(target)
+    global CACHE_DIR
+    CACHE_DIR = str(target)
+    return CACHE_DIR
