@@ -311,7 +311,7 @@ FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
 LAZY_SUFFIX = "-lazy"
 
 
-def _lazy(families: Iterable[str]) -> list[str]:
+def _with_lazy_variants(families: Iterable[str]) -> list[str]:
     fams = list(families)
     return fams + [f + LAZY_SUFFIX for f in fams]
 
@@ -334,8 +334,8 @@ def selection(name: str) -> list[str]:
         ],
         "asymptotic_algorithms": lambda: [a.name for a in algs if a.constant is not None],
         "thresholds": lambda: list(FAMILIES),
-        "glr_threshold_variants": lambda: _lazy(GLR_FAMILIES),
-        "ev_threshold_variants": lambda: _lazy(EV_FAMILIES),
+        "glr_threshold_variants": lambda: _with_lazy_variants(GLR_FAMILIES),
+        "ev_threshold_variants": lambda: _with_lazy_variants(EV_FAMILIES),
     }
     if name not in table:
         raise ValueError(f"selection must be one of {sorted(table)}, got {name!r}")
