@@ -104,11 +104,11 @@ if "asymptotic" in config:
             "results/asymptotic/summary.parquet",
         output:
             pdf=report(
-                "figures/asymptotic.pdf",
+                "results/figures/asymptotic.pdf",
                 caption="../report/asymptotic.rst",
                 category="Asymptotic regime",
             ),
-            png="figures/asymptotic.png",
+            png="results/figures/asymptotic.png",
         log:
             "logs/asymptotic/figure.log",
         conda:

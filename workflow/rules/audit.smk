@@ -125,11 +125,11 @@ if "audit" in config:
             "results/audit/summary.parquet",
         output:
             pdf=report(
-                "figures/audit.pdf",
+                "results/figures/audit.pdf",
                 caption="../report/audit.rst",
                 category="delta-correctness audit",
             ),
-            png="figures/audit.png",
+            png="results/figures/audit.png",
         log:
             "logs/audit/figure.log",
         conda:

@@ -66,11 +66,11 @@ rule characteristic_time_figure:
         variance="results/characteristic_times/sweep_variance.parquet",
     output:
         pdf=report(
-            "figures/characteristic_times_ratio.pdf",
+            "results/figures/characteristic_times_ratio.pdf",
             caption="../report/characteristic_times_ratio.rst",
             category="Characteristic times",
         ),
-        png="figures/characteristic_times_ratio.png",
+        png="results/figures/characteristic_times_ratio.png",
     log:
         "logs/characteristic_times/figure.log",
     conda:

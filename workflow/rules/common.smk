@@ -34,7 +34,7 @@ INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 def figure_files(name):
     """Both formats of one figure."""
-    return [f"figures/{name}.pdf", f"figures/{name}.png"]
+    return [f"results/figures/{name}.pdf", f"results/figures/{name}.png"]
 
 
 # Input function of rule reproduction_report (reproduction.smk); it runs after every
@@ -47,7 +47,6 @@ def reproduction_inputs(wildcards):
         "thr_delta": "results/thresholds/curves_delta.parquet",
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
-        "thr_costs": "results/thresholds/costs.parquet",
         # the checkout's decision list, also when the working directory is elsewhere
         # (--directory): "docs/decisions.md" would be looked up in the workdir. Relative
         # to the workdir (not absolute), so a checkout that is copied or moved with its

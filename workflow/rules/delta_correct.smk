@@ -75,11 +75,11 @@ if "delta_correct" in config:
             "results/delta_correct.parquet",
         output:
             pdf=report(
-                "figures/delta_correct_stopping.pdf",
+                "results/figures/delta_correct_stopping.pdf",
                 caption="../report/delta_correct_stopping.rst",
                 category="delta-correct stopping",
             ),
-            png="figures/delta_correct_stopping.png",
+            png="results/figures/delta_correct_stopping.png",
         log:
             "logs/delta_correct/figure.log",
         conda:

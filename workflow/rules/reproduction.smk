@@ -18,8 +18,10 @@ rule reproduction_report:
     params:
         delta=config["simulation"]["delta"],
         audit_delta=config.get("audit", {}).get("delta"),
+        # relative to the checkout, so the report reads the same from any --directory
         config_name=lambda wc: ", ".join(
-            os.path.relpath(f) for f in workflow.configfiles
+            os.path.relpath(os.path.abspath(f), workflow.basedir)
+            for f in workflow.configfiles
         )
         or "config/config.yaml",
         code=SRC_HASH,
@@ -27,24 +29,8 @@ rule reproduction_report:
         "../scripts/reproduction.py"
 
 
-rule publish_reproduction_report:
-    input:
-        "results/reproduction.md",
-    output:
-        "docs/reproduction.md",
-    log:
-        "logs/publish_reproduction.log",
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/copy_file.py"
-
-
 ALL_TARGETS.append("results/reproduction.md")
-if config.get("reproduction", {}).get("publish", False):
-    ALL_TARGETS.append("docs/reproduction.md")
 
 
 localrules:
     reproduction_report,
-    publish_reproduction_report,

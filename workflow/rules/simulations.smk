@@ -81,11 +81,11 @@ rule sim_figure:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
         pdf=report(
-            "figures/stopping_times.pdf",
+            "results/figures/stopping_times.pdf",
             caption="../report/stopping_times.rst",
             category="Stopping times",
         ),
-        png="figures/stopping_times.png",
+        png="results/figures/stopping_times.png",
     log:
         "logs/simulations/figure.log",
     conda:

@@ -13,4 +13,9 @@ flagged_md, summary_md = audit_markdown(
 )
 write_text(flagged_md, snakemake.output.flagged)
 write_text(summary_md, snakemake.output.summary)
-log.info("\n%s\n%s", summary_md, flagged_md)
+log.info(
+    "wrote %s and %s (%d flagged cells)",
+    snakemake.output.summary,
+    snakemake.output.flagged,
+    int(cells["flagged"].sum()),
+)

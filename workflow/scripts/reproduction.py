@@ -24,7 +24,6 @@ claims += threshold_claims(
     read_table(inp.thr_delta)[0],
     read_table(inp.thr_time)[0],
     read_table(inp.thr_initial)[0],
-    read_table(inp.thr_costs)[0],
 )
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
 claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)

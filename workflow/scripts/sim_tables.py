@@ -48,4 +48,4 @@ write_text(
     "T*(mu, sigma^2) log(1/delta) (mean over instances for random instances).\n\n" + st_md,
     snakemake.output.times,
 )
-log.info("\n%s\n%s", er_md, st_md)
+log.info("wrote %s and %s (%d rows)", snakemake.output.errors, snakemake.output.times, len(st))

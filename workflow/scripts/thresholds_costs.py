@@ -1,7 +1,8 @@
-"""Adapter: cost of one threshold evaluation per family -> Parquet."""
+"""Adapter: cost of one threshold evaluation per family -> Parquet (timings, with the machine)."""
 
 from baiuv.io import write_table
 from baiuv.logs import setup_logging
+from baiuv.provenance import machine_description
 from baiuv.thresholds import ThresholdParams
 from baiuv.thresholds.experiments import threshold_costs
 
@@ -15,4 +16,4 @@ df = threshold_costs(
     seed=int(snakemake.params.seed),
     backend=thr.get("bob_backend", "auto"),
 )
-write_table(df, snakemake.output[0], params=thr)
+write_table(df, snakemake.output[0], params={**thr, "machine": machine_description()})

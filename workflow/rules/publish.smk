@@ -1,0 +1,57 @@
+# `snakemake publish`: the one target that writes committed files. It copies every figure
+# (results/figures/*) and the reproduction report (results/reproduction.md) to the
+# destination of the config's `publish` section (default config: figures/ and
+# docs/reproduction.md). A plain run writes only under results/ (and logs/), so it never
+# modifies a tracked file.
+from baiuv.config import publish_paths
+
+if "publish" in config:
+    PUBLISH_FIGURES, PUBLISH_REPORT = publish_paths(config)
+
+    rule publish_figure:
+        input:
+            "results/figures/{name}",
+        output:
+            f"{PUBLISH_FIGURES}/{{name}}",
+        log:
+            "logs/publish/{name}.log",
+        wildcard_constraints:
+            name=r"[^/]+\.(pdf|png)",
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/copy_file.py"
+
+    rule publish_report:
+        input:
+            "results/reproduction.md",
+        output:
+            PUBLISH_REPORT,
+        log:
+            "logs/publish/reproduction.log",
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/copy_file.py"
+
+    localrules:
+        publish_figure,
+        publish_report,
+
+
+def publish_inputs(wildcards):
+    """Every published file (evaluated after all rule files appended their targets)."""
+    figures, report = publish_paths(config)  # clear error when there is no publish section
+    prefix = "results/figures/"
+    return [
+        f"{figures}/{t[len(prefix):]}" for t in ALL_TARGETS if t.startswith(prefix)
+    ] + [report]
+
+
+rule publish:
+    input:
+        publish_inputs,
+
+
+localrules:
+    publish,
