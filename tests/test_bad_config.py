@@ -214,7 +214,11 @@ CASES = [
 def repo(tmp_path_factory):
     """One private copy of the repository with sentinel results and figures."""
     root = copy_repo(tmp_path_factory.mktemp("badcfg") / "repo")
-    for rel in ("results/characteristic_times/sentinel.parquet", "figures/sentinel.png"):
+    for rel in (
+        "results/characteristic_times/sentinel.parquet",
+        "results/figures/sentinel.png",
+        "figures/sentinel.png",
+    ):
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(b"sentinel")

@@ -2,8 +2,9 @@
 
 * Static: every ``report(..., caption=...)`` in ``workflow/rules/*.smk`` points to an
   existing, non-empty caption in ``workflow/report/`` that says which part of the paper it
-  reproduces (or that it is not in the paper); every ``figures/*.pdf`` and
-  ``results/tables/*.md`` output of a rule is wrapped in ``report()``.
+  reproduces (or that it is not in the paper); every ``results/figures/*.pdf``,
+  ``results/tables/*.md`` and ``results/timings/*.md`` output of a rule is wrapped in
+  ``report()``.
 * Built: in the session's tiny-config run (``tiny_pipeline``, decision D64),
   ``snakemake --report report.html`` writes one self-contained HTML file that embeds every
   figure and table with its caption.
@@ -62,7 +63,8 @@ def test_every_figure_and_table_output_is_in_the_report():
                 continue
             block = out.group(1)
             for path in re.findall(
-                r"""["']((?:figures/[^"']+\.pdf)|(?:results/tables/[^"']+\.md))["']""", block
+                r"""["']((?:results/figures/[^"']+\.pdf)|(?:results/(?:tables|timings)/[^"']+\.md))["']""",
+                block,
             ):
                 # the path must sit inside a report( ... ) call of this output block
                 before = block[: block.index(path)]
@@ -81,10 +83,14 @@ def test_report_builds_self_contained(tiny_pipeline):
     for name in ("characteristic_times_ratio", "characteristic_times.md"):
         assert name in html, f"{name} missing from the report"
     # every figure and table of the run is in the report
-    for f in [*(root / "figures").glob("*.pdf"), *(root / "results" / "tables").glob("*.md")]:
+    for f in [
+        *(root / "results" / "figures").glob("*.pdf"),
+        *(root / "results" / "tables").glob("*.md"),
+        *(root / "results" / "timings").glob("*.md"),
+    ]:
         assert f.name in html, f"{f.name} missing from the report"
     # one caption file serves the three threshold figures, rendered per wildcard (D66)
     for ref in ("glrt.", "evglrt ", "glrt_evglrt."):
         assert f"fig:stopping_thresholds_evolutions_{ref}" in html, ref
     # self-contained: no reference to files of the run directory
-    assert str(root) + "/figures" not in html
+    assert str(root) + "/results/figures" not in html
