@@ -1,7 +1,7 @@
 # Reproducible artifact of "Dealing with Unknown Variances in Best-Arm Identification"
 # (Jourdan, Degenne, Kaufmann, ALT 2023).
 #   snakemake --cores 2                        # every figure and table, default config
-#   snakemake --cores 2 figures/characteristic_times_ratio.pdf   # one figure
+#   snakemake --cores 2 results/figures/characteristic_times_ratio.pdf   # one figure
 #   snakemake --cores 32 --configfile config/paper.yaml          # paper scale
 from pathlib import Path
 
