@@ -12,7 +12,11 @@ prepend_pythonpath(_SRC)
 
 CONDA_ENV = "../envs/baiuv.yaml"
 
-from baiuv.config import ConfigError, validate_config_semantics  # noqa: E402
+from baiuv.config import (
+    ConfigError,
+    publish_paths,
+    validate_config_semantics,
+)  # noqa: E402
 from baiuv.provenance import source_hash  # noqa: E402
 
 try:
@@ -65,3 +69,15 @@ def reproduction_inputs(wildcards):
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
     return out
+
+
+# Input function of the publish target (publish.smk): every published file, from the
+# figures the topic files appended to ALL_TARGETS; a config without a publish section
+# stops here with an error naming the section.
+def publish_inputs(wildcards):
+    figures, report = publish_paths(config)
+    prefix = "results/figures/"
+    published = [
+        f"{figures}/{t[len(prefix):]}" for t in ALL_TARGETS if t.startswith(prefix)
+    ]
+    return published + [report]

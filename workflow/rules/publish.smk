@@ -3,8 +3,6 @@
 # destination of the config's `publish` section (default config: figures/ and
 # docs/reproduction.md). A plain run writes only under results/ (and logs/), so it never
 # modifies a tracked file.
-from baiuv.config import publish_paths
-
 if "publish" in config:
     PUBLISH_FIGURES, PUBLISH_REPORT = publish_paths(config)
 
@@ -39,15 +37,7 @@ if "publish" in config:
         publish_report,
 
 
-def publish_inputs(wildcards):
-    """Every published file (evaluated after all rule files appended their targets)."""
-    figures, report = publish_paths(config)  # clear error when there is no publish section
-    prefix = "results/figures/"
-    return [
-        f"{figures}/{t[len(prefix):]}" for t in ALL_TARGETS if t.startswith(prefix)
-    ] + [report]
-
-
+# inputs: publish_inputs (common.smk), evaluated after every rule file is included
 rule publish:
     input:
         publish_inputs,
