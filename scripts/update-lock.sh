@@ -31,13 +31,15 @@ echo "==> resolving the newest releases"
   --output-file "$work/lock.txt"
 
 pins() { grep -E '^[A-Za-z0-9]' "$1" | sed 's/ *\\$//'; }
+# new pins (one per line, "name==version[ ; marker]") and the names of their packages
 changed=$(diff <(pins "$LOCK") <(pins "$work/lock.txt") | sed -n 's/^> //p' || true)
 if [ -z "$changed" ]; then
   echo "==> the lock already pins the newest releases; nothing to do"
   exit 0
 fi
+names=$(printf '%s\n' "$changed" | sed 's/==.*//' | sort -u)
 echo "==> releases that change:"
-printf '   %s\n' $changed
+printf '%s\n' "$changed" | sed 's/^/   /'
 
 echo "==> clean venv from the new lock ($("$PY" --version 2>&1))"
 "$PY" -m venv "$work/venv"
@@ -70,18 +72,21 @@ printf '   failing: %s\n' $failed >&2
 # which single upgrade breaks them: old lock + one new release at a time
 "$V" -m pip install --quiet --require-hashes --no-deps -r "$LOCK"
 culprits=()
-for pin in $changed; do
-  name=${pin%%==*}
-  # the new release's block (pin line and its hashes; marker-split packages keep both)
-  awk -v n="$name" 'BEGIN{IGNORECASE=1} /^[A-Za-z0-9]/{keep = (tolower($0) ~ "^" tolower(n) "==")} keep' \
-    "$work/lock.txt" >"$work/one.txt"
+block() { # the pin lines (with hashes) of package $1 in lock file $2; marker-split ones all
+  awk -v n="$1" 'BEGIN{IGNORECASE=1} /^[A-Za-z0-9]/{keep = (tolower($0) ~ "^" tolower(n) "==")} keep' "$2"
+}
+for name in $names; do
+  block "$name" "$work/lock.txt" >"$work/one.txt"
   "$V" -m pip install --quiet --require-hashes --no-deps -r "$work/one.txt" || continue
   if ! "$V" -m pytest -q -p no:cacheprovider -x $failed >/dev/null 2>&1; then
-    culprits+=("$pin")
+    culprits+=("$(grep -E '^[A-Za-z0-9]' "$work/one.txt" | sed 's/ *\\$//' | paste -sd '|')")
   fi
-  awk -v n="$name" 'BEGIN{IGNORECASE=1} /^[A-Za-z0-9]/{keep = (tolower($0) ~ "^" tolower(n) "==")} keep' \
-    "$LOCK" >"$work/one.txt"
-  "$V" -m pip install --quiet --require-hashes --no-deps -r "$work/one.txt" || true
+  block "$name" "$LOCK" >"$work/one.txt" # back to the old release (absent if it is new)
+  if [ -s "$work/one.txt" ]; then
+    "$V" -m pip install --quiet --require-hashes --no-deps -r "$work/one.txt" || true
+  else
+    "$V" -m pip uninstall --quiet --yes "$name" || true
+  fi
 done
 if [ ${#culprits[@]} -gt 0 ]; then
   echo "==> release(s) that break the tests on their own: ${culprits[*]}" >&2

@@ -34,8 +34,9 @@ def run(args, cwd, check=True, timeout=1500):
 
 
 def test_lint_is_clean():
-    proc = run(["--lint"], ROOT)
-    assert "Congratulations" in proc.stdout + proc.stderr
+    # snakemake --lint exits 1 when it finds anything: run() checks the exit code, not the
+    # wording of the success message
+    run(["--lint"], ROOT)
 
 
 def test_default_config_dry_run():
