@@ -29,8 +29,5 @@ rule reproduction_report:
         "../scripts/reproduction.py"
 
 
-ALL_TARGETS.append("results/reproduction.md")
-
-
 localrules:
     reproduction_report,

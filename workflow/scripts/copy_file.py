@@ -1,7 +1,7 @@
 """Adapter: copy one file atomically, byte for byte (`snakemake publish`)."""
 
-from baiuv.io import copy_file
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import copy_file
+from baiuv.pipeline.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
 copy_file(snakemake.input[0], snakemake.output[0])

@@ -1,10 +1,10 @@
 """Adapter: cost of one threshold evaluation per family -> Parquet (timings, with the machine)."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.provenance import machine_description
+from baiuv.experiments.thresholds import threshold_costs
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.provenance import machine_description
 from baiuv.thresholds import ThresholdParams
-from baiuv.thresholds.experiments import threshold_costs
 
 setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

@@ -1,0 +1,108 @@
+"""End-to-end pipeline checks: lint, dry run of the default config, tiny config run."""
+
+import subprocess
+
+import pytest
+from pipeline_helpers import REPO, run_snakemake, tree_state
+
+
+def run(args, cwd, check=True, timeout=1500):
+    """``snakemake *args`` in ``cwd``; ``AssertionError`` with its output if it fails."""
+    proc = run_snakemake(cwd, *args, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}")
+    return proc
+
+
+def test_lint_is_clean():
+    # snakemake --lint exits 1 when it finds anything: run() checks the exit code, not the
+    # wording of the success message
+    run(["--lint"], REPO)
+
+
+def test_default_config_dry_run():
+    # --forceall: every rule is listed whatever the checkout's results/ already hold
+    proc = run(["-n", "--forceall", "--quiet", "rules"], REPO)
+    assert "characteristic_time_figure" in proc.stdout
+
+
+@pytest.fixture
+def tiny_run(tiny_pipeline):
+    """The session's tiny-config run (``tests/conftest.py``, decision D64)."""
+    return tiny_pipeline
+
+
+@pytest.mark.pipeline
+def test_tiny_config_builds_every_target(tiny_run):
+    figs = list((tiny_run / "results" / "figures").glob("*.pdf"))
+    assert figs, "no figure built"
+    for pdf in figs:
+        assert pdf.stat().st_size > 1000
+        png = pdf.with_suffix(".png")
+        assert png.exists() and png.stat().st_size > 1000
+    tables = list((tiny_run / "results" / "tables").glob("*.md"))
+    assert tables
+    text = (tiny_run / "results/tables/characteristic_times.md").read_text()
+    assert "standard" in text and "easy" in text
+
+
+@pytest.mark.pipeline
+def test_second_call_does_nothing_and_single_figure(tiny_run):
+    # judged on the files, not on Snakemake's wording: a second run rewrites nothing
+    before = tree_state(tiny_run, "results")
+    run(["--cores", "2", "--configfile", "config/test.yaml"], tiny_run)
+    assert tree_state(tiny_run, "results") == before
+    target = tiny_run / "results/figures/characteristic_times_ratio.pdf"
+    sweep = tiny_run / "results/characteristic_times/sweep_gap.parquet"
+    sweep_state = sweep.stat().st_mtime_ns
+    target.unlink()
+    run(
+        # targets before --configfile, which takes several values
+        [
+            "results/figures/characteristic_times_ratio.pdf",
+            "--cores",
+            "2",
+            "--configfile",
+            "config/test.yaml",
+        ],
+        tiny_run,
+    )
+    assert target.exists()
+    assert sweep.stat().st_mtime_ns == sweep_state  # no recomputation of its inputs
+
+
+@pytest.mark.pipeline
+def test_run_touches_no_tracked_file(tiny_run):
+    """A run writes under results/ (and logs/, caches) only: every file of the repository
+    copy the run started from still has the checkout's bytes, and the committed figures
+    were not regenerated (``copy_repo`` empties figures/)."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    changed = []
+    for rel in (t.decode() for t in tracked if t):
+        if rel.startswith("figures/"):
+            continue  # not copied into the run directory (see below)
+        a, b = REPO / rel, tiny_run / rel
+        if a.is_file() and b.is_file() and a.read_bytes() != b.read_bytes():
+            changed.append(rel)
+    assert not changed
+    assert not any((tiny_run / "figures").iterdir())
+
+
+@pytest.mark.pipeline
+def test_publish_copies_figures_and_report(tiny_run):
+    """`snakemake publish` copies results/figures/* and results/reproduction.md byte for
+    byte to the config's publish destination (config/test.yaml: runs/test/), and a second
+    publish rewrites nothing."""
+    run(["publish", "--cores", "1", "--configfile", "config/test.yaml"], tiny_run)
+    dest = tiny_run / "runs" / "test"
+    figures = sorted((tiny_run / "results" / "figures").iterdir())
+    assert figures
+    for f in figures:
+        assert (dest / "figures" / f.name).read_bytes() == f.read_bytes()
+    report = (tiny_run / "results" / "reproduction.md").read_bytes()
+    assert (dest / "reproduction.md").read_bytes() == report
+    before = tree_state(tiny_run, "runs", "results")
+    run(["publish", "--cores", "1", "--configfile", "config/test.yaml"], tiny_run)
+    assert tree_state(tiny_run, "runs", "results") == before
