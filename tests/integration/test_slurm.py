@@ -35,7 +35,7 @@ from pipeline_helpers import (
 pytestmark = [pytest.mark.slurm, pytest.mark.pipeline, pytest.mark.slow]
 
 CLUSTER = REPO / "tests" / "integration" / "slurm" / "cluster.sh"
-FIGURE = "figures/stopping_times.pdf"  # built by a local rule (sim_figure)
+FIGURE = "results/figures/stopping_times.pdf"  # built by a local rule (sim_figure)
 
 
 def _skip_reason() -> str | None:

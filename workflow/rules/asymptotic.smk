@@ -95,9 +95,9 @@ if "asymptotic" in config:
         input:
             "results/asymptotic/summary.parquet",
         output:
-            pdf="figures/asymptotic.pdf",
+            pdf="results/figures/asymptotic.pdf",
             png=report(
-                "figures/asymptotic.png",
+                "results/figures/asymptotic.png",
                 caption="../report/asymptotic.rst",
                 category=report_category("asymptotic"),
                 labels=report_labels("asymptotic"),

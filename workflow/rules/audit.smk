@@ -108,9 +108,9 @@ if "audit" in config:
         input:
             "results/audit/summary.parquet",
         output:
-            pdf="figures/audit.pdf",
+            pdf="results/figures/audit.pdf",
             png=report(
-                "figures/audit.png",
+                "results/figures/audit.png",
                 caption="../report/audit.rst",
                 category=report_category("audit"),
                 labels=report_labels("audit"),

@@ -70,9 +70,9 @@ if "delta_correct" in config:
         input:
             "results/delta_correct.parquet",
         output:
-            pdf="figures/delta_correct_stopping.pdf",
+            pdf="results/figures/delta_correct_stopping.pdf",
             png=report(
-                "figures/delta_correct_stopping.png",
+                "results/figures/delta_correct_stopping.png",
                 caption="../report/delta_correct_stopping.rst",
                 category=report_category("delta_correct_stopping"),
                 labels=report_labels("delta_correct_stopping"),

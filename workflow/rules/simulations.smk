@@ -70,9 +70,9 @@ rule sim_figure:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        pdf="figures/stopping_times.pdf",
+        pdf="results/figures/stopping_times.pdf",
         png=report(
-            "figures/stopping_times.png",
+            "results/figures/stopping_times.png",
             caption="../report/stopping_times.rst",
             category=report_category("stopping_times_figure"),
             labels=report_labels("stopping_times_figure"),
