@@ -93,12 +93,22 @@ def write_json(obj: Any, path: str | os.PathLike) -> Path:
     return write_text(json.dumps(_jsonable(obj), indent=2, sort_keys=True) + "\n", path)
 
 
+#: Metadata written by matplotlib that records the time of writing; left out so that a
+#: figure is byte-identical whenever its data are (decision D131).
+_NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "ps": {"CreationDate": None}}
+
+
 def save_figure(fig, paths: list[str | os.PathLike] | tuple, **kwargs) -> None:
-    """Save a matplotlib figure to each path (format from the suffix), atomically."""
+    """Save a matplotlib figure to each path (format from the suffix), atomically, without
+    a creation date (same data, same bytes)."""
     for p in paths:
         target, tmp = atomic_path(p)
+        fmt = Path(p).suffix.lstrip(".").lower()
+        kw = dict(kwargs)
+        if fmt in _NO_DATE:
+            kw["metadata"] = {**_NO_DATE[fmt], **dict(kw.get("metadata") or {})}
         try:
-            fig.savefig(tmp, format=Path(p).suffix.lstrip("."), **kwargs)
+            fig.savefig(tmp, format=fmt, **kw)
             _commit(tmp, target)
         finally:
             if tmp.exists():

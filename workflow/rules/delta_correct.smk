@@ -22,7 +22,8 @@ if "delta_correct" in config:
 
     rule delta_correct_shard:
         output:
-            "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+            runs="results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+            timings="results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
         log:
             "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log",
         benchmark:
@@ -52,13 +53,19 @@ if "delta_correct" in config:
 
     rule delta_correct_aggregate:
         input:
-            [
+            runs=[
                 f"results/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
                 for inst, alg, v in DC_CELLS
                 for s in range(DC_SHARDS)
             ],
+            timings=[
+                f"results/timings/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
+                for inst, alg, v in DC_CELLS
+                for s in range(DC_SHARDS)
+            ],
         output:
-            "results/delta_correct.parquet",
+            runs="results/delta_correct.parquet",
+            timings="results/timings/delta_correct.parquet",
         log:
             "logs/delta_correct/aggregate.log",
         conda:
@@ -93,13 +100,15 @@ if "delta_correct" in config:
 
     rule delta_correct_table:
         input:
-            "results/delta_correct.parquet",
+            runs="results/delta_correct.parquet",
+            timings="results/timings/delta_correct.parquet",
         output:
-            report(
+            table=report(
                 "results/tables/delta_correct.md",
                 caption="../report/delta_correct_table.rst",
                 category="delta-correct stopping",
             ),
+            timings="results/timings/delta_correct.md",
         log:
             "logs/delta_correct/table.log",
         conda:

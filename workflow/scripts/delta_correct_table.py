@@ -1,11 +1,20 @@
-"""Adapter: delta-correct runs -> results/tables/delta_correct.md."""
+"""Adapter: delta-correct runs -> results/tables/delta_correct.md; their timing file ->
+results/timings/delta_correct.md."""
 
-from baiuv.experiments.delta_correct import delta_correct_markdown, summarize_delta_correct
+from baiuv.experiments.delta_correct import (
+    delta_correct_markdown,
+    delta_correct_timings_markdown,
+    summarize_delta_correct,
+)
 from baiuv.io import read_table, write_text
 from baiuv.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
-df, _ = read_table(snakemake.input[0])
+df, _ = read_table(snakemake.input.runs)
 md = delta_correct_markdown(summarize_delta_correct(df), snakemake.params.delta)
-write_text(md, snakemake.output[0])
+write_text(md, snakemake.output.table)
+timings, _ = read_table(snakemake.input.timings)
+write_text(
+    delta_correct_timings_markdown(timings, snakemake.params.delta), snakemake.output.timings
+)
 log.info("\n%s", md)
