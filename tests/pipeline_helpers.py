@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
+
 from baiuv.timings import is_timing_file
 
 REPO = Path(__file__).resolve().parents[1]

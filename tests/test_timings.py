@@ -6,6 +6,7 @@ import logging
 
 import pandas as pd
 import pytest
+
 from baiuv.io import read_table
 from baiuv.shards import (
     RUN_KEY_COLUMNS,
