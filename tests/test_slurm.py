@@ -120,7 +120,7 @@ class Cluster:
     def accounted(self) -> dict[str, tuple[str, str]]:
         """``{job id: (state, account)}`` from the accounting database (``sacct``)."""
         out = self.run(
-            "sacct", "-X", "-n", "-P", "-o", "JobIDRaw,State,Account", "-S", "now-1day"
+            "sacct", "-X", "-n", "-P", "-o", "JobIDRaw,State,Account", "-S", "2000-01-01"
         ).stdout
         rows = [line.split("|") for line in out.splitlines() if line]
         return {r[0]: (r[1], r[2]) for r in rows}

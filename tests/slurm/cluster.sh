@@ -162,10 +162,12 @@ AccountingStorageHost=$host
 AccountingStoragePort=${SLURMDBD_PORT:-6819}
 # munge socket for connections to slurmdbd (AuthInfo covers only slurmctld and slurmd)
 AccountingStoragePass=$sock
+JobAcctGatherType=jobacct_gather/linux
 MinJobAge=300"
     else
         accounting_conf="# no accounting daemon (sacct fails): keep finished jobs visible to squeue long
 AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
 MinJobAge=86400"
     fi
     cat >"$dir/slurm.conf" <<EOF
@@ -188,7 +190,6 @@ SlurmdLogFile=$dir/log/slurmd.log
 SlurmctldDebug=info
 SlurmdDebug=info
 $accounting_conf
-JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 # no cgroups inside a container
 ProctrackType=proctrack/linuxproc
