@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from baiuv.timings import is_timing_file
+from baiuv.pipeline.timings import is_timing_file
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ _IGNORE_TOP = {
 }
 _IGNORE_ANY = {"__pycache__", "build"}
 
-# Temporary files of baiuv.io's atomic writes (".<name>.<random>.tmp"): a job killed while
+# Temporary files of baiuv.pipeline.io's atomic writes (".<name>.<random>.tmp"): a job killed while
 # writing may leave one behind; nothing ever reads them.
 PARTIAL = re.compile(r"^\..+\.tmp$")
 
@@ -131,7 +131,7 @@ def kill_group(proc: subprocess.Popen, grace: float = 10.0) -> None:
 
 def output_files(workdir: Path, under: str | Sequence[str] = OUTPUT_FOLDERS) -> dict[str, str]:
     """``{relative path: sha256}`` of every output file under ``under`` (folders relative to
-    ``workdir``), except the documented timing files (``baiuv.timings``, decision D131) and
+    ``workdir``), except the documented timing files (``baiuv.pipeline.timings``, decision D131) and
     the temporary files of interrupted atomic writes (:data:`PARTIAL`)."""
     folders = [under] if isinstance(under, str) else list(under)
     out = {}

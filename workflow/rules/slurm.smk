@@ -2,7 +2,7 @@
 # out whether job accounting answers and choose how the run follows its jobs (decision
 # D130): sacct when accounting answers, squeue when it does not and slurm.conf's MinJobAge
 # is long enough, otherwise stop at once with one line naming the setting.
-from baiuv.slurm_status import (  # noqa: E402
+from baiuv.pipeline.slurm_status import (  # noqa: E402
     SlurmStatusError,
     choose_status_command,
     min_job_age,

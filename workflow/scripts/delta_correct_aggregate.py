@@ -1,9 +1,9 @@
 """Adapter: shards of the delta-correct experiment -> one Parquet file, and their timing
 files -> one timing file."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 frames, metas = read_shards(snakemake.input.runs)

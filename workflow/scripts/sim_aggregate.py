@@ -1,9 +1,9 @@
 """Adapter: shards of one experiment -> one Parquet file (canonical order), and their
 timing files -> one timing file."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import aggregate_timings, read_shards
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import aggregate_timings, read_shards
 from baiuv.simulation import aggregate_shards
 
 log = setup_logging(snakemake.log[0])
