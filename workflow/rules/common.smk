@@ -3,14 +3,19 @@
 # environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
-from baiuv.pipeline.config import ConfigError, validate_config_semantics
+from baiuv.pipeline.config import ConfigError, validate_config
 from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.pipeline.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
 
+# One validation call: schema (enums and run-parameter defaults from baiuv.registry),
+# defaults filled in, cross-field and experiment-section checks.
 try:
-    validate_config_semantics(config)
+    validate_config(
+        config,
+        os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml"),
+    )
 except ConfigError as exc:
     raise ValueError(f"invalid configuration: {exc}") from None
 
@@ -56,6 +61,10 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if "bob_slope" in config["thresholds"]:
+        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
     if "asymptotic" in config:
         out["asym_slopes"] = "results/asymptotic/slopes.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
@@ -63,6 +72,25 @@ def reproduction_inputs(wildcards):
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
     return out
+
+
+# Report layout (workflow/report/entries.yaml): the category and labels of every report
+# entry, the paper's printed numbering from baiuv.report.paper_refs.
+from baiuv.report.pages import load_entries  # noqa: E402
+
+REPORT = load_entries(
+    os.path.join(workflow.basedir, "workflow", "report", "entries.yaml")
+)
+
+
+def report_category(key):
+    """Category of report entry ``key`` (numbered in the order of the paper)."""
+    return REPORT.category(key)
+
+
+def report_labels(key):
+    """Labels of report entry ``key``: the paper's figure/section it reproduces, what it shows."""
+    return REPORT.labels(key)
 
 
 def all_targets():
@@ -76,6 +104,10 @@ def all_targets():
         "results/tables/threshold_initial_times.md",
         "results/tables/threshold_costs.md",
     ]
+    if "bob_slope" in config["thresholds"]:
+        targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        targets.append("results/tables/ipopt_agreement.md")
     targets += figure_files("stopping_times") + [
         "results/tables/error_rates.md",
         "results/tables/stopping_times.md",
@@ -91,7 +123,11 @@ def all_targets():
             "results/tables/audit_flagged.md",
             "results/tables/audit_summary.md",
         ]
-    targets.append("results/reproduction.md")
-    if config.get("reproduction", {}).get("publish", False):
+    # the tables' HTML pages for the report (report.smk) and the reproduction report
+    targets += [
+        e["path"] for e in REPORT.entries.values() if e.get("markdown") in targets
+    ]
+    targets += ["results/reproduction.md", "results/reproduction.html"]
+    if config["reproduction"]["publish"]:
         targets.append("docs/reproduction.md")
     return targets

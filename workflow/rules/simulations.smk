@@ -3,21 +3,11 @@
 # figure and tables. Seeds come from (seed, experiment, instance, algorithm, run) only, so
 # the number of shards never changes the results.
 
+from baiuv.registry import run_parameters
+
 SIM = config["simulation"]
-SIM_SETTINGS = {
-    k: SIM[k]
-    for k in (
-        "delta",
-        "threshold",
-        "n0",
-        "fhn_n0",
-        "beta",
-        "fws_exponent",
-        "hedge_delta0",
-        "max_samples",
-    )
-    if k in SIM
-}
+# the run parameters of the registry (baiuv.registry.PARAMETERS), defaults filled in
+SIM_SETTINGS = run_parameters(SIM)
 SIM_EXPERIMENTS = list(SIM["experiments"])
 SIM_ALGORITHMS = list(SIM["algorithms"])
 SIM_SHARDS = int(SIM["shards"])
@@ -87,12 +77,13 @@ rule sim_figure:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        pdf=report(
-            "figures/stopping_times.pdf",
+        pdf="figures/stopping_times.pdf",
+        png=report(
+            "figures/stopping_times.png",
             caption="../report/stopping_times.rst",
-            category="Stopping times",
+            category=report_category("stopping_times_figure"),
+            labels=report_labels("stopping_times_figure"),
         ),
-        png="figures/stopping_times.png",
     log:
         "logs/simulations/figure.log",
     conda:
@@ -108,16 +99,8 @@ rule sim_tables:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        errors=report(
-            "results/tables/error_rates.md",
-            caption="../report/stopping_times_errors.rst",
-            category="Stopping times",
-        ),
-        times=report(
-            "results/tables/stopping_times.md",
-            caption="../report/stopping_times_table.rst",
-            category="Stopping times",
-        ),
+        errors="results/tables/error_rates.md",
+        times="results/tables/stopping_times.md",
     log:
         "logs/simulations/tables.log",
     conda:

@@ -8,11 +8,12 @@ from baiuv.experiments.delta_correct import (
 )
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
 df, _ = read_table(snakemake.input.runs)
 md = delta_correct_markdown(summarize_delta_correct(df), snakemake.params.delta)
-write_text(md, snakemake.output.table)
+write_text(for_readers(md), snakemake.output.table)
 timings, _ = read_table(snakemake.input.timings)
 write_text(
     delta_correct_timings_markdown(timings, snakemake.params.delta), snakemake.output.timings

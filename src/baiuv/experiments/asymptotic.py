@@ -1,4 +1,4 @@
-"""The asymptotic regime ``delta -> 0`` (issue 8, first part).
+"""The asymptotic regime ``delta -> 0``.
 
 Theorem ``thm:upper_bound_sample_complexity_algorithm`` states that, with the GLR stopping
 rule and an asymptotically tight family of thresholds (Definition
@@ -35,6 +35,7 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta
+from baiuv.registry import ALGORITHMS, PARAMETERS, selection
 from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
@@ -71,20 +72,29 @@ CONSTANT_LABELS = {
     "T_star_known_beta": "T*_σ²,β(μ)",
 }
 
-#: Asymptotic constant of ``E[tau_delta]/log(1/delta)`` per algorithm: ``(key of
-#: theoretical_constants, where it comes from)``. DKM/FWS are not analysed in the paper
-#: (Section ssec:experiments: "we believe that similar guarantees ... can be shown").
-THEORY: dict[str, tuple[str, str]] = {
-    "TaS": ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
-    "TCI": ("T_star_beta", "Theorem thm:upper_bound_sample_complexity_algorithm (n0 >= 4)"),
-    "EV-TaS": ("T_star_known", "Appendix app:expected_sample_complexity"),
-    "EV-TCI": ("T_star_known_beta", "Appendix app:expected_sample_complexity (n0 >= 6)"),
-    "fixed": ("T_star", "tracking of w*(mu, sigma^2) (no theorem; decision D82)"),
-    "DKM": ("T_star", "conjectured (Section ssec:experiments)"),
-    "FWS": ("T_star", "conjectured (Section ssec:experiments)"),
-    "EV-DKM": ("T_star_known", "conjectured (Section ssec:experiments)"),
-    "EV-FWS": ("T_star_known", "conjectured (Section ssec:experiments)"),
-}
+
+class _Theory(Mapping):
+    """Read-only view of the registry: algorithm name -> ``(key of
+    :func:`theoretical_constants`, where the constant comes from)``, for every registered
+    algorithm with an asymptotic constant (:attr:`baiuv.registry.Algorithm.constant`)."""
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        alg = ALGORITHMS.get(name)
+        if alg is None or alg.constant is None:
+            raise KeyError(name)
+        return alg.constant, alg.constant_source
+
+    def __iter__(self):
+        return iter(selection("asymptotic_algorithms"))
+
+    def __len__(self) -> int:
+        return len(selection("asymptotic_algorithms"))
+
+
+#: Asymptotic constant of ``E[tau_delta]/log(1/delta)`` per algorithm (from the registry).
+#: DKM/FWS are not analysed in the paper (Section ssec:experiments: "we believe that
+#: similar guarantees ... can be shown").
+THEORY: Mapping[str, tuple[str, str]] = _Theory()
 
 
 def delta_label(delta: float) -> str:
@@ -223,7 +233,7 @@ def run_asymptotic_cell(
     seed: int,
     n0: int = 6,
     beta: float = 0.5,
-    max_samples: int = 10_000_000,
+    max_samples: int = PARAMETERS["max_samples"].default,
     n_shards: int = 1,
     shard: int = 0,
     progress=None,
@@ -456,6 +466,7 @@ def asymptotic_claims(
     summary: pd.DataFrame,
     *,
     tight: Sequence[str] = ("kl", "bob"),
+    ev_tight: Sequence[str] = ("heuristic", "kl", "bob"),
     tol: float = 0.15,
 ) -> list:
     """Claims of the reproduction report (:class:`baiuv.report.reproduction.Claim` rows).
@@ -468,8 +479,13 @@ def asymptotic_claims(
     2. Lemma ``lem:lower_bound_sample_complexity``: no cell of a GLR-stopped algorithm with
        a delta-correct threshold of ``tight`` has a mean stopping time significantly below
        ``T*(mu, sigma^2) log(1/(2.4 delta))``.
-    3. Theorem ``thm:impossibility_result`` (context): for EV algorithms, whether the
-       slope is significantly below ``T*(mu, sigma^2)``.
+    3. Theorem ``thm:impossibility_result`` (context): for EV algorithms stopped with a
+       threshold of ``ev_tight`` (asymptotically tight families, Definition
+       def:asymptotically_tight_threshold: the heuristic, KL and BoB, whatever statistic they
+       are compared with; EV-BoB, EV-Box and EV-Student are delta-correct for the EV-GLR
+       rule, hence not tight, App. app:ss_asymptotically_tight_thresholds, and never enter
+       this claim), whether the slope is significantly below ``T*(mu, sigma^2)`` (decision
+       D173).
     """
     if not (0.0 <= tol < 1.0):
         raise ValueError(f"tol must be in [0, 1), got {tol!r}")
@@ -529,7 +545,10 @@ def asymptotic_claims(
                 ),
             )
         )
-    ev = slopes[slopes["algorithm"].map(lambda a: str(a).startswith("EV-"))]
+    ev = slopes[
+        slopes["algorithm"].map(lambda a: str(a).startswith("EV-"))
+        & slopes["threshold"].isin(list(ev_tight))
+    ]
     for r in ev.itertuples(index=False):
         if r.slope_high < r.T_star:
             verdict, reason = REPRODUCED, ""
@@ -546,8 +565,9 @@ def asymptotic_claims(
         out.append(
             Claim(
                 "asymptotic regime",
-                f"{r.algorithm} ({r.threshold}) on {r.instance}: slope below T*(μ,σ²), so the "
-                "EV-GLR rule with a tight threshold is not δ-correct",
+                f"{r.algorithm} (EV-GLR stopping, asymptotically tight {r.threshold} threshold) "
+                f"on {r.instance}: slope below T*(μ,σ²), so the EV-GLR rule with a tight "
+                "threshold is not δ-correct",
                 "Theorem thm:impossibility_result, App. app:expected_sample_complexity",
                 f"→ T*_σ²(μ) = {r.T_star_known:.4g} < T* = {r.T_star:.4g}",
                 f"{r.slope:.4g} [{r.slope_low:.4g}, {r.slope_high:.4g}]",

@@ -22,7 +22,7 @@ Backends
     Jacobian and (by default exact) Lagrangian Hessian from Pyomo's reverse-mode symbolic
     differentiation.
 ``"exact"``
-    ``baiuv.thresholds.bob_exact.bob_exact`` (another engineer's numba solver).
+    ``baiuv.thresholds.bob_exact.bob_exact`` (the exact numba solver).
 ``"auto"``
     ``"exact"`` when available (it returns the *global* maximum, with a proof), else
     ``"ipopt"`` if the executable exists, else ``"cyipopt"`` (decision D22).
@@ -38,7 +38,6 @@ the global maximum (a local maximum is a failure); on failure :class:`BobSolverE
 
 from __future__ import annotations
 
-import importlib
 import math
 import shutil
 import warnings
@@ -46,24 +45,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from baiuv._deferred import DeferredModule
+from baiuv.model.validate import as_vector, check_real
+from baiuv.thresholds.bob_exact import bob_exact
 
-class _LazyModule:
-    """Import a module on first attribute access: Pyomo takes seconds to import and only
-    the Ipopt backends need it (the pipeline's jobs and the exact solver do not)."""
-
-    def __init__(self, name: str):
-        self._name = name
-        self._mod = None
-
-    def __getattr__(self, attr):
-        if self._mod is None:
-            self._mod = importlib.import_module(self._name)
-        return getattr(self._mod, attr)
-
-
-pyo = _LazyModule("pyomo.environ")
-_derivatives = _LazyModule("pyomo.core.expr.calculus.derivatives")
-_visitor = _LazyModule("pyomo.core.expr.visitor")
+# Pyomo takes seconds to import and only the Ipopt backends need it (the pipeline's jobs
+# and the exact solver do not).
+pyo = DeferredModule("pyomo.environ")
+_derivatives = DeferredModule("pyomo.core.expr.calculus.derivatives")
+_visitor = DeferredModule("pyomo.core.expr.visitor")
+_opt = DeferredModule("pyomo.opt")
 
 __all__ = [
     "BobSolverError",
@@ -74,6 +65,9 @@ __all__ = [
     "bob_fallback_count",
     "reset_bob_fallback_count",
     "available_backends",
+    "resolve_backend",
+    "ipopt_backend",
+    "ipopt_solution",
     "bob_upper_bound",
 ]
 
@@ -98,13 +92,7 @@ def reset_bob_fallback_count() -> None:
 
 def available_backends() -> tuple[str, ...]:
     """Concrete backends usable in this environment."""
-    out = []
-    try:
-        from .bob_exact import bob_exact  # noqa: F401
-
-        out.append("exact")
-    except ImportError:  # pragma: no cover
-        pass
+    out = ["exact"]
     if shutil.which("ipopt"):
         out.append("ipopt")
     try:
@@ -114,6 +102,35 @@ def available_backends() -> tuple[str, ...]:
     except ImportError:  # pragma: no cover
         pass
     return tuple(out)
+
+
+def resolve_backend(backend: str = "auto") -> str:
+    """The concrete backend :func:`solve_bob` uses for ``backend`` (``"auto"``: the first of
+    :func:`available_backends`, the exact solver whenever it is installed)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if backend != "auto":
+        return backend
+    avail = available_backends()
+    if not avail:
+        raise BobSolverError("no BoB backend available (ipopt, cyipopt, exact)")
+    return avail[0]
+
+
+def ipopt_backend() -> str | None:
+    """The Ipopt backend of this environment: ``"ipopt"`` when an ``ipopt`` executable is
+    found (on PATH, or installed by ``idaes get-extensions``: importing ``idaes`` puts its
+    binary directory on PATH), else ``"cyipopt"`` when the library is installed, else
+    ``None``."""
+    try:  # optional extra `idaes`: makes `idaes get-extensions`' ipopt visible to Pyomo
+        import idaes  # noqa: F401
+    except ImportError:
+        pass
+    avail = available_backends()
+    for b in ("ipopt", "cyipopt"):
+        if b in avail:
+            return b
+    return None
 
 
 # ----------------------------------------------------------------------------- model
@@ -176,18 +193,25 @@ def set_bob_data(m: pyo.ConcreteModel, counts, C, D, E) -> None:
 
 
 def _validate(counts, C, D, E):
-    n = np.asarray(counts, dtype=np.float64).reshape(-1)
-    c = np.asarray(C, dtype=np.float64).reshape(-1)
-    d = np.asarray(D, dtype=np.float64).reshape(-1)
-    for name, arr in (("counts", n), ("C", c), ("D", d)):
+    """Arguments of the BoB program: ``counts`` and ``C`` two finite numbers > 0, ``D`` two
+    numbers in (0, 1] (``D = 1 - eps``), ``E`` a number > 0 or ``+inf``."""
+    arrays = []
+    for name, x, allowed in (
+        ("counts", counts, "> 0"),
+        ("C", C, "> 0"),
+        ("D", D, "in (0, 1]"),
+    ):
+        arr = as_vector(x, name)
         if arr.shape != (2,):
-            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {arr!r}")
-        if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-            raise ValueError(f"{name} must be finite and > 0, got {arr!r}")
-    e = float(E)
+            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {x!r}")
+        bad = arr <= 0 if name != "D" else (arr <= 0) | (arr > 1)
+        if np.any(bad):
+            raise ValueError(f"{name} must be {allowed}, got {x!r}")
+        arrays.append(arr)
+    e = check_real(E, "E", "> 0 (or +inf to drop the KL constraint)")
     if math.isnan(e) or e <= 0:
         raise ValueError(f"E must be > 0 (or +inf to drop the KL constraint), got {E!r}")
-    return n, c, d, e
+    return (*arrays, e)
 
 
 def _box_value(n, c, d, ev: bool) -> float:
@@ -410,8 +434,9 @@ def _bridge_for(ev: bool, hessian: str):
 _SUCCESS_CYIPOPT = (0, 1)  # Solve_Succeeded, Solved_To_Acceptable_Level (then verified)
 
 
-def _verify(m, n, c, d, e, ev: bool) -> float:
-    """Check feasibility of the model's current point; return its objective value."""
+def _verify(m, n, c, d, e, ev: bool, certify: bool = True) -> float:
+    """Check feasibility of the model's current point; return its objective value
+    (``certify``: also check it against the exact global maximum)."""
     x = np.array([pyo.value(m.x[i]) for i in (0, 1)])
     y = np.array([pyo.value(m.y[i]) for i in (0, 1)])
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
@@ -429,9 +454,7 @@ def _verify(m, n, c, d, e, ev: bool) -> float:
     ub = bob_upper_bound(n, c, d, e, ev=ev)
     if val > ub * (1 + 1e-5) + 1e-9:
         raise BobSolverError(f"solver value {val} exceeds the a-priori upper bound {ub}")
-    try:
-        from .bob_exact import bob_exact
-    except ImportError:  # pragma: no cover - exact solver always shipped
+    if not certify:
         return val
     glob = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
     if math.isfinite(glob) and val < glob * (1 - 1e-6) - 1e-9:
@@ -442,12 +465,10 @@ def _verify(m, n, c, d, e, ev: bool) -> float:
     return val
 
 
-def _solve_ipopt_exe(n, c, d, e, ev, options):
-    from pyomo.opt import SolverFactory, TerminationCondition
-
+def _solve_ipopt_exe(n, c, d, e, ev, options, certify=True):
     m, _ = _cached(ev, "exact")
     set_bob_data(m, n, c, d, e)
-    opt = SolverFactory("ipopt")
+    opt = _opt.SolverFactory("ipopt")
     if not opt.available(exception_flag=False):
         raise BobSolverError("backend 'ipopt': no ipopt executable on PATH")
     opt.options.update(
@@ -462,13 +483,13 @@ def _solve_ipopt_exe(n, c, d, e, ev, options):
     opt.options.update(options or {})
     res = opt.solve(m, load_solutions=False)
     tc = res.solver.termination_condition
-    if tc not in (TerminationCondition.optimal, TerminationCondition.locallyOptimal):
+    if tc not in (_opt.TerminationCondition.optimal, _opt.TerminationCondition.locallyOptimal):
         raise BobSolverError(f"ipopt terminated with {tc}")
     m.solutions.load_from(res)
-    return _verify(m, n, c, d, e, ev)
+    return _verify(m, n, c, d, e, ev, certify)
 
 
-def _solve_cyipopt(n, c, d, e, ev, options, hessian):
+def _solve_cyipopt(n, c, d, e, ev, options, hessian, certify=True):
     m, br = _bridge_for(ev, hessian)
     set_bob_data(m, n, c, d, e)
     x0 = np.array([v.value for v in br.vars])
@@ -477,16 +498,10 @@ def _solve_cyipopt(n, c, d, e, ev, options, hessian):
         raise BobSolverError(
             f"cyipopt terminated with status {info['status']}: {info['status_msg']!r}"
         )
-    return _verify(m, n, c, d, e, ev)
+    return _verify(m, n, c, d, e, ev, certify)
 
 
 def _solve_exact(n, c, d, e, ev):
-    try:
-        from .bob_exact import bob_exact
-    except ImportError as exc:
-        raise BobSolverError(
-            "backend 'exact': baiuv.thresholds.bob_exact is not available"
-        ) from exc
     val = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
     if not math.isfinite(val):
         raise BobSolverError(f"bob_exact returned {val}")
@@ -551,11 +566,7 @@ def solve_bob(
     if hessian not in ("exact", "limited-memory"):
         raise ValueError(f"hessian must be 'exact' or 'limited-memory', got {hessian!r}")
     n, c, d, e = _validate(counts, C, D, E)
-    if backend == "auto":
-        avail = available_backends()
-        if not avail:
-            raise BobSolverError("no BoB backend available (ipopt, cyipopt, exact)")
-        backend = avail[0]
+    backend = resolve_backend(backend)
     try:
         if backend == "ipopt":
             return _solve_ipopt_exe(n, c, d, e, ev, options)
@@ -572,3 +583,33 @@ def solve_bob(
             stacklevel=2,
         )
         return bob_upper_bound(n, c, d, e, ev=ev)
+
+
+def ipopt_solution(
+    counts: Sequence[float],
+    C: Sequence[float],
+    D: Sequence[float],
+    E: float,
+    *,
+    ev: bool = False,
+    backend: str = "cyipopt",
+    options: dict | None = None,
+) -> float:
+    """Objective value at the point Ipopt returns for the BoB (or EV-BoB) NLP, checked for
+    feasibility but *not* certified against the global maximum (the program is not convex,
+    decision D30): what Ipopt alone gives, for the agreement table of the pipeline. Use
+    :func:`solve_bob` for a threshold.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is not ``"ipopt"`` or ``"cyipopt"``.
+    BobSolverError
+        If Ipopt fails or returns an infeasible point.
+    """
+    if backend not in ("ipopt", "cyipopt"):
+        raise ValueError(f"backend must be 'ipopt' or 'cyipopt', got {backend!r}")
+    n, c, d, e = _validate(counts, C, D, E)
+    if backend == "ipopt":
+        return _solve_ipopt_exe(n, c, d, e, ev, options, certify=False)
+    return _solve_cyipopt(n, c, d, e, ev, options, "exact", certify=False)
