@@ -21,6 +21,7 @@ include: "workflow/rules/audit.smk"
 include: "workflow/rules/reproduction.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/slurm.smk"
 
 
 report: "workflow/report/workflow.rst"

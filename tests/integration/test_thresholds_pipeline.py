@@ -62,7 +62,7 @@ def test_threshold_targets_with_test_config(tiny_pipeline):
     agree, _ = read_table(work / "results/thresholds/ipopt_agreement.parquet")
     assert set(agree.family) == {"bob", "ev-bob"} and set(agree.axis) == {"delta", "time"}
     assert (agree.rel_diff.abs() < 1e-5).all()
-    costs = (work / "results/tables/threshold_costs.md").read_text()
+    costs = (work / "results/timings/threshold_costs.md").read_text()
     assert "exact global solver" in costs
 
 
