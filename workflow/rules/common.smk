@@ -69,6 +69,25 @@ def reproduction_inputs(wildcards):
     return out
 
 
+# Report layout (workflow/report/entries.yaml): the category and labels of every report
+# entry, the paper's printed numbering from baiuv.report.paper_refs.
+from baiuv.report.pages import load_entries  # noqa: E402
+
+REPORT = load_entries(
+    os.path.join(workflow.basedir, "workflow", "report", "entries.yaml")
+)
+
+
+def report_category(key):
+    """Category of report entry ``key`` (numbered in the order of the paper)."""
+    return REPORT.category(key)
+
+
+def report_labels(key):
+    """Labels of report entry ``key``: the paper's figure/section it reproduces, what it shows."""
+    return REPORT.labels(key)
+
+
 def all_targets():
     """Final figures and tables of every experiment the configuration enables."""
     targets = figure_files("characteristic_times_ratio") + [
@@ -99,7 +118,13 @@ def all_targets():
             "results/tables/audit_flagged.md",
             "results/tables/audit_summary.md",
         ]
-    targets.append("results/reproduction.md")
+    # the tables' HTML pages for the report (report.smk) and the reproduction report
+    targets += [
+        e["path"]
+        for key, e in REPORT.entries.items()
+        if "markdown" in e and REPORT.active(key, config)
+    ]
+    targets += ["results/reproduction.md", "results/reproduction.html"]
     if config.get("reproduction", {}).get("publish", False):
         targets.append("docs/reproduction.md")
     return targets

@@ -6,11 +6,15 @@ rule reproduction_report:
     input:
         unpack(reproduction_inputs),
     output:
-        report(
-            "results/reproduction.md",
+        md="results/reproduction.md",
+        html=report(
+            "results/reproduction.html",
             caption="../report/reproduction.rst",
-            category="Reproduction report",
+            category=report_category("reproduction"),
+            labels=report_labels("reproduction"),
         ),
+        # included by the landing page (workflow/report/workflow.rst)
+        summary="results/reproduction_summary.rst",
     log:
         "logs/reproduction.log",
     conda:

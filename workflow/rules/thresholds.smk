@@ -63,12 +63,13 @@ rule threshold_figure:
         delta="results/thresholds/curves_delta.parquet",
         time="results/thresholds/curves_time.parquet",
     output:
-        pdf=report(
-            "figures/thresholds_{which}.pdf",
+        pdf="figures/thresholds_{which}.pdf",
+        png=report(
+            "figures/thresholds_{which}.png",
             caption="../report/thresholds_figure.rst",
-            category="Stopping thresholds",
+            category=lambda wc: report_category(f"thresholds_{wc.which}"),
+            labels=lambda wc: report_labels(f"thresholds_{wc.which}"),
         ),
-        png="figures/thresholds_{which}.png",
     log:
         "logs/thresholds/figure_{which}.log",
     wildcard_constraints:
@@ -83,11 +84,7 @@ rule threshold_initial_times_table:
     input:
         "results/thresholds/initial_times.parquet",
     output:
-        report(
-            "results/tables/threshold_initial_times.md",
-            caption="../report/thresholds_initial_times.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/threshold_initial_times.md",
     log:
         "logs/thresholds/initial_times_table.log",
     conda:
@@ -100,11 +97,7 @@ rule threshold_costs_table:
     input:
         "results/thresholds/costs.parquet",
     output:
-        report(
-            "results/tables/threshold_costs.md",
-            caption="../report/thresholds_costs.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/threshold_costs.md",
     log:
         "logs/thresholds/costs_table.log",
     conda:

@@ -7,6 +7,7 @@ import pandas as pd
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import table_page, verdict_summary_rst
 from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
@@ -50,6 +51,9 @@ if "audit_summary" in inp.keys():
         read_table(inp.audit_cells)[0],
         delta=snakemake.params.audit_delta,
     )
-text = render(claims, decisions(Path(inp.decisions).read_text()), snakemake.params.config_name)
-write_text(text, snakemake.output[0])
+config_name = snakemake.params.config_name
+text = render(claims, decisions(Path(inp.decisions).read_text()), config_name)
+write_text(text, snakemake.output.md)
+write_text(table_page(text, "Reproduction report"), snakemake.output.html)
+write_text(verdict_summary_rst(claims, config_name), snakemake.output.summary)
 log.info("%d claims written", len(claims))

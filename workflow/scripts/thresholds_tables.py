@@ -7,6 +7,7 @@ from baiuv.experiments.thresholds import (
 )
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])
@@ -16,4 +17,4 @@ elif "ipopt" in df.columns:
     text = agreement_markdown(df, params)
 else:
     text = costs_markdown(df, params)
-write_text(text, snakemake.output[0])
+write_text(for_readers(text), snakemake.output[0])

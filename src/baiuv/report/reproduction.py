@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time
+from baiuv.report.paper_refs import cite, notation
 from baiuv.report.tables import markdown_table
 
 REPRODUCED = "reproduced"
@@ -770,6 +771,9 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         tab = g.drop(columns=["topic"]).rename(
             columns={"paper": "paper value", "ours": "our value (uncertainty)"}
         )
+        # the paper's printed numbering ("Lemma 4", "Section 4.3"), never LaTeX labels,
+        # and its notation (T⋆(μ, σ²))
+        tab = tab.map(lambda v: notation(cite(v)) if isinstance(v, str) else v)
         lines.append(markdown_table(tab))
     lines += [
         "## Decisions where the paper is ambiguous",

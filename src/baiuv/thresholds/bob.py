@@ -46,6 +46,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from baiuv.model.validate import as_vector, check_real
+
 
 class _LazyModule:
     """Import a module on first attribute access: Pyomo takes seconds to import and only
@@ -208,18 +210,25 @@ def set_bob_data(m: pyo.ConcreteModel, counts, C, D, E) -> None:
 
 
 def _validate(counts, C, D, E):
-    n = np.asarray(counts, dtype=np.float64).reshape(-1)
-    c = np.asarray(C, dtype=np.float64).reshape(-1)
-    d = np.asarray(D, dtype=np.float64).reshape(-1)
-    for name, arr in (("counts", n), ("C", c), ("D", d)):
+    """Arguments of the BoB program: ``counts`` and ``C`` two finite numbers > 0, ``D`` two
+    numbers in (0, 1] (``D = 1 - eps``), ``E`` a number > 0 or ``+inf``."""
+    arrays = []
+    for name, x, allowed in (
+        ("counts", counts, "> 0"),
+        ("C", C, "> 0"),
+        ("D", D, "in (0, 1]"),
+    ):
+        arr = as_vector(x, name)
         if arr.shape != (2,):
-            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {arr!r}")
-        if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-            raise ValueError(f"{name} must be finite and > 0, got {arr!r}")
-    e = float(E)
+            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {x!r}")
+        bad = arr <= 0 if name != "D" else (arr <= 0) | (arr > 1)
+        if np.any(bad):
+            raise ValueError(f"{name} must be {allowed}, got {x!r}")
+        arrays.append(arr)
+    e = check_real(E, "E", "> 0 (or +inf to drop the KL constraint)")
     if math.isnan(e) or e <= 0:
         raise ValueError(f"E must be > 0 (or +inf to drop the KL constraint), got {E!r}")
-    return n, c, d, e
+    return (*arrays, e)
 
 
 def _box_value(n, c, d, ev: bool) -> float:
