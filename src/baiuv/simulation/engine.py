@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from baiuv._validate import check_delta, check_instance
+from baiuv._validate import check_instance, delta_from_log, log_inv_delta_of
 from baiuv.instance import GaussianInstance, random_instance
 from baiuv.rng import run_generator, run_seed
 from baiuv.simulation import kernels as K_
@@ -144,10 +144,12 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
     return ALGORITHMS[name]
 
 
-def fhn_n0(delta: float) -> int:
+def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) -> int:
     """Initial sample size of FHN1/FHN2: ``max(2, ceil(10 log(1/delta)))`` (Appendix
-    ``app:ss_implementation_details``; rounded up, decision D45)."""
-    return max(2, math.ceil(10.0 * math.log(1.0 / delta) - 1e-9))
+    ``app:ss_implementation_details``; rounded up, decision D45). Give ``delta`` or
+    ``log_inv_delta``."""
+    lid = log_inv_delta_of(delta, log_inv_delta)
+    return max(2, math.ceil(10.0 * lid - 1e-9))
 
 
 @dataclass(frozen=True)
@@ -156,8 +158,13 @@ class RunSettings:
 
     Attributes
     ----------
-    delta : float
-        Confidence level (paper: 0.01).
+    delta : float or None
+        Confidence level (paper: 0.01; the default when neither ``delta`` nor
+        ``log_inv_delta`` is given).
+    log_inv_delta : float or None
+        ``ln(1/delta)`` instead of ``delta`` (at most one of them; decision D150): every
+        threshold, initial time and FHN constant is computed from it in log space, so
+        ``ln(1/delta) = 1000`` is exact. :attr:`resolved_log_inv_delta` is the value used.
     threshold : str
         Threshold family (one of ``baiuv.thresholds.FAMILIES``; paper: ``"heuristic"``,
         ``log((1 + log t)/delta)``).
@@ -182,7 +189,8 @@ class RunSettings:
         only, FHN1/FHN2 ignore it).
     """
 
-    delta: float = 0.01
+    delta: float | None = None
+    log_inv_delta: float | None = None
     threshold: str = "heuristic"
     n0: int = 2
     fhn_n0: int | None = None
@@ -194,7 +202,11 @@ class RunSettings:
     lazy_ratio: float | None = None
 
     def __post_init__(self):
-        check_delta(self.delta)
+        if self.delta is None and self.log_inv_delta is None:
+            object.__setattr__(self, "delta", 0.01)
+        lid = log_inv_delta_of(self.delta, self.log_inv_delta)
+        if self.log_inv_delta is not None:
+            object.__setattr__(self, "log_inv_delta", lid)
         from baiuv.thresholds import FAMILIES
 
         if self.threshold not in FAMILIES:
@@ -220,6 +232,16 @@ class RunSettings:
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
             )
 
+    @property
+    def resolved_log_inv_delta(self) -> float:
+        """``ln(1/delta)`` of these settings (from ``delta`` or ``log_inv_delta``)."""
+        return log_inv_delta_of(self.delta, self.log_inv_delta)
+
+    @property
+    def resolved_delta(self) -> float:
+        """``delta`` (``exp(-log_inv_delta)``, ``0.0`` once it underflows; display only)."""
+        return self.delta if self.delta is not None else delta_from_log(self.log_inv_delta)
+
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["threshold_params"] = dict(self.threshold_params)
@@ -227,10 +249,12 @@ class RunSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(name: str, K: int, delta: float, params: tuple):
+def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds import ThresholdParams, make_threshold
 
-    return make_threshold(name, K, delta, ThresholdParams(**dict(params)))
+    return make_threshold(
+        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+    )
 
 
 def _fresh_states(K: int) -> np.ndarray:
@@ -305,16 +329,20 @@ def simulate_run(
         rng = run_generator(seed, experiment, instance_id, alg.name, run)
     t0 = time.perf_counter()
     if alg.kernel == "fhn":
-        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(s.delta)
+        lid = s.resolved_log_inv_delta
+        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
         if Kn < 2:  # pragma: no cover - guarded by check_instance
             raise ValueError("instance must have K >= 2 arms")
-        log_term = 2.0 * math.log((Kn - 1) / (2.0 * s.delta))
+        log_term = 2.0 * (math.log((Kn - 1) / 2.0) + lid)
         tau, rec, counts, trunc = K_.run_fhn(
             mu, sigma2, int(n0), log_term, alg.name == "FHN1", rng, int(s.max_samples)
         )
     else:
         spec = _threshold_spec(
-            s.threshold, Kn, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
+            s.threshold,
+            Kn,
+            s.resolved_log_inv_delta,
+            tuple(sorted(dict(s.threshold_params).items())),
         )
         params = rule_params(s)
         if alg.rule == K_.RULE_FIXED:
@@ -452,11 +480,12 @@ def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
 
 
 @functools.lru_cache(maxsize=4096)
-def _lower_bound(mu: tuple, sigma2: tuple, delta: float) -> tuple[float, float]:
+def _lower_bound(mu: tuple, sigma2: tuple, log_inv_delta: float) -> tuple[float, float]:
+    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/delta))``."""
     from baiuv.characteristic import characteristic_time
 
     T = characteristic_time(np.array(mu), np.array(sigma2))
-    return T, T * math.log(1.0 / delta)
+    return T, T * log_inv_delta
 
 
 def warm_up(instance: GaussianInstance, algorithm, settings: RunSettings, *, seed: int) -> None:
@@ -499,7 +528,9 @@ def run_shard(
         if i not in cache:
             cache = {i: experiment.instance_at(i, seed)}
         iid, inst = cache[i]
-        T, lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.delta)
+        T, lb = _lower_bound(
+            tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.resolved_log_inv_delta
+        )
         fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
         runs.append(CellRun(inst, iid, r, fields))
     return run_cell(

@@ -92,20 +92,22 @@ def threshold_curves(
         xs = np.asarray(log_inv_delta, dtype=float)
         if xs.size == 0 or np.any(xs <= 0):
             raise ValueError("log_inv_delta must be a non-empty grid of positive values")
-        points = [(float(x), math.exp(-x), int(t_fixed)) for x in xs]
+        # ln(1/delta) is carried as it is (decision D150): no underflow for large grids
+        points = [(float(x), float(x), int(t_fixed)) for x in xs]
     else:
         ts = np.asarray(times, dtype=np.int64)
         if ts.size == 0 or np.any(ts < 2):
             raise ValueError("times must be a non-empty grid of integers >= 2")
         if not (0 < delta_fixed < 1):
             raise ValueError(f"delta_fixed must be in (0, 1), got {delta_fixed!r}")
-        points = [(float(t), float(delta_fixed), int(t)) for t in ts]
+        points = [(float(t), math.log(1.0 / float(delta_fixed)), int(t)) for t in ts]
     n_max = max(p[2] for p in points) // 2 + 1
     data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
     rows = []
     for name in families:
         det = name not in STATEFUL
-        for x, delta, t in points:
+        for x, lid, t in points:
+            delta = math.exp(-lid)  # the table's column (0.0 once it underflows)
             na, nb = (t + 1) // 2, t // 2
             base = dict(
                 axis=axis,
@@ -118,10 +120,12 @@ def threshold_curves(
                 n_b=nb,
             )
             if det:
-                v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, delta=delta, params=params)
+                v = pair_threshold(
+                    name, n_a=na, n_b=nb, t=t, K=2, params=params, log_inv_delta=lid
+                )
                 rows.append(base | dict(stream=-1, value=v))
                 continue
-            spec = make_threshold(name, 2, delta, params)
+            spec = make_threshold(name, 2, params=params, log_inv_delta=lid)
             for r, xs_r in enumerate(data):
                 st = [
                     _k.states_at_counts(spec.code, spec.fparams, xs_r[c], np.array([n]))[0]
@@ -133,8 +137,8 @@ def threshold_curves(
                     n_b=nb,
                     t=t,
                     K=2,
-                    delta=delta,
                     params=params,
+                    log_inv_delta=lid,
                     state_a=st[0],
                     state_b=st[1],
                     backend=backend,
