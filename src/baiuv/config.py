@@ -84,3 +84,28 @@ def _simulation(sim: dict, insts: dict) -> None:
                 lo_hi = spec.get(key)
                 if lo_hi is not None and not lo_hi[0] <= lo_hi[1]:
                     raise ConfigError(f"{field}.{key}: need low <= high, got {list(lo_hi)}")
+
+
+def section_log_inv_delta(section: dict, name: str) -> float:
+    """``ln(1/delta)`` of a config section holding exactly one of ``delta`` and
+    ``log_inv_delta`` (decision D150); :class:`ConfigError` naming ``<name>.delta`` /
+    ``<name>.log_inv_delta`` otherwise."""
+    from baiuv._validate import log_inv_delta_of
+
+    try:
+        return log_inv_delta_of(
+            section.get("delta"), section.get("log_inv_delta"), prefix=f"{name}."
+        )
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def section_delta(section: dict, name: str) -> float:
+    """``delta`` of such a section (``exp(-log_inv_delta)``, ``0.0`` once it underflows),
+    for the tables and figures that show ``delta`` or compare error rates with it."""
+    from baiuv._validate import delta_from_log
+
+    if section.get("delta") is not None:
+        section_log_inv_delta(section, name)
+        return float(section["delta"])
+    return delta_from_log(section_log_inv_delta(section, name))

@@ -1,15 +1,18 @@
-# Asymptotic regime (issue 8; Theorem thm:upper_bound_sample_complexity_algorithm, Lemma
-# lem:lower_bound_sample_complexity): E[tau_delta]/log(1/delta) for delta -> 0 on a grid of
-# delta, one shard file per (instance, algorithm, threshold, delta, shard) -> runs ->
-# summary and fitted slopes -> figure and table. Seeds: (seed, "asymptotic:<thr>:<delta>",
-# instance, algorithm, run), so the number of shards never changes the results.
+# Asymptotic regime (Theorem thm:upper_bound_sample_complexity_algorithm, Lemma
+# lem:lower_bound_sample_complexity): E[tau_delta]/ln(1/delta) for delta -> 0 on a grid of
+# ln(1/delta) (carried in log space, up to ln(1/delta) = 1000 and beyond), one shard file per
+# (instance, algorithm, threshold, level, shard) -> runs -> summary, slopes and verdicts ->
+# figure and table. Seeds: (seed, "asymptotic:<thr>:L<level>", instance, algorithm, run), so
+# the number of shards never changes the results.
 import re
 
 if "asymptotic" in config:
     from baiuv.experiments.asymptotic import (
         asymptotic_instances,
+        asymptotic_levels,
+        asymptotic_pairs,
         check_asymptotic_config,
-        delta_label,
+        level_label,
     )
 
     ASY = config["asymptotic"]
@@ -20,34 +23,35 @@ if "asymptotic" in config:
     ASY_INSTANCES = {
         a.name: a for a in asymptotic_instances(ASY["instances"], INSTANCES)
     }
-    ASY_DELTAS = {delta_label(d): float(d) for d in ASY["deltas"]}
-    ASY_ALGORITHMS = list(ASY["algorithms"])
-    ASY_THRESHOLDS = list(ASY["thresholds"])
+    ASY_LEVELS = {level_label(x): x for x in asymptotic_levels(ASY)}
+    ASY_PAIRS = asymptotic_pairs(ASY)
+    ASY_ALGORITHMS = list(dict.fromkeys(a for a, _ in ASY_PAIRS))
+    ASY_THRESHOLDS = list(dict.fromkeys(t for _, t in ASY_PAIRS))
     ASY_SHARDS = int(ASY.get("shards", 1))
 
-    # wildcard constraints: exact alternatives (delta labels contain "." and "-")
+    # wildcard constraints: exact alternatives (level labels contain ".")
     ASY_WC = {
         key: "|".join(re.escape(str(v)) for v in values)
         for key, values in (
             ("instance", ASY_INSTANCES),
             ("algorithm", ASY_ALGORITHMS),
             ("threshold", ASY_THRESHOLDS),
-            ("dlabel", ASY_DELTAS),
+            ("level", ASY_LEVELS),
         )
     }
 
     rule asym_shard:
         output:
-            "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+            "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
         log:
-            "logs/asymptotic/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.log",
+            "logs/asymptotic/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.log",
         benchmark:
-            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_{dlabel}_{shard}.tsv"
+            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_L{level}_{shard}.tsv"
         wildcard_constraints:
             instance=ASY_WC["instance"],
             algorithm=ASY_WC["algorithm"],
             threshold=ASY_WC["threshold"],
-            dlabel=ASY_WC["dlabel"],
+            level=ASY_WC["level"],
             shard=r"\d+",
         conda:
             CONDA_ENV
@@ -57,7 +61,7 @@ if "asymptotic" in config:
         params:
             instance=lambda wc: ASY_INSTANCES[wc.instance].instance.to_dict(),
             runs=lambda wc: ASY_INSTANCES[wc.instance].runs,
-            delta=lambda wc: ASY_DELTAS[wc.dlabel],
+            log_inv_delta=lambda wc: ASY_LEVELS[wc.level],
             algorithm=lambda wc: wc.algorithm,
             threshold=lambda wc: wc.threshold,
             n0=int(ASY.get("n0", 6)),
@@ -72,18 +76,18 @@ if "asymptotic" in config:
 
     rule asym_aggregate:
         input:
-            expand(
-                "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
-                instance=list(ASY_INSTANCES),
-                algorithm=ASY_ALGORITHMS,
-                threshold=ASY_THRESHOLDS,
-                dlabel=list(ASY_DELTAS),
-                shard=range(ASY_SHARDS),
-            ),
+            [
+                f"results/asymptotic/shards/{inst}/{alg}/{thr}/L_{lab}/shard_{sh}.parquet"
+                for inst in ASY_INSTANCES
+                for alg, thr in ASY_PAIRS
+                for lab in ASY_LEVELS
+                for sh in range(ASY_SHARDS)
+            ],
         output:
             runs="results/asymptotic/runs.parquet",
             summary="results/asymptotic/summary.parquet",
             slopes="results/asymptotic/slopes.parquet",
+            verdicts="results/asymptotic/verdicts.parquet",
         log:
             "logs/asymptotic/aggregate.log",
         conda:
@@ -95,6 +99,7 @@ if "asymptotic" in config:
             beta=float(ASY.get("beta", 0.5)),
             level=float(ASY.get("level", 0.95)),
             fit_points=int(ASY.get("fit_points", 3)),
+            tolerance=float(ASY.get("tolerance", 0.05)),
             code=SRC_HASH,
         script:
             "../scripts/asym_aggregate.py"
@@ -114,8 +119,7 @@ if "asymptotic" in config:
         conda:
             CONDA_ENV
         params:
-            algorithms=ASY_ALGORITHMS,
-            thresholds=ASY_THRESHOLDS,
+            cells=[list(c) for c in ASY_PAIRS],
             instances=list(ASY_INSTANCES),
         script:
             "../scripts/asym_figure.py"
@@ -124,6 +128,7 @@ if "asymptotic" in config:
         input:
             slopes="results/asymptotic/slopes.parquet",
             summary="results/asymptotic/summary.parquet",
+            verdicts="results/asymptotic/verdicts.parquet",
         output:
             report(
                 "results/tables/asymptotic_slopes.md",

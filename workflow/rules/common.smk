@@ -60,7 +60,7 @@ def reproduction_inputs(wildcards):
         ),
     }
     if "asymptotic" in config:
-        out["asym_slopes"] = "results/asymptotic/slopes.parquet"
+        out["asym_verdicts"] = "results/asymptotic/verdicts.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
     if "audit" in config:
         out["audit_summary"] = "results/audit/summary.parquet"

@@ -4,9 +4,11 @@
 # Markdown table. Seeds: (seed, "delta_correct", instance, algorithm, run), common to every
 # threshold variant (decision D71).
 if "delta_correct" in config:
+    from baiuv.config import section_delta
     from baiuv.experiments.delta_correct import check_delta_correct_config, variants_for
 
     DC = config["delta_correct"]
+    DC_DELTA = section_delta(DC, "delta_correct")
     try:
         check_delta_correct_config(DC, list(INSTANCES))
     except ValueError as exc:
@@ -87,7 +89,7 @@ if "delta_correct" in config:
         params:
             instances=DC["instances"],
             algorithms=DC["algorithms"],
-            delta=DC["delta"],
+            delta=DC_DELTA,
         script:
             "../scripts/delta_correct_figure.py"
 
@@ -105,7 +107,7 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
-            delta=DC["delta"],
+            delta=DC_DELTA,
         script:
             "../scripts/delta_correct_table.py"
 

@@ -16,7 +16,7 @@ rule reproduction_report:
     conda:
         CONDA_ENV
     params:
-        delta=config["simulation"]["delta"],
+        delta=section_delta(config["simulation"], "simulation"),
         audit_delta=config.get("audit", {}).get("delta"),
         config_name=lambda wc: ", ".join(
             os.path.relpath(f) for f in workflow.configfiles

@@ -3,11 +3,14 @@
 # figure and tables. Seeds come from (seed, experiment, instance, algorithm, run) only, so
 # the number of shards never changes the results.
 
+from baiuv.config import section_delta
+
 SIM = config["simulation"]
 SIM_SETTINGS = {
     k: SIM[k]
     for k in (
         "delta",
+        "log_inv_delta",
         "threshold",
         "n0",
         "fhn_n0",
@@ -116,7 +119,7 @@ rule sim_tables:
     conda:
         CONDA_ENV
     params:
-        delta=SIM["delta"],
+        delta=section_delta(SIM, "simulation"),
     script:
         "../scripts/sim_tables.py"
 

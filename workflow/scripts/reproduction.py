@@ -31,7 +31,7 @@ claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snak
 if "asym_slopes" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
-    claims += asymptotic_claims(read_table(inp.asym_slopes)[0], read_table(inp.asym_summary)[0])
+    claims += asymptotic_claims(read_table(inp.asym_verdicts)[0], read_table(inp.asym_summary)[0])
 if "audit_summary" in inp.keys():
     from baiuv.experiments.audit import audit_claims
 

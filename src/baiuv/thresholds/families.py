@@ -69,8 +69,9 @@ FAMILY_CODES = {
 STATEFUL = ("kl", "bob", "ev-bob")
 DEFAULT_TABLE_SIZE = 2**17
 #: ``ln`` of the smallest Student tail probability ``alpha_n`` evaluated with scipy
-#: (``1e-300``, normal doubles; decision D152). Below it the Student families refuse.
-STUDENT_LOG_ALPHA_MIN = math.log(1e-300)
+#: (``e^-300``; decision D152: scipy's ``t.isf`` returns ``-inf`` or wrong values from about
+#: ``e^-400`` on for small degrees of freedom). Below it the Student families refuse.
+STUDENT_LOG_ALPHA_MIN = -300.0
 LN2, LN3, LN6 = math.log(2.0), math.log(3.0), math.log(6.0)
 
 
@@ -155,7 +156,7 @@ def _check_params(params) -> ThresholdParams:
 # ----------------------------------------------------------------------------- Student
 def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> float:
     """Largest ``ln(1/delta)`` for which the Student tail probability ``alpha_n = delta /
-    (4(K-1) zeta(s) n^s)`` stays ``>= e^STUDENT_LOG_ALPHA_MIN`` (``1e-300``) for every count
+    (4(K-1) zeta(s) n^s)`` stays ``>= e^STUDENT_LOG_ALPHA_MIN`` (``e^-300``) for every count
     ``n <= n_max``: the smallest ``delta`` the Student families support is its ``exp(-.)``."""
     return -STUDENT_LOG_ALPHA_MIN - math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s)) - float(
         s
@@ -164,7 +165,7 @@ def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> fl
 
 def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndarray:
     """``ln alpha_n`` at the counts ``arr``; ``ValueError`` naming the smallest supported
-    ``delta`` when some ``alpha_n`` is below ``1e-300`` (scipy's Student quantiles are not
+    ``delta`` when some ``alpha_n`` is below ``e^-300`` (scipy's Student quantiles are not
     evaluated there; decision D152)."""
     log_alpha = -lid - math.log(4.0 * (K - 1) * riemann_zeta(s)) - float(s) * np.log(arr)
     if np.any(log_alpha < STUDENT_LOG_ALPHA_MIN):
@@ -173,7 +174,7 @@ def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndar
         raise ValueError(
             f"the Student thresholds cannot be evaluated at ln(1/delta) = {lid:.6g}: counts up "
             f"to {n_max:.0f} need delta >= {math.exp(-lmax):.3g} (ln(1/delta) <= {lmax:.6g}; "
-            "tail probabilities below 1e-300 are not evaluated); use the heuristic, box, kl or "
+            "tail probabilities below e^-300 are not evaluated); use the heuristic, box, kl or "
             "bob thresholds (ev-box, ev-bob for the EV-GLR rule) for smaller delta"
         )
     return log_alpha
@@ -197,7 +198,7 @@ def student_log_ratio(n, delta: float | None = None, *, K: int = 2, s: float = 2
     Raises
     ------
     ValueError
-        On invalid arguments, or when some ``alpha_n < 1e-300`` (the message names the
+        On invalid arguments, or when some ``alpha_n < e^-300`` (the message names the
         smallest supported ``delta``, :func:`student_max_log_inv_delta`).
     """
     arr = np.asarray(n, dtype=np.float64)
@@ -218,7 +219,7 @@ def student_log_ratio(n, delta: float | None = None, *, K: int = 2, s: float = 2
 
 def student_quantile(n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None):
     """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt
-    (same refusal as :func:`student_log_ratio` below ``alpha_n = 1e-300``)."""
+    (same refusal as :func:`student_log_ratio` below ``alpha_n = e^-300``)."""
     arr = np.asarray(n, dtype=np.float64)
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
