@@ -345,7 +345,7 @@ def run_asymptotic_cell(
         "K": instance.K,
         "algorithm": alg.name,
         "threshold": threshold,
-        "delta": delta_from_log(lid),
+        "delta": float(delta) if delta is not None else delta_from_log(lid),
         "log_inv_delta": lid,
         "n0": int(n0),
     }
@@ -419,7 +419,7 @@ def summarize_asymptotic(
                 "instance": iname,
                 "algorithm": alg,
                 "threshold": thr,
-                "delta": delta_from_log(L),
+                "delta": float(g["delta"].iloc[0]) if "delta" in g else delta_from_log(L),
                 "log_inv_delta": L,
                 "runs": n,
                 "mean": mean,
@@ -870,32 +870,20 @@ def asymptotic_markdown(
     n0_txt = f", n0 = {n0}" if n0 is not None else ""
     tol = float(verdicts["tolerance"].iloc[0]) if len(verdicts) else TOLERANCE
     return (
-        "# Asymptotic regime: E[τ_δ]/ln(1/δ) as δ → 0
-
-"
+        "# Asymptotic regime: E[τ_δ]/ln(1/δ) as δ → 0\n\n"
         "Levels are carried as ln(1/δ) (δ = e^-1000 is far below the smallest double). "
         "Constants: Theorem thm:upper_bound_sample_complexity_algorithm (TaS: T*(μ,σ²); "
         "β-EB-TCI: T*_β(μ,σ²), β = 1/2) and Appendix app:expected_sample_complexity "
         "(EV-TaS: T*_σ²(μ); β-EB-EVTCI: T*_σ²,β(μ)); every δ-correct algorithm has "
-        "E[τ_δ] ≥ T*(μ,σ²) ln(1/(2.4δ)) (Lemma lem:lower_bound_sample_complexity).
-
-"
+        "E[τ_δ] ≥ T*(μ,σ²) ln(1/(2.4δ)) (Lemma lem:lower_bound_sample_complexity).\n\n"
         f"**Verdict rule** (decision D154): the limit is *reached* when (a) the ratio at the "
         f"largest ln(1/δ) is within ±{tol:.0%} of the constant, or (b) the weighted fit "
         "E[τ_δ] = c₀ + T·ln(1/δ) + c₁·ln ln(1/δ) on every level gives a T whose "
         f"{level:.0%} interval contains the constant with half-width ≤ {tol:.0%} of it. "
-        f"Intervals: normal {level:.0%} from the standard errors of the means{n0_txt}.
-
-"
+        f"Intervals: normal {level:.0%} from the standard errors of the means{n0_txt}.\n\n"
         + vt
-        + f"
-## Linear slope of E[τ_δ] on the {fit_points} largest ln(1/δ) (diagnostic)
-
-"
+        + f"\n## Linear slope of E[τ_δ] on the {fit_points} largest ln(1/δ) (diagnostic)\n\n"
         + st
-        + "
-## Errors over all levels of the grid
-
-"
+        + "\n## Errors over all levels of the grid\n\n"
         + markdown_table(err)
     )
