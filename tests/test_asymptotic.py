@@ -190,7 +190,11 @@ def _section(**kw):
         ({"fit_points": 3}, "fit_points"),
         ({"tolerance": 1.5}, "tolerance"),
         (
-            {"deltas": None, "log_inv_deltas": [10, 1000], "cells": [{"algorithm": "TaS", "threshold": "student"}]},
+            {
+                "deltas": None,
+                "log_inv_deltas": [10, 1000],
+                "cells": [{"algorithm": "TaS", "threshold": "student"}],
+            },
             r"cells\[0\].threshold: the Student thresholds cannot be evaluated",
         ),
     ],
@@ -209,9 +213,9 @@ def test_asymptotic_levels_and_pairs():
         [math.log(10), math.log(1000)]
     )
     assert [level_label(x) for x in (1000.0, math.log(1e10))] == ["1000", "23.0259"]
-    assert asymptotic_pairs(_section(cells=[{"algorithm": "EV-TCI", "threshold": "heuristic"}])) == [
-        ("EV-TCI", "heuristic")
-    ]
+    assert asymptotic_pairs(
+        _section(cells=[{"algorithm": "EV-TCI", "threshold": "heuristic"}])
+    ) == [("EV-TCI", "heuristic")]
 
 
 # ------------------------------------------------------------------ simulation
@@ -392,9 +396,7 @@ def test_claims_verdicts():
     c_ev = [c for c in asymptotic_claims(verdict_table(ev), ev) if "impossibility" in c.where]
     assert len(c_ev) == 1 and c_ev[0].verdict == REPRODUCED
     assert "significantly below T*(μ,σ²) ln(1/(2.4δ))" in c_ev[0].ours
-    close = summarize_asymptotic(
-        _levels_runs(T["T_star"], alg="EV-TCI", n=3, sd=0.3), inst
-    )
+    close = summarize_asymptotic(_levels_runs(T["T_star"], alg="EV-TCI", n=3, sd=0.3), inst)
     assert NOT_CHECKABLE in {c.verdict for c in asymptotic_claims(verdict_table(close), close)}
     lb = [c for c in asymptotic_claims(verdict_table(good), good) if "2.4δ" in c.claim]
     assert lb and lb[0].verdict == REPRODUCED
@@ -445,7 +447,10 @@ def test_asymptotic_figure_panels_and_labels():
     assert len(fig.axes) == 2
     a0, a1 = fig.axes
     assert a0.get_xscale() == "log" and a1.get_xscale() == "log"
-    assert a0.get_title() == "TaS, KL threshold" and a1.get_title() == "β-EB-EVTCI, heuristic threshold"
+    assert (
+        a0.get_title() == "TaS, KL threshold"
+        and a1.get_title() == "β-EB-EVTCI, heuristic threshold"
+    )
     assert "two arms" in a0.get_ylabel() and "two_arm" not in a0.get_ylabel()
     # each panel its own y range, containing its constant
     assert a0.get_ylim() != a1.get_ylim()

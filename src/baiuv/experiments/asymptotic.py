@@ -640,9 +640,7 @@ def verdict_table(
         fit = {k: math.nan for k in ("T", "T_se", "T_low", "T_high", "c0", "c1", "chi2")}
         fit["dof"] = -1
         if g["log_inv_delta"].nunique() >= 3:
-            fit = fit_second_order(
-                g["log_inv_delta"], g["mean"], g["se"].fillna(0.0), level=level
-            )
+            fit = fit_second_order(g["log_inv_delta"], g["mean"], g["se"].fillna(0.0), level=level)
         rule_b = bool(
             C > 0
             and fit["T_low"] <= C <= fit["T_high"]
@@ -820,7 +818,9 @@ def asymptotic_markdown(
     v["ratio/constant"] = [f"{x:.3f}" for x in v["ratio_over_theory"]]
     v["2nd-order T [CI]"] = [
         f"{a:.4g} [{b:.4g}, {c:.4g}]" if d >= 0 else "–"
-        for a, b, c, d in zip(v["fit_T"], v["fit_T_low"], v["fit_T_high"], v["fit_dof"], strict=True)
+        for a, b, c, d in zip(
+            v["fit_T"], v["fit_T_low"], v["fit_T_high"], v["fit_dof"], strict=True
+        )
     ]
     v["T*(μ,σ²)"] = [f"{x:.4g}" for x in v["T_star"]]
     v["verdict"] = [
@@ -860,7 +860,17 @@ def asymptotic_markdown(
         for a, b in zip(t["log_inv_delta_min"], t["log_inv_delta_max"], strict=True)
     ]
     st = markdown_table(
-        t[["instance", "cell", "slope [CI]", "constant", "slope/constant", "χ²/dof", "ln(1/δ) range"]]
+        t[
+            [
+                "instance",
+                "cell",
+                "slope [CI]",
+                "constant",
+                "slope/constant",
+                "χ²/dof",
+                "ln(1/δ) range",
+            ]
+        ]
     )
     err = (
         summary.groupby(["instance", "algorithm", "threshold"], sort=False)

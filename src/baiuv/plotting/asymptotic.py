@@ -83,9 +83,7 @@ def asymptotic_figure(
         si = summary[summary["instance"] == inst]
         for j, (alg, thr) in enumerate(cells):
             ax = axes[i, j]
-            g = si[(si["algorithm"] == alg) & (si["threshold"] == thr)].sort_values(
-                "log_inv_delta"
-            )
+            g = si[(si["algorithm"] == alg) & (si["threshold"] == thr)].sort_values("log_inv_delta")
             ax.set_xscale("log")
             if i == 0:
                 ax.set_title(
@@ -93,16 +91,30 @@ def asymptotic_figure(
                     fontsize=10,
                 )
             if j == 0:
-                ax.set_ylabel(f"{_instance_label(inst)}\n" + r"$\mathbb{E}[\tau_\delta]/\ln(1/\delta)$")
+                ax.set_ylabel(
+                    f"{_instance_label(inst)}\n" + r"$\mathbb{E}[\tau_\delta]/\ln(1/\delta)$"
+                )
             if i == nr - 1:
                 ax.set_xlabel(r"$\ln(1/\delta)$")
             if g.empty:
                 ax.text(0.5, 0.5, "not simulated", ha="center", va="center", transform=ax.transAxes)
                 continue
             ax.fill_between(
-                g["log_inv_delta"], g["ratio_low"], g["ratio_high"], color=colours[j], alpha=0.25, lw=0
+                g["log_inv_delta"],
+                g["ratio_low"],
+                g["ratio_high"],
+                color=colours[j],
+                alpha=0.25,
+                lw=0,
             )
-            ax.plot(g["log_inv_delta"], g["ratio"], "-o", ms=3, color=colours[j], label="simulated (95% CI)")
+            ax.plot(
+                g["log_inv_delta"],
+                g["ratio"],
+                "-o",
+                ms=3,
+                color=colours[j],
+                label="simulated (95% CI)",
+            )
             T = float(g["T_star"].iloc[0])
             key = str(g["constant"].iloc[0])
             C = float(g["theory"].iloc[0])

@@ -120,9 +120,7 @@ def threshold_curves(
                 n_b=nb,
             )
             if det:
-                v = pair_threshold(
-                    name, n_a=na, n_b=nb, t=t, K=2, params=params, log_inv_delta=lid
-                )
+                v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, params=params, log_inv_delta=lid)
                 rows.append(base | dict(stream=-1, value=v))
                 continue
             spec = make_threshold(name, 2, params=params, log_inv_delta=lid)

@@ -22,9 +22,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels as _k
 from baiuv._validate import delta_from_log, log_inv_delta_of
 
+from . import kernels as _k
 from .bob import solve_bob
 from .concentration import (
     _check_K,
@@ -158,9 +158,11 @@ def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> fl
     """Largest ``ln(1/delta)`` for which the Student tail probability ``alpha_n = delta /
     (4(K-1) zeta(s) n^s)`` stays ``>= e^STUDENT_LOG_ALPHA_MIN`` (``e^-300``) for every count
     ``n <= n_max``: the smallest ``delta`` the Student families support is its ``exp(-.)``."""
-    return -STUDENT_LOG_ALPHA_MIN - math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s)) - float(
-        s
-    ) * math.log(float(n_max))
+    return (
+        -STUDENT_LOG_ALPHA_MIN
+        - math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s))
+        - float(s) * math.log(float(n_max))
+    )
 
 
 def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndarray:
@@ -180,7 +182,9 @@ def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndar
     return log_alpha
 
 
-def student_log_ratio(n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None):
+def student_log_ratio(
+    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
+):
     """``y_n = ln(1 + Q(1 - alpha_n; T_{n-1})^2 / (n - 1))`` with
     ``alpha_n = delta / (4(K-1) zeta(s) n^s)`` (exact, scipy, accurate in the far tail).
 
@@ -217,7 +221,9 @@ def student_log_ratio(n, delta: float | None = None, *, K: int = 2, s: float = 2
     return float(y) if np.ndim(y) == 0 else y
 
 
-def student_quantile(n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None):
+def student_quantile(
+    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
+):
     """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt
     (same refusal as :func:`student_log_ratio` below ``alpha_n = e^-300``)."""
     arr = np.asarray(n, dtype=np.float64)
