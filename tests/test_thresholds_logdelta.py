@@ -258,3 +258,39 @@ def test_student_tail_at_the_floor_scipy_roundtrip_and_closed_forms():
     y3 = student_log_ratio(3, log_inv_delta=L3)
     # nu = 2: P(T > q) = (1 - q/sqrt(2 + q^2))/2 ~ 1/(2 q^2)  =>  1 + q^2/2 ~ 1/(4 alpha)
     assert y3 == pytest.approx(-math.log(4.0) - log_alpha, rel=1e-9)
+
+
+@pytest.mark.parametrize("delta", [0.3, 0.05, 1e-4])
+def test_splits_against_delta_space_statements(delta):
+    """The delta/2, delta/3, delta/6 splits taken in log space match the statements written
+    with delta/2, delta/3, delta/6 in delta space (initial times of Theorem
+    thm:delta_correct_complex_threshold_glrt and Corollaries cor:delta_correct_Kinf_thresholds
+    and _ev; log terms of the spec)."""
+    L = math.log(1 / delta)
+    eta = 1 / L
+    z = zeta(2.0)
+    for K in (2, 4):
+        kl = max(
+            box_initial_count(delta / 3, K=K, eta0=eta),
+            monotonicity_initial_count(delta, K=K, eta0=eta, eta1=eta),
+        )
+        assert initial_count("kl", K, log_inv_delta=L) == kl
+        bob = max(
+            box_initial_count(delta / 6, K=K, eta0=eta),
+            monotonicity_initial_count(delta / 2, K=K, eta0=eta, eta1=eta),
+        )
+        assert initial_count("bob", K, log_inv_delta=L) == bob
+        assert initial_count("ev-bob", K, log_inv_delta=L) == box_initial_count(
+            delta / 6, K=K, eta0=eta
+        )
+        from baiuv.thresholds import kernels as k
+
+        fp = make_threshold("bob", K, log_inv_delta=L).fparams
+        assert fp[k.P_LBOX] == pytest.approx(math.log(4 * (K - 1) * z / (delta / 2)), rel=1e-14)
+        assert fp[k.P_LPRE] == pytest.approx(math.log(12 * (K - 1) * z / (delta / 2)), rel=1e-14)
+        assert fp[k.P_LMAIN] == pytest.approx(math.log(2 * z * z / (delta / 2)), rel=1e-14)
+        assert fp[k.P_NMIN_KL] == initial_count(
+            "kl", K, delta / 2, ThresholdParams(eta0=eta, eta1=eta)
+        )
+        fp = make_threshold("kl", K, log_inv_delta=L).fparams
+        assert fp[k.P_LPRE] == pytest.approx(math.log(12 * (K - 1) * z / delta), rel=1e-14)
