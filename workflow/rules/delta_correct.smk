@@ -4,7 +4,7 @@
 # Markdown table. Seeds: (seed, "delta_correct", instance, algorithm, run), common to every
 # threshold variant (decision D71).
 if "delta_correct" in config:
-    from baiuv.config import section_delta
+    from baiuv.pipeline.config import section_delta
     from baiuv.experiments.delta_correct import check_delta_correct_config, variants_for
 
     DC = config["delta_correct"]
@@ -115,7 +115,3 @@ if "delta_correct" in config:
         delta_correct_aggregate,
         delta_correct_figure,
         delta_correct_table,
-
-    ALL_TARGETS.extend(
-        figure_files("delta_correct_stopping") + ["results/tables/delta_correct.md"]
-    )

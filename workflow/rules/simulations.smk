@@ -3,7 +3,7 @@
 # figure and tables. Seeds come from (seed, experiment, instance, algorithm, run) only, so
 # the number of shards never changes the results.
 
-from baiuv.config import section_delta
+from baiuv.pipeline.config import section_delta
 
 SIM = config["simulation"]
 SIM_SETTINGS = {
@@ -122,12 +122,6 @@ rule sim_tables:
         delta=section_delta(SIM, "simulation"),
     script:
         "../scripts/sim_tables.py"
-
-
-ALL_TARGETS.extend(
-    figure_files("stopping_times")
-    + ["results/tables/error_rates.md", "results/tables/stopping_times.md"]
-)
 
 
 localrules:

@@ -4,16 +4,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
-from baiuv.reproduction import (
+from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
+from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
     experiment_claims,
     render,
     threshold_claims,
 )
-from baiuv.simulation.summary import error_rates, stopping_time_summary
 
 log = setup_logging(snakemake.log[0])
 inp = snakemake.input
@@ -28,7 +28,7 @@ claims += threshold_claims(
 )
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
 claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)
-if "asym_slopes" in inp.keys():
+if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
     claims += asymptotic_claims(read_table(inp.asym_verdicts)[0], read_table(inp.asym_summary)[0])

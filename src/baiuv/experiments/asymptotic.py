@@ -23,7 +23,7 @@ as a diagnostic.
 
 Random streams: run ``r`` of a cell uses ``run_seed(seed, "asymptotic:<threshold>:L<level>",
 instance, algorithm, r)`` with ``<level>`` :func:`level_label` of ``ln(1/delta)``
-(:mod:`baiuv.rng`), so cells are independent (decision D81) and results do not depend on
+(:mod:`baiuv.simulation.rng`), so cells are independent (decision D81) and results do not depend on
 sharding.
 """
 
@@ -37,12 +37,21 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv._validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
-from baiuv.characteristic import characteristic_time
-from baiuv.instance import GaussianInstance
-from baiuv.shards import OUTCOME_COLUMNS, CellRun, run_cell
-from baiuv.simulation.engine import RunSettings, get_algorithm, shard_runs
-from baiuv.simulation.summary import wilson_interval
+from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.characteristic import characteristic_time
+from baiuv.model.instance import GaussianInstance
+from baiuv.model.validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
+from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.report.tables import markdown_table
+from baiuv.simulation.engine import (
+    OUTCOME_COLUMNS,
+    CellRun,
+    RunSettings,
+    get_algorithm,
+    run_cell,
+    shard_runs,
+)
+from baiuv.thresholds import FAMILIES, make_threshold
 
 __all__ = [
     "THEORY",
@@ -111,9 +120,9 @@ def level_label(log_inv_delta: float) -> str:
 def asymptotic_levels(section: Mapping) -> list[float]:
     """Sorted ``ln(1/delta)`` values of the ``asymptotic`` section: exactly one of
     ``deltas`` (list of levels in ``(0, 1)``) and ``log_inv_deltas`` (list of values ``> 0``
-    or a grid ``{min, max, num, scale}``, :func:`baiuv.grids.grid`). ``ValueError`` naming the
+    or a grid ``{min, max, num, scale}``, :func:`baiuv.pipeline.grids.grid`). ``ValueError`` naming the
     field on a bad entry or on two values with the same :func:`level_label`."""
-    from baiuv.grids import grid
+    from baiuv.pipeline.grids import grid
 
     has_d, has_l = "deltas" in section, "log_inv_deltas" in section
     if has_d == has_l:
@@ -150,8 +159,6 @@ def asymptotic_pairs(section: Mapping) -> list[tuple[str, str]]:
     """``(algorithm, threshold)`` cells of the ``asymptotic`` section: the entries of
     ``cells`` (``{algorithm, threshold}``), in order; ``ValueError`` naming the field on an
     algorithm without asymptotic constant, an unknown family or a duplicate."""
-    from baiuv.thresholds import FAMILIES
-
     cells = section.get("cells")
     if not cells:
         raise ValueError("asymptotic.cells: at least one {algorithm, threshold} is required")
@@ -264,8 +271,6 @@ def check_asymptotic_config(section: Mapping, named: Mapping[str, Mapping]) -> N
     tol = float(section.get("tolerance", TOLERANCE))
     if not (0.0 < tol < 1.0):
         raise ValueError(f"asymptotic.tolerance must be in (0, 1), got {tol!r}")
-    from baiuv.thresholds import make_threshold
-
     for j, (_, thr) in enumerate(pairs):
         if "student" in thr:
             for a in asymptotic_instances(section["instances"], named):
@@ -321,7 +326,7 @@ def run_asymptotic_cell(
     seed, n0, beta, max_samples
         Root seed and engine settings (:class:`~baiuv.simulation.engine.RunSettings`).
     progress : callable, optional
-        Called as ``progress(done, total)`` after each run (e.g. ``baiuv.logs.Progress``).
+        Called as ``progress(done, total)`` after each run (e.g. ``baiuv.pipeline.logs.Progress``).
 
     Returns
     -------
@@ -681,7 +686,7 @@ def _cell_name(alg: str, thr: str) -> str:
 
 
 def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TIGHT) -> list:
-    """Claims of the reproduction report (:class:`baiuv.reproduction.Claim` rows).
+    """Claims of the reproduction report (:class:`baiuv.report.reproduction.Claim` rows).
 
     1. Theorem ``thm:upper_bound_sample_complexity_algorithm`` (and its EV version of
        Appendix ``app:expected_sample_complexity``): one row per (instance, algorithm,
@@ -694,8 +699,6 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
        largest level is significantly below ``T*(mu, sigma^2)`` (and the mean below the
        lower bound), so the EV-GLR rule with a tight threshold cannot be delta-correct.
     """
-    from baiuv.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-
     out = []
     v = verdicts[verdicts["threshold"].isin(list(tight))]
     for r in v.itertuples(index=False):
@@ -802,8 +805,6 @@ def asymptotic_markdown(
     """Markdown report: the verdicts of :func:`verdict_table` (ratio at the largest
     ``ln(1/delta)`` with its interval, constant, second-order fit), the linear slopes of
     :func:`slope_table` (diagnostic), and the error counts of every cell."""
-    from baiuv.tables import markdown_table
-
     v = verdicts.copy()
     v["cell"] = [_cell_name(a, t) for a, t in zip(v["algorithm"], v["threshold"], strict=True)]
     v["ln(1/δ)"] = [f"{x:.4g}" for x in v["log_inv_delta_max"]]

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv._validate import log_inv_delta_of
+from baiuv.model.validate import log_inv_delta_of
 
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 

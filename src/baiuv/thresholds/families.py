@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from baiuv._validate import delta_from_log, log_inv_delta_of
+from baiuv.model.validate import delta_from_log, log_inv_delta_of
 
 from . import kernels as _k
 from .bob import solve_bob
