@@ -466,20 +466,11 @@ def fit_slope(x, y, se, *, level: float = 0.95) -> dict[str, float]:
     dict
         ``slope, slope_se, slope_low, slope_high, intercept, intercept_se, chi2, dof``.
     """
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    s = np.asarray(se, float)
-    if x.ndim != 1 or x.shape != y.shape or x.shape != s.shape:
-        raise ValueError("x, y and se must be 1-D arrays of the same length")
+    x, y, s = _fit_inputs(x, y, se)
     if x.size < 2:
         raise ValueError(f"x must have at least 2 points, got {x.size}")
     if np.unique(x).size < 2:
         raise ValueError("x must contain at least two distinct values")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("x and y must be finite")
-    if np.any(~np.isfinite(s)) or np.any(s < 0):
-        raise ValueError("se must be finite and >= 0")
-    s = np.maximum(s, _SE_FLOOR)
     z = _z(level)
     coef, cov, chi2 = _wls(np.column_stack([np.ones_like(x), x]), y, s)
     b_se = math.sqrt(cov[1, 1])
@@ -497,6 +488,21 @@ def fit_slope(x, y, se, *, level: float = 0.95) -> dict[str, float]:
 
 #: Floor of the standard errors of mean stopping times (rounding error of an integer mean).
 _SE_FLOOR = math.sqrt(1.0 / 12.0) / 1e3
+
+
+def _fit_inputs(x, y, se):
+    """``(x, y, se)`` as float arrays of one length, finite, ``se >= 0`` floored at
+    :data:`_SE_FLOOR`; ``ValueError`` otherwise."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    s = np.asarray(se, float)
+    if x.ndim != 1 or x.shape != y.shape or x.shape != s.shape:
+        raise ValueError("x, y and se must be 1-D arrays of the same length")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise ValueError("x and y must be finite")
+    if np.any(~np.isfinite(s)) or np.any(s < 0):
+        raise ValueError("se must be finite and >= 0")
+    return x, y, np.maximum(s, _SE_FLOOR)
 
 
 def _wls(X: np.ndarray, y: np.ndarray, se: np.ndarray):
@@ -522,18 +528,11 @@ def fit_second_order(x, y, se, *, level: float = 0.95) -> dict[str, float]:
     dict
         ``T, T_se, T_low, T_high, c0, c1, chi2, dof``.
     """
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    s = np.asarray(se, float)
-    if x.ndim != 1 or x.shape != y.shape or x.shape != s.shape:
-        raise ValueError("x, y and se must be 1-D arrays of the same length")
+    x, y, s = _fit_inputs(x, y, se)
     if np.unique(x).size < 3:
         raise ValueError(f"x must contain at least 3 distinct values, got {np.unique(x).size}")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))) or np.any(x <= 0):
-        raise ValueError("x must be finite and > 0, y finite")
-    if np.any(~np.isfinite(s)) or np.any(s < 0):
-        raise ValueError("se must be finite and >= 0")
-    s = np.maximum(s, _SE_FLOOR)
+    if np.any(x <= 0):
+        raise ValueError("x must be > 0 (ln x enters the model)")
     z = _z(level)
     coef, cov, chi2 = _wls(np.column_stack([np.ones_like(x), x, np.log(x)]), y, s)
     t_se = math.sqrt(cov[1, 1])
