@@ -402,6 +402,7 @@ def test_claims_verdicts():
     assert lb and lb[0].verdict == REPRODUCED
 
 
+@pytest.mark.slow
 def test_cells_at_log_inv_delta_1000_reach_their_limits():
     """Monte Carlo at ln(1/delta) = 1000 (delta = e^-1000) on the two-arm instance:
     beta-EB-TCI with the KL threshold stops near T*_{1/2} ln(1/delta), above the lower
