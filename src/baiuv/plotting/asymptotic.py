@@ -119,28 +119,20 @@ def asymptotic_figure(
             key = str(g["constant"].iloc[0])
             C = float(g["theory"].iloc[0])
             ax.axhline(C, color="k", lw=1.1, label="limit of the theorem")
-            ax.annotate(
-                f"{_CONST_TEX.get(key, key)} = {C:.4g}",
-                (1.0, C),
-                xycoords=("axes fraction", "data"),
-                xytext=(-3, 3),
-                textcoords="offset points",
-                ha="right",
-                va="bottom",
-                fontsize=8,
-            )
+            text = f"limit {_CONST_TEX.get(key, key)} = {C:.4g}"
             if key != "T_star":
                 ax.axhline(T, color="k", ls="--", lw=0.9, label=r"$T^\star(\mu,\sigma^2)$")
-                ax.annotate(
-                    f"{_CONST_TEX['T_star']} = {T:.4g}",
-                    (0.0, T),
-                    xycoords=("axes fraction", "data"),
-                    xytext=(3, 3),
-                    textcoords="offset points",
-                    ha="left",
-                    va="bottom",
-                    fontsize=8,
-                )
+                text += f"\n{_CONST_TEX['T_star']} = {T:.4g}"
+            ax.text(
+                0.97,
+                0.95,
+                text,
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=8,
+                bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "0.8", "alpha": 0.9},
+            )
             ax.plot(
                 x,
                 T * (x - math.log(2.4)) / x,
