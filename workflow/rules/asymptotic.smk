@@ -108,12 +108,13 @@ if "asymptotic" in config:
         input:
             "results/asymptotic/summary.parquet",
         output:
-            pdf=report(
-                "figures/asymptotic.pdf",
+            pdf="figures/asymptotic.pdf",
+            png=report(
+                "figures/asymptotic.png",
                 caption="../report/asymptotic.rst",
-                category="Asymptotic regime",
+                category=report_category("asymptotic"),
+                labels=report_labels("asymptotic"),
             ),
-            png="figures/asymptotic.png",
         log:
             "logs/asymptotic/figure.log",
         conda:
@@ -130,11 +131,7 @@ if "asymptotic" in config:
             summary="results/asymptotic/summary.parquet",
             verdicts="results/asymptotic/verdicts.parquet",
         output:
-            report(
-                "results/tables/asymptotic_slopes.md",
-                caption="../report/asymptotic_slopes.rst",
-                category="Asymptotic regime",
-            ),
+            "results/tables/asymptotic_slopes.md",
         log:
             "logs/asymptotic/table.log",
         conda:

@@ -3,6 +3,7 @@
 from baiuv.experiments.asymptotic import asymptotic_markdown
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
 slopes, _ = read_table(snakemake.input.slopes)
@@ -12,5 +13,5 @@ p = snakemake.params
 text = asymptotic_markdown(
     verdicts, slopes, summary, fit_points=p.fit_points, level=p.level, n0=p.n0
 )
-write_text(text, snakemake.output[0])
+write_text(for_readers(text), snakemake.output[0])
 log.info("\n%s", text)

@@ -402,6 +402,36 @@ def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     raise ValueError("unknown sampling rule code")
 
 
+@njit(cache=True)
+def degenerate_arm(counts, variances, Z, best):
+    """Guard of the GLR loop against degenerate statistics (decision D120).
+
+    The statistics are *degenerate* when some arm has no positive empirical variance (all
+    its observations are equal) or some challenger's GLR statistic is ``nan`` or ``+inf``
+    (zero variance, equal constant arms, overflow). Returns ``-1`` when they are not, and
+    otherwise the arm to sample next: the least-sampled arm, an arm with zero variance
+    first on equal counts, then the first index (forced exploration). While the
+    statistics are degenerate the stopping rule does not stop and the sampling rule is not
+    consulted. On Gaussian observations (``n0 >= 2``) this never happens (probability 0),
+    so the loop is unchanged.
+    """
+    K = counts.shape[0]
+    bad = False
+    for a in range(K):
+        if not (variances[a] > 0.0) or (a != best and not (Z[a] < math.inf)):
+            bad = True
+            break
+    if not bad:
+        return -1
+    arm = 0
+    for a in range(1, K):
+        if counts[a] < counts[arm] or (
+            counts[a] == counts[arm] and not (variances[a] > 0.0) and variances[arm] > 0.0
+        ):
+            arm = a
+    return arm
+
+
 # --------------------------------------------------------------------------- loop body
 # The functions below are the body of the GLR loop. :func:`run_glr` (simulator) and
 # :class:`baiuv.simulation.identify.BestArmIdentifier` (ask/tell API) call the same ones, so a run of
@@ -570,19 +600,22 @@ def run_glr(
     truncated = False
     while True:
         best = glr_stats_into(counts, means, variances, plug_in, Z)
+        forced = degenerate_arm(counts, variances, Z, best)
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
-            if glr_stop_check(
+            if forced < 0 and glr_stop_check(
                 thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr, False
             ):
                 break
         if t >= max_samples:
             truncated = True
             break
-        arm = select_arm(
-            rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
-        )
+        arm = forced
+        if forced < 0:
+            arm = select_arm(
+                rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
+            )
         draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
         t += 1
     rec = 0
