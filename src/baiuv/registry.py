@@ -84,7 +84,10 @@ class Parameter:
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
-        Parameter("delta", 0.01, "confidence level"),
+        Parameter("delta", 0.01, "confidence level (used when log_inv_delta is not given)"),
+        Parameter(
+            "log_inv_delta", None, "confidence level as ln(1/delta) (exactly one of the two)"
+        ),
         Parameter("threshold", "heuristic", "threshold family"),
         Parameter("n0", 2, "initial pulls of each arm (GLR-based rules)"),
         Parameter("fhn_n0", None, "initial sample size of FHN1/FHN2 (None: from delta)"),

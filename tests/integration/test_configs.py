@@ -47,3 +47,54 @@ def test_publish_destinations():
             publish_paths({"publish": {"figures": bad, "report": "docs/r.md"}})
     with pytest.raises(ConfigError, match="no publish section"):
         publish_paths({})
+
+
+def _base():
+    return yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+
+
+@pytest.mark.parametrize("section", ["simulation", "delta_correct"])
+def test_sections_take_delta_or_log_inv_delta_exactly_one(section):
+    """``delta`` or ``log_inv_delta`` (exactly one; decision D150), checked by the schema;
+    ``section_delta`` / ``section_log_inv_delta`` resolve either."""
+    import math
+
+    from baiuv.pipeline.config import ConfigError, section_delta, section_log_inv_delta
+
+    cfg = _base()
+    sec = cfg[section]
+    assert section_log_inv_delta(sec, section) == pytest.approx(math.log(1 / sec["delta"]))
+    sec.pop("delta")
+    sec["log_inv_delta"] = 1000.0
+    validate_config(cfg, SCHEMA)
+    assert section_log_inv_delta(sec, section) == 1000.0
+    assert section_delta(sec, section) == 0.0  # e^-1000 underflows: display only
+    for bad in ({"delta": 0.01, "log_inv_delta": 4.6}, {}, {"log_inv_delta": -1.0}):
+        c = _base()
+        c[section].pop("delta")
+        c[section].update(bad)
+        with pytest.raises(Exception, match="oneOf|log_inv_delta|minimum"):
+            validate_config(c, SCHEMA)
+    c = _base()
+    c[section].pop("delta")
+    with pytest.raises(
+        ConfigError, match=f"give exactly one of {section}.delta and {section}.log_inv_delta"
+    ):
+        validate_config(c, SCHEMA)
+    with pytest.raises(
+        ConfigError, match=f"exactly one of {section}.delta and {section}.log_inv_delta"
+    ):
+        section_log_inv_delta({"delta": 0.1, "log_inv_delta": 2.3}, section)
+
+
+def test_asymptotic_section_takes_deltas_or_log_inv_deltas():
+    cfg = _base()
+    sec = cfg["asymptotic"]
+    assert "log_inv_deltas" in sec and "deltas" not in sec
+    sec["log_inv_deltas"] = {"min": 10.0, "max": 1000.0, "num": 4, "scale": "log"}
+    validate_config(cfg, SCHEMA)
+    sec["deltas"] = [0.1, 0.01]
+    with pytest.raises(Exception, match="oneOf|valid under each"):
+        validate_config(cfg, SCHEMA)
+    sec.pop("log_inv_deltas")
+    validate_config(cfg, SCHEMA)

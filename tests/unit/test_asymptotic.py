@@ -13,14 +13,19 @@ from baiuv.experiments.asymptotic import (
     THEORY,
     asymptotic_claims,
     asymptotic_instances,
+    asymptotic_levels,
+    asymptotic_markdown,
+    asymptotic_pairs,
     check_asymptotic_config,
     delta_label,
+    fit_second_order,
     fit_slope,
+    level_label,
     run_asymptotic_cell,
     slope_table,
-    slopes_markdown,
     summarize_asymptotic,
     theoretical_constants,
+    verdict_table,
 )
 from baiuv.model.instance import STANDARD, GaussianInstance
 
@@ -163,28 +168,54 @@ def _section(**kw):
     s = {
         "instances": [{"instance": "standard", "runs": 3}],
         "deltas": [0.1, 0.01],
-        "algorithms": ["TaS"],
-        "thresholds": ["kl"],
+        "cells": [{"algorithm": "TaS", "threshold": "kl"}],
         "fit_points": 2,
     }
     s.update(kw)
-    return s
+    return {k: v for k, v in s.items() if v is not None}
 
 
 @pytest.mark.parametrize(
     "kw, match",
     [
-        ({"algorithms": ["uniform"]}, r"asymptotic.algorithms\[0\]"),
-        ({"thresholds": ["nope"]}, r"asymptotic.thresholds\[0\]"),
+        ({"cells": [{"algorithm": "uniform", "threshold": "kl"}]}, r"cells\[0\].algorithm"),
+        ({"cells": [{"algorithm": "TaS", "threshold": "nope"}]}, r"cells\[0\].threshold"),
+        ({"cells": [{"algorithm": "TaS", "threshold": "kl"}] * 2}, "duplicate"),
+        ({"cells": []}, "cells"),
         ({"deltas": [0.1, 0.1000000001]}, "distinct"),
         ({"deltas": [0.1, 2.0]}, r"asymptotic.deltas\[1\]"),
+        ({"deltas": None, "log_inv_deltas": [10.0, -1.0]}, r"log_inv_deltas\[1\]"),
+        ({"log_inv_deltas": [10.0, 20.0]}, "exactly one of 'deltas' and 'log_inv_deltas'"),
+        ({"deltas": None}, "exactly one"),
         ({"fit_points": 3}, "fit_points"),
+        ({"tolerance": 1.5}, "tolerance"),
+        (
+            {
+                "deltas": None,
+                "log_inv_deltas": [10, 1000],
+                "cells": [{"algorithm": "TaS", "threshold": "student"}],
+            },
+            r"cells\[0\].threshold: the Student thresholds cannot be evaluated",
+        ),
     ],
 )
 def test_check_asymptotic_config_errors(kw, match):
     check_asymptotic_config(_section(), NAMED)
     with pytest.raises(ValueError, match=match):
         check_asymptotic_config(_section(**kw), NAMED)
+
+
+def test_asymptotic_levels_and_pairs():
+    grid = {"min": 10.0, "max": 1000.0, "num": 3, "scale": "log"}
+    assert asymptotic_levels({"log_inv_deltas": grid}) == pytest.approx([10.0, 100.0, 1000.0])
+    assert asymptotic_levels({"log_inv_deltas": [1000, 2.5]}) == [2.5, 1000.0]
+    assert asymptotic_levels({"deltas": [1e-3, 0.1]}) == pytest.approx(
+        [math.log(10), math.log(1000)]
+    )
+    assert [level_label(x) for x in (1000.0, math.log(1e10))] == ["1000", "23.0259"]
+    assert asymptotic_pairs(
+        _section(cells=[{"algorithm": "EV-TCI", "threshold": "heuristic"}])
+    ) == [("EV-TCI", "heuristic")]
 
 
 # ------------------------------------------------------------------ simulation
@@ -283,27 +314,117 @@ def test_slope_table_recovers_slope_and_uses_largest_log_inv_delta():
     assert t["slope_high"] - t["slope_low"] < 0.5
     t4 = slope_table(s, fit_points=4).iloc[0]
     assert t4["slope"] < 7.0 - 5  # the outlier at delta = 0.1 pulls the 4-point slope down
-    md = slopes_markdown(slope_table(s, fit_points=3), s, fit_points=3)
-    assert "T*(μ,σ²) = 5.439" in md and "| two_arm | TaS | kl |" in md
+    md = asymptotic_markdown(verdict_table(s), slope_table(s, fit_points=3), s, fit_points=3)
+    assert "T*(μ,σ²) = 5.439" in md and "| two_arm | TaS + KL threshold |" in md
+    assert "Verdict rule" in md and "±5%" in md
+
+
+def _levels_runs(T, c1=0.0, c0=0.0, levels=(10.0, 46.4, 215.0, 1000.0), n=40, alg="TaS", sd=0.01):
+    """Runs with E[tau] = c0 + T L + c1 ln L and relative noise ``sd``."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for L in levels:
+        m = c0 + T * L + c1 * math.log(L)
+        for r in range(n):
+            rows.append(
+                dict(
+                    instance="two_arm",
+                    algorithm=alg,
+                    threshold="kl" if not alg.startswith("EV-") else "heuristic",
+                    log_inv_delta=L,
+                    run=r,
+                    stopping_time=int(round(m * (1 + sd * rng.standard_normal()))),
+                    correct=True,
+                    truncated=False,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def test_fit_second_order_against_lstsq_and_recovers_T():
+    rng = np.random.default_rng(4)
+    x = np.array([10.0, 30.0, 100.0, 300.0, 1000.0])
+    se = rng.uniform(0.5, 3.0, x.size)
+    y = 40 + 5.4 * x + 25 * np.log(x) + se * rng.standard_normal(x.size)
+    f = fit_second_order(x, y, se)
+    Xw = np.column_stack([np.ones_like(x), x, np.log(x)]) / se[:, None]
+    coef, *_ = np.linalg.lstsq(Xw, y / se, rcond=None)
+    cov = np.linalg.inv(Xw.T @ Xw)
+    assert (f["c0"], f["T"], f["c1"]) == pytest.approx(tuple(coef), rel=1e-8)
+    assert f["T_se"] == pytest.approx(math.sqrt(cov[1, 1]), rel=1e-8)
+    assert f["T_low"] <= 5.4 <= f["T_high"] and f["dof"] == 2
+    with pytest.raises(ValueError, match="3 distinct"):
+        fit_second_order([1.0, 2.0], [1.0, 2.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="> 0"):
+        fit_second_order([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 1.0, 1.0])
+
+
+def test_verdict_rules():
+    """(a) within 5% at the largest level; (b) second-order T interval (informative)
+    contains the constant; neither -> not reached."""
+    T = theoretical_constants(TWO.mu, TWO.sigma2)["T_star"]
+    inst = {"two_arm": TWO}
+    # exact limit, no lower-order term: (a) and (b)
+    v = verdict_table(summarize_asymptotic(_levels_runs(T), inst)).iloc[0]
+    assert v["rule_a"] and v["rule_b"] and v["reached"]
+    # a large ln ln term: 10% above T at L = 1000, but the fit recovers T: (b) only
+    c1 = 0.1 * T * 1000 / math.log(1000)
+    v = verdict_table(summarize_asymptotic(_levels_runs(T, c1=c1), inst)).iloc[0]
+    assert not v["rule_a"] and v["rule_b"] and v["reached"]
+    assert v["ratio_over_theory"] == pytest.approx(1.1, abs=0.01)
+    # a wrong limit (1.3 T): neither
+    v = verdict_table(summarize_asymptotic(_levels_runs(1.3 * T), inst)).iloc[0]
+    assert not v["rule_a"] and not v["rule_b"] and not v["reached"]
+    # an uninformative fit (huge noise) cannot pass (b)
+    v = verdict_table(summarize_asymptotic(_levels_runs(1.2 * T, sd=0.8, n=3), inst)).iloc[0]
+    assert not v["rule_b"]
 
 
 def test_claims_verdicts():
     from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED
 
     T = theoretical_constants(TWO.mu, TWO.sigma2)
-    good = summarize_asymptotic(_fake_runs(slope=T["T_star"]), {"two_arm": TWO})
-    bad = summarize_asymptotic(_fake_runs(slope=2 * T["T_star"]), {"two_arm": TWO})
-    ev = summarize_asymptotic(_fake_runs(slope=T["T_star_known"], alg="EV-TaS"), {"two_arm": TWO})
+    inst = {"two_arm": TWO}
+    good = summarize_asymptotic(_levels_runs(T["T_star"]), inst)
+    bad = summarize_asymptotic(_levels_runs(2 * T["T_star"]), inst)
+    ev = summarize_asymptotic(_levels_runs(T["T_star_known_beta"], alg="EV-TCI"), inst)
     for s, verdict in [(good, REPRODUCED), (bad, DIFFERS)]:
-        claims = asymptotic_claims(slope_table(s), s)
-        c = [c for c in claims if c.claim.startswith("TaS with the kl")]
+        claims = asymptotic_claims(verdict_table(s), s)
+        c = [c for c in claims if c.claim.startswith("TaS + KL threshold on two_arm")]
         assert len(c) == 1 and c[0].verdict == verdict
-    c_ev = [c for c in asymptotic_claims(slope_table(ev), ev) if "impossibility" in c.where]
-    assert c_ev and c_ev[0].verdict == REPRODUCED
-    close = summarize_asymptotic(_fake_runs(slope=T["T_star"], alg="EV-TaS", n=3), {"two_arm": TWO})
-    assert NOT_CHECKABLE in {c.verdict for c in asymptotic_claims(slope_table(close), close)}
-    lb = [c for c in asymptotic_claims(slope_table(good), good) if "2.4δ" in c.claim]
+        assert "(a) within ±5%" in c[0].ours and "verdict rule" in c[0].paper
+    c_ev = [c for c in asymptotic_claims(verdict_table(ev), ev) if "impossibility" in c.where]
+    assert len(c_ev) == 1 and c_ev[0].verdict == REPRODUCED
+    assert "significantly below T*(μ,σ²) ln(1/(2.4δ))" in c_ev[0].ours
+    close = summarize_asymptotic(_levels_runs(T["T_star"], alg="EV-TCI", n=3, sd=0.3), inst)
+    assert NOT_CHECKABLE in {c.verdict for c in asymptotic_claims(verdict_table(close), close)}
+    lb = [c for c in asymptotic_claims(verdict_table(good), good) if "2.4δ" in c.claim]
     assert lb and lb[0].verdict == REPRODUCED
+
+
+@pytest.mark.slow
+def test_cells_at_log_inv_delta_1000_reach_their_limits():
+    """Monte Carlo at ln(1/delta) = 1000 (delta = e^-1000) on the two-arm instance:
+    beta-EB-TCI with the KL threshold stops near T*_{1/2} ln(1/delta), above the lower
+    bound, without error; beta-EB-EVTCI with the heuristic threshold stops near
+    T*_{sigma2,1/2} ln(1/delta), below T* ln(1/(2.4 delta)) (impossibility mechanism).
+    Margins: 15% on the ratio (lower-order terms ~10% at this level, s.d. of the mean of 8
+    runs < 1%)."""
+    T = theoretical_constants(TWO.mu, TWO.sigma2)
+    runs = pd.concat(
+        [
+            run_asymptotic_cell(TWO, "TCI", "kl", log_inv_delta=1000.0, runs=8, seed=3),
+            run_asymptotic_cell(TWO, "EV-TCI", "heuristic", log_inv_delta=1000.0, runs=8, seed=3),
+        ],
+        ignore_index=True,
+    )
+    assert (runs["delta"] == 0.0).all() and (runs["log_inv_delta"] == 1000.0).all()
+    s = summarize_asymptotic(runs, {"two_arm": TWO}).set_index("algorithm")
+    assert s.loc["TCI", "errors"] == 0 and s.loc["EV-TCI", "errors"] == 0
+    assert 1.0 <= s.loc["TCI", "ratio"] / T["T_star_beta"] < 1.15
+    assert s.loc["TCI", "mean_low"] > s.loc["TCI", "lower_bound"]
+    assert 1.0 <= s.loc["EV-TCI", "ratio"] / T["T_star_known_beta"] < 1.15
+    assert s.loc["EV-TCI", "mean_high"] < s.loc["EV-TCI", "lower_bound"]
 
 
 def test_impossibility_claim_only_for_tight_thresholds():
@@ -313,7 +434,7 @@ def test_impossibility_claim_only_for_tight_thresholds():
     for thr, expected in [("ev-bob", 0), ("ev-box", 0), ("bob", 1), ("heuristic", 1)]:
         runs = _fake_runs(slope=2 * T["T_star"], alg="EV-TCI").assign(threshold=thr)
         s = summarize_asymptotic(runs, {"two_arm": TWO})
-        c = [c for c in asymptotic_claims(slope_table(s), s) if "impossibility" in c.where]
+        c = [c for c in asymptotic_claims(verdict_table(s), s) if "impossibility" in c.where]
         assert len(c) == expected, thr
 
 
@@ -323,15 +444,30 @@ def test_theory_map_covers_the_wrapped_algorithms():
     assert THEORY["TCI"][0] == "T_star_beta" and THEORY["EV-TaS"][0] == "T_star_known"
 
 
-def test_asymptotic_figure_smoke():
+def test_asymptotic_figure_panels_and_labels():
     from baiuv.plotting.asymptotic import asymptotic_figure
 
+    T = theoretical_constants(TWO.mu, TWO.sigma2)
     s = summarize_asymptotic(
-        pd.concat([_fake_runs(), _fake_runs(alg="EV-TCI")], ignore_index=True), {"two_arm": TWO}
+        pd.concat(
+            [_levels_runs(T["T_star"]), _levels_runs(T["T_star_known_beta"], alg="EV-TCI")],
+            ignore_index=True,
+        ),
+        {"two_arm": TWO},
     )
-    fig = asymptotic_figure(s, thresholds=["kl", "bob"])
+    fig = asymptotic_figure(s, cells=[("TaS", "kl"), ("EV-TCI", "heuristic")])
     assert len(fig.axes) == 2
-    labels = fig.axes[0].get_legend_handles_labels()[1]
-    assert {"TaS", "EV-TCI", "T*(μ,σ²)", "T*_σ²(μ)"} <= set(labels)
+    a0, a1 = fig.axes
+    assert a0.get_xscale() == "log" and a1.get_xscale() == "log"
+    assert (
+        a0.get_title() == "TaS, KL threshold"
+        and a1.get_title() == "β-EB-EVTCI, heuristic threshold"
+    )
+    assert "two arms" in a0.get_ylabel() and "two_arm" not in a0.get_ylabel()
+    # each panel its own y range, containing its constant
+    assert a0.get_ylim() != a1.get_ylim()
+    assert a1.get_ylim()[0] < T["T_star_known_beta"] < a1.get_ylim()[1]
+    legend = fig.legends[0].get_texts()
+    assert any("lower bound" in t.get_text() for t in legend)
     with pytest.raises(ValueError, match="summary"):
         asymptotic_figure(s.drop(columns="ratio"))

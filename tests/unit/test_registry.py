@@ -163,7 +163,14 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     path = tmp_path / "shard.parquet"
     import logging
 
-    write_shard(df, path, {"algorithm": "toy-rr"}, logging.getLogger("test"), "toy")
+    write_shard(
+        df,
+        path,
+        {"algorithm": "toy-rr"},
+        logging.getLogger("test"),
+        "toy",
+        tmp_path / "timings.parquet",
+    )
     (back,), _ = read_shards([path])
     assert list(back["algorithm"]) == ["toy-rr"] * 3
     for counts, tau in zip(back["counts"], back["stopping_time"], strict=True):

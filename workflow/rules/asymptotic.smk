@@ -1,46 +1,53 @@
 # Asymptotic regime (Theorem thm:upper_bound_sample_complexity_algorithm, Lemma
-# lem:lower_bound_sample_complexity): E[tau_delta]/log(1/delta) for delta -> 0 on a grid of
-# delta, one shard file per (instance, algorithm, threshold, delta, shard) -> runs ->
-# summary and fitted slopes -> figure and table. Seeds: (seed, "asymptotic:<thr>:<delta>",
-# instance, algorithm, run), so the number of shards never changes the results.
+# lem:lower_bound_sample_complexity): E[tau_delta]/ln(1/delta) for delta -> 0 on a grid of
+# ln(1/delta) (carried in log space, up to ln(1/delta) = 1000 and beyond), one shard file per
+# (instance, algorithm, threshold, level, shard) -> runs -> summary, slopes and verdicts ->
+# figure and table. Seeds: (seed, "asymptotic:<thr>:L<level>", instance, algorithm, run), so
+# the number of shards never changes the results.
 import re
 
 if "asymptotic" in config:
-    from baiuv.experiments.asymptotic import asymptotic_instances, delta_label
+    from baiuv.experiments.asymptotic import (
+        asymptotic_instances,
+        asymptotic_levels,
+        asymptotic_pairs,
+        level_label,
+    )
 
     ASY = config["asymptotic"]
     ASY_INSTANCES = {
         a.name: a for a in asymptotic_instances(ASY["instances"], INSTANCES)
     }
-    ASY_DELTAS = {delta_label(d): float(d) for d in ASY["deltas"]}
-    ASY_ALGORITHMS = list(ASY["algorithms"])
-    ASY_THRESHOLDS = list(ASY["thresholds"])
+    ASY_LEVELS = {level_label(x): x for x in asymptotic_levels(ASY)}
+    ASY_PAIRS = asymptotic_pairs(ASY)
+    ASY_ALGORITHMS = list(dict.fromkeys(a for a, _ in ASY_PAIRS))
+    ASY_THRESHOLDS = list(dict.fromkeys(t for _, t in ASY_PAIRS))
     ASY_SHARDS = ASY["shards"]
 
-    # wildcard constraints: exact alternatives (delta labels contain "." and "-")
+    # wildcard constraints: exact alternatives (level labels contain ".")
     ASY_WC = {
         key: "|".join(re.escape(str(v)) for v in values)
         for key, values in (
             ("instance", ASY_INSTANCES),
             ("algorithm", ASY_ALGORITHMS),
             ("threshold", ASY_THRESHOLDS),
-            ("dlabel", ASY_DELTAS),
+            ("level", ASY_LEVELS),
         )
     }
 
     rule asym_shard:
         output:
-            runs="results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
-            timings="results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+            runs="results/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
+            timings="results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
         log:
-            "logs/asymptotic/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.log",
+            "logs/asymptotic/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.log",
         benchmark:
-            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_{dlabel}_{shard}.tsv"
+            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_L{level}_{shard}.tsv"
         wildcard_constraints:
             instance=ASY_WC["instance"],
             algorithm=ASY_WC["algorithm"],
             threshold=ASY_WC["threshold"],
-            dlabel=ASY_WC["dlabel"],
+            level=ASY_WC["level"],
             shard=r"\d+",
         conda:
             CONDA_ENV
@@ -50,7 +57,7 @@ if "asymptotic" in config:
         params:
             instance=lambda wc: ASY_INSTANCES[wc.instance].instance.to_dict(),
             runs=lambda wc: ASY_INSTANCES[wc.instance].runs,
-            delta=lambda wc: ASY_DELTAS[wc.dlabel],
+            log_inv_delta=lambda wc: ASY_LEVELS[wc.level],
             algorithm=lambda wc: wc.algorithm,
             threshold=lambda wc: wc.threshold,
             n0=ASY["n0"],
@@ -65,26 +72,25 @@ if "asymptotic" in config:
 
     rule asym_aggregate:
         input:
-            runs=expand(
-                "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
-                instance=list(ASY_INSTANCES),
-                algorithm=ASY_ALGORITHMS,
-                threshold=ASY_THRESHOLDS,
-                dlabel=list(ASY_DELTAS),
-                shard=range(ASY_SHARDS),
-            ),
-            timings=expand(
-                "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
-                instance=list(ASY_INSTANCES),
-                algorithm=ASY_ALGORITHMS,
-                threshold=ASY_THRESHOLDS,
-                dlabel=list(ASY_DELTAS),
-                shard=range(ASY_SHARDS),
-            ),
+            runs=[
+                f"results/asymptotic/shards/{inst}/{alg}/{thr}/L_{lab}/shard_{sh}.parquet"
+                for inst in ASY_INSTANCES
+                for alg, thr in ASY_PAIRS
+                for lab in ASY_LEVELS
+                for sh in range(ASY_SHARDS)
+            ],
+            timings=[
+                f"results/timings/asymptotic/shards/{inst}/{alg}/{thr}/L_{lab}/shard_{sh}.parquet"
+                for inst in ASY_INSTANCES
+                for alg, thr in ASY_PAIRS
+                for lab in ASY_LEVELS
+                for sh in range(ASY_SHARDS)
+            ],
         output:
             runs="results/asymptotic/runs.parquet",
             summary="results/asymptotic/summary.parquet",
             slopes="results/asymptotic/slopes.parquet",
+            verdicts="results/asymptotic/verdicts.parquet",
             timings="results/timings/asymptotic/runs.parquet",
         log:
             "logs/asymptotic/aggregate.log",
@@ -97,6 +103,7 @@ if "asymptotic" in config:
             beta=ASY["beta"],
             level=ASY["level"],
             fit_points=ASY["fit_points"],
+            tolerance=ASY["tolerance"],
             code=SRC_HASH,
         script:
             "../scripts/asym_aggregate.py"
@@ -117,8 +124,7 @@ if "asymptotic" in config:
         conda:
             CONDA_ENV
         params:
-            algorithms=ASY_ALGORITHMS,
-            thresholds=ASY_THRESHOLDS,
+            cells=[list(c) for c in ASY_PAIRS],
             instances=list(ASY_INSTANCES),
         script:
             "../scripts/asym_figure.py"
@@ -127,6 +133,7 @@ if "asymptotic" in config:
         input:
             slopes="results/asymptotic/slopes.parquet",
             summary="results/asymptotic/summary.parquet",
+            verdicts="results/asymptotic/verdicts.parquet",
         output:
             "results/tables/asymptotic_slopes.md",
         log:

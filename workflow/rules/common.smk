@@ -3,7 +3,12 @@
 # environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
-from baiuv.pipeline.config import ConfigError, publish_paths, validate_config
+from baiuv.pipeline.config import (
+    ConfigError,
+    publish_paths,
+    section_delta,
+    validate_config,
+)
 from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.pipeline.provenance import source_hash
 
@@ -65,7 +70,7 @@ def reproduction_inputs(wildcards):
     if config["thresholds"].get("ipopt_streams", 1) > 0:
         out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
     if "asymptotic" in config:
-        out["asym_slopes"] = "results/asymptotic/slopes.parquet"
+        out["asym_verdicts"] = "results/asymptotic/verdicts.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
     if "audit" in config:
         out["audit_summary"] = "results/audit/summary.parquet"

@@ -7,6 +7,7 @@ if "delta_correct" in config:
     from baiuv.experiments.delta_correct import variants_for
 
     DC = config["delta_correct"]
+    DC_DELTA = section_delta(DC, "delta_correct")
     DC_SHARDS = DC["shards"]
     DC_CELLS = [
         (inst, alg, v)
@@ -91,7 +92,7 @@ if "delta_correct" in config:
         params:
             instances=DC["instances"],
             algorithms=DC["algorithms"],
-            delta=DC["delta"],
+            delta=DC_DELTA,
         script:
             "../scripts/delta_correct_figure.py"
 
@@ -107,7 +108,7 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
-            delta=DC["delta"],
+            delta=DC_DELTA,
         script:
             "../scripts/delta_correct_table.py"
 

@@ -20,7 +20,7 @@ rule reproduction_report:
     conda:
         CONDA_ENV
     params:
-        delta=config["simulation"]["delta"],
+        delta=section_delta(config["simulation"], "simulation"),
         n0=config["simulation"]["n0"],
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,

@@ -6,7 +6,8 @@
 from baiuv.registry import run_parameters
 
 SIM = config["simulation"]
-# the run parameters of the registry (baiuv.registry.PARAMETERS), defaults filled in
+# the run parameters of the registry (baiuv.registry.PARAMETERS, delta or log_inv_delta),
+# defaults filled in
 SIM_SETTINGS = run_parameters(SIM)
 SIM_EXPERIMENTS = list(SIM["experiments"])
 SIM_ALGORITHMS = list(SIM["algorithms"])
@@ -106,7 +107,7 @@ rule sim_tables:
     conda:
         CONDA_ENV
     params:
-        delta=SIM["delta"],
+        delta=section_delta(SIM, "simulation"),
     script:
         "../scripts/sim_tables.py"
 

@@ -13,7 +13,7 @@ df = run_asymptotic_cell(
     inst,
     p.algorithm,
     p.threshold,
-    p.delta,
+    log_inv_delta=p.log_inv_delta,
     runs=p.runs,
     seed=p.seed,
     n0=p.n0,
@@ -21,7 +21,7 @@ df = run_asymptotic_cell(
     max_samples=p.max_samples,
     n_shards=p.n_shards,
     shard=p.shard,
-    progress=Progress(log, f"{label}/{p.delta:g}"),
+    progress=Progress(log, f"{label}/ln(1/delta)={p.log_inv_delta:g}"),
 )
 write_shard(
     df,
@@ -32,7 +32,7 @@ write_shard(
             "instance",
             "algorithm",
             "threshold",
-            "delta",
+            "log_inv_delta",
             "runs",
             "n0",
             "beta",
@@ -44,6 +44,6 @@ write_shard(
         )
     },
     log,
-    f"{label} delta={p.delta:g} shard {p.shard}/{p.n_shards}",
+    f"{label} ln(1/delta)={p.log_inv_delta:g} shard {p.shard}/{p.n_shards}",
     snakemake.output.timings,
 )

@@ -1,6 +1,6 @@
-"""Adapter: fitted slopes -> results/tables/asymptotic_slopes.md."""
+"""Adapter: verdicts and fitted slopes -> results/tables/asymptotic_slopes.md."""
 
-from baiuv.experiments.asymptotic import slopes_markdown
+from baiuv.experiments.asymptotic import asymptotic_markdown
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
 from baiuv.report.pages import for_readers
@@ -8,7 +8,10 @@ from baiuv.report.pages import for_readers
 log = setup_logging(snakemake.log[0])
 slopes, _ = read_table(snakemake.input.slopes)
 summary, _ = read_table(snakemake.input.summary)
+verdicts, _ = read_table(snakemake.input.verdicts)
 p = snakemake.params
-text = slopes_markdown(slopes, summary, fit_points=p.fit_points, level=p.level, n0=p.n0)
+text = asymptotic_markdown(
+    verdicts, slopes, summary, fit_points=p.fit_points, level=p.level, n0=p.n0
+)
 write_text(for_readers(text), snakemake.output[0])
 log.info("wrote %s (%d slopes)", snakemake.output[0], len(slopes))

@@ -38,10 +38,10 @@ claims += experiment_claims(
     snakemake.params.delta,
     n0=snakemake.params.n0,
 )
-if "asym_slopes" in inp.keys():
+if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
-    claims += asymptotic_claims(read_table(inp.asym_slopes)[0], read_table(inp.asym_summary)[0])
+    claims += asymptotic_claims(read_table(inp.asym_verdicts)[0], read_table(inp.asym_summary)[0])
 if "audit_summary" in inp.keys():
     from baiuv.experiments.audit import audit_claims
 

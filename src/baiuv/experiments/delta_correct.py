@@ -133,7 +133,8 @@ def run_delta_correct_cell(
     runs: Sequence[int],
     *,
     seed: int,
-    delta: float = 0.01,
+    delta: float | None = None,
+    log_inv_delta: float | None = None,
     n0: int = 2,
     beta: float = 0.5,
     max_samples: int = PARAMETERS["max_samples"].default,
@@ -144,20 +145,26 @@ def run_delta_correct_cell(
     Run ``r`` uses ``run_seed(seed, "delta_correct", instance.name, algorithm, r)`` for
     every variant (decision D71). Returns one row per run with the columns
     :data:`RESULT_COLUMNS` (``lower_bound = T*(mu, sigma^2) ln(1/delta)``, Lemma
-    ``lem:lower_bound_sample_complexity``).
+    ``lem:lower_bound_sample_complexity``). ``delta`` or ``log_inv_delta`` (at most one;
+    default ``delta = 0.01``, decision D150).
     """
     if not isinstance(instance, GaussianInstance) or not instance.name:
         raise ValueError("instance must be a named GaussianInstance")
     family, lazy = parse_variant(variant, algorithm)
     settings = RunSettings(
         delta=delta,
+        log_inv_delta=log_inv_delta,
         threshold=family,
         n0=n0,
         beta=beta,
         max_samples=max_samples,
         lazy_ratio=lazy_ratio if lazy else None,
     )
-    _, lb = _lower_bound(tuple(instance.mu.tolist()), tuple(instance.sigma2.tolist()), delta)
+    _, lb = _lower_bound(
+        tuple(instance.mu.tolist()),
+        tuple(instance.sigma2.tolist()),
+        settings.resolved_log_inv_delta,
+    )
     cell = {
         "instance": instance.name,
         "algorithm": algorithm,

@@ -62,18 +62,19 @@ def family_rule(name: str) -> str:
 
 
 def _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times) -> list[tuple]:
-    """``(x, delta, t)`` of each grid point along ``axis``."""
+    """``(x, ln(1/delta), t)`` of each grid point along ``axis`` (levels carried as
+    ``ln(1/delta)``, decision D150: no underflow for large grids)."""
     if axis == "delta":
         xs = np.asarray(log_inv_delta, dtype=float)
         if xs.size == 0 or np.any(xs <= 0):
             raise ValueError("log_inv_delta must be a non-empty grid of positive values")
-        return [(float(x), math.exp(-x), int(t_fixed)) for x in xs]
+        return [(float(x), float(x), int(t_fixed)) for x in xs]
     ts = np.asarray(times, dtype=np.int64)
     if ts.size == 0 or np.any(ts < 2):
         raise ValueError("times must be a non-empty grid of integers >= 2")
     if not (0 < delta_fixed < 1):
         raise ValueError(f"delta_fixed must be in (0, 1), got {delta_fixed!r}")
-    return [(float(t), float(delta_fixed), int(t)) for t in ts]
+    return [(float(t), math.log(1.0 / float(delta_fixed)), int(t)) for t in ts]
 
 
 def _pair_states(spec, xs_r, na: int, nb: int) -> list:
@@ -138,7 +139,10 @@ def threshold_curves(
     rows = []
     for name in families:
         det = name not in STATEFUL
-        for x, delta, t in points:
+        for x, lid, t in points:
+            # the table's column: delta_fixed on the time axis, else exp(-x) (0.0 once it
+            # underflows)
+            delta = float(delta_fixed) if axis == "time" else math.exp(-lid)
             na, nb = (t + 1) // 2, t // 2
             base = dict(
                 axis=axis,
@@ -151,10 +155,10 @@ def threshold_curves(
                 n_b=nb,
             )
             if det:
-                v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, delta=delta, params=params)
+                v = pair_threshold(name, n_a=na, n_b=nb, t=t, K=2, params=params, log_inv_delta=lid)
                 rows.append(base | dict(stream=-1, value=v))
                 continue
-            spec = make_threshold(name, 2, delta, params)
+            spec = make_threshold(name, 2, params=params, log_inv_delta=lid)
             for r, xs_r in enumerate(data):
                 st = _pair_states(spec, xs_r, na, nb)
                 v = pair_threshold(
@@ -163,8 +167,8 @@ def threshold_curves(
                     n_b=nb,
                     t=t,
                     K=2,
-                    delta=delta,
                     params=params,
+                    log_inv_delta=lid,
                     state_a=st[0],
                     state_b=st[1],
                     backend=backend,
@@ -367,14 +371,19 @@ def ipopt_agreement(
     rows, warmed = [], set()
     for name in families:
         ev = name == "ev-bob"
-        for x, delta, t in points:
+        for x, lid, t in points:
+            # the table's column: delta_fixed on the time axis, else exp(-x) (0.0 once it
+            # underflows)
+            delta = float(delta_fixed) if axis == "time" else math.exp(-lid)
             na, nb = (t + 1) // 2, t // 2
-            spec = make_threshold(name, 2, delta, params)
+            spec = make_threshold(name, 2, params=params, log_inv_delta=lid)
             if min(na, nb) < spec.fparams[_k.P_NMIN]:
                 continue
             for r, xs_r in enumerate(data):
                 st = _pair_states(spec, xs_r, na, nb)
-                C, D, E = bob_constants(name, na, nb, st[0], st[1], K=2, delta=delta, params=params)
+                C, D, E = bob_constants(
+                    name, na, nb, st[0], st[1], K=2, params=params, log_inv_delta=lid
+                )
                 if not np.all(D > 0):
                     continue
                 if name not in warmed:  # compile / build the model outside the timings

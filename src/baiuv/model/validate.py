@@ -103,3 +103,41 @@ def check_delta(delta) -> float:
     if not (0.0 < d < 1.0):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     return d
+
+
+def log_inv_delta_of(delta=None, log_inv_delta=None, *, prefix: str = "") -> float:
+    """``ln(1/delta)`` from exactly one of ``delta`` and ``log_inv_delta`` (decision D150).
+
+    ``delta`` in ``(0, 1)`` gives ``ln(1/delta)`` (``-ln(delta)`` where ``1/delta`` overflows);
+    ``log_inv_delta`` is a finite number ``> 0`` taken as it is, so levels far below the
+    smallest double (``ln(1/delta) = 1000``) are exact. ``prefix`` is put before the argument
+    names in error messages (e.g. ``"asymptotic."``).
+    """
+    if (delta is None) == (log_inv_delta is None):
+        raise ValueError(
+            f"give exactly one of {prefix}delta and {prefix}log_inv_delta, got "
+            f"delta={delta!r}, log_inv_delta={log_inv_delta!r}"
+        )
+    if delta is not None:
+        try:
+            d = check_delta(delta)
+        except ValueError as exc:
+            raise ValueError(f"{prefix}{exc}") from None
+        inv = 1.0 / d
+        return math.log(inv) if math.isfinite(inv) else -math.log(d)
+    try:
+        v = float(log_inv_delta)
+    except (TypeError, ValueError):
+        v = math.nan
+    if isinstance(log_inv_delta, bool) or not (0.0 < v < math.inf):
+        raise ValueError(
+            f"{prefix}log_inv_delta must be a finite number > 0 (ln(1/delta), delta in (0, 1)), "
+            f"got {log_inv_delta!r}"
+        )
+    return v
+
+
+def delta_from_log(log_inv_delta: float) -> float:
+    """``delta = exp(-log_inv_delta)``; ``0.0`` when it underflows (``ln(1/delta) > ~745``),
+    for display and metadata only: computations use ``ln(1/delta)``."""
+    return math.exp(-float(log_inv_delta))

@@ -76,7 +76,7 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     if errors:
         err = errors[0]
         where = ".".join(str(k) for k in err.absolute_path) or "(top level)"
-        raise ConfigError(f"{where}: {err.message}")
+        raise ConfigError(f"{where}: {_message(err, where)}")
     validate_config_semantics(config)
     insts = {inst["name"]: inst for inst in config["instances"]}
     try:
@@ -97,6 +97,16 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     return config
+
+
+def _message(err, where: str) -> str:
+    """The schema error's message; for a ``oneOf`` of required keys (``delta`` or
+    ``log_inv_delta``, decision D150) the alternatives by name."""
+    alts = err.schema.get("oneOf") if err.validator == "oneOf" else None
+    if alts and all(set(a) == {"required"} and len(a["required"]) == 1 for a in alts):
+        names = " and ".join(f"{where}.{a['required'][0]}" for a in alts)
+        return f"give exactly one of {names} (oneOf)"
+    return err.message
 
 
 def _instances(config: dict) -> dict[str, dict]:
@@ -193,3 +203,28 @@ def publish_paths(config: dict) -> tuple[str, str]:
             )
         out.append(path)
     return out[0], out[1]
+
+
+def section_log_inv_delta(section: dict, name: str) -> float:
+    """``ln(1/delta)`` of a config section holding exactly one of ``delta`` and
+    ``log_inv_delta`` (decision D150); :class:`ConfigError` naming ``<name>.delta`` /
+    ``<name>.log_inv_delta`` otherwise."""
+    from baiuv.model.validate import log_inv_delta_of
+
+    try:
+        return log_inv_delta_of(
+            section.get("delta"), section.get("log_inv_delta"), prefix=f"{name}."
+        )
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def section_delta(section: dict, name: str) -> float:
+    """``delta`` of such a section (``exp(-log_inv_delta)``, ``0.0`` once it underflows),
+    for the tables and figures that show ``delta`` or compare error rates with it."""
+    from baiuv.model.validate import delta_from_log
+
+    if section.get("delta") is not None:
+        section_log_inv_delta(section, name)
+        return float(section["delta"])
+    return delta_from_log(section_log_inv_delta(section, name))

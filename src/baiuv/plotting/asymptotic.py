@@ -1,4 +1,4 @@
-"""Figures of the asymptotic regime and the delta-correctness audit."""
+"""Figures of the asymptotic regime and of the delta-correctness audit."""
 
 from __future__ import annotations
 
@@ -12,99 +12,156 @@ import seaborn as sns
 
 from baiuv.plotting.style import setup
 
-_LINES = (
-    ("T_star", "T*(μ,σ²)", "-"),
-    ("T_star_beta", "T*₁/₂(μ,σ²)", "--"),
-    ("T_star_known", "T*_σ²(μ)", ":"),
-)
+#: Display names of instances (file names use the config's names).
+INSTANCE_LABELS = {"standard": "standard instance", "easy": "easy instance", "two_arm": "two arms"}
+
+_CONST_TEX = {
+    "T_star": r"$T^\star(\mu,\sigma^2)$",
+    "T_star_beta": r"$T^\star_{1/2}(\mu,\sigma^2)$",
+    "T_star_known": r"$T^\star_{\sigma^2}(\mu)$",
+    "T_star_known_beta": r"$T^\star_{\sigma^2,1/2}(\mu)$",
+}
+
+
+def _instance_label(name: str) -> str:
+    return INSTANCE_LABELS.get(name, str(name).replace("_", " "))
 
 
 def asymptotic_figure(
     summary: pd.DataFrame,
-    algorithms: Sequence[str] | None = None,
-    thresholds: Sequence[str] | None = None,
+    cells: Sequence[tuple[str, str]] | None = None,
     instances: Sequence[str] | None = None,
 ):
-    """``E[tau_delta]/log(1/delta)`` against ``log(1/delta)``, one panel per (instance,
-    threshold), one line per algorithm with its normal 95 % band.
+    """``E[tau_delta]/ln(1/delta)`` against ``ln(1/delta)`` (log x axis): one row per
+    instance, one column per (algorithm, threshold) cell, each panel with its own y range.
 
-    Horizontal lines: ``T*(mu, sigma^2)``, ``T*_{1/2}(mu, sigma^2)`` and ``T*_{sigma^2}(mu)``
-    (the limits of Theorem ``thm:upper_bound_sample_complexity_algorithm`` and Appendix
-    ``app:expected_sample_complexity``); grey curve: the lower bound ``T*(mu, sigma^2)
-    log(1/(2.4 delta))/log(1/delta)`` of Lemma ``lem:lower_bound_sample_complexity``.
+    In each panel: the ratio with its 95 % band, the cell's limit (black line: ``T*``,
+    ``T*_{1/2}``, ``T*_{sigma^2}`` or ``T*_{sigma^2,1/2}``, Theorem
+    ``thm:upper_bound_sample_complexity_algorithm`` and Appendix
+    ``app:expected_sample_complexity``), ``T*(mu, sigma^2)`` (dashed) where the limit differs
+    from it, and the lower bound ``T*(mu, sigma^2) ln(1/(2.4 delta))/ln(1/delta)`` of Lemma
+    ``lem:lower_bound_sample_complexity`` (grey) that every delta-correct algorithm respects.
 
     Parameters
     ----------
     summary : DataFrame
         Output of :func:`baiuv.experiments.asymptotic.summarize_asymptotic`.
-    algorithms, thresholds, instances : sequences of str, optional
-        Order of lines, columns and rows (default: order of appearance).
+    cells : sequence of (algorithm, threshold), optional
+        Columns, in order (default: order of appearance).
+    instances : sequence of str, optional
+        Rows, in order (default: order of appearance).
     """
-    need = {"instance", "algorithm", "threshold", "log_inv_delta", "ratio", "ratio_low"}
+    from baiuv.experiments.asymptotic import ALGORITHM_LABELS, THRESHOLD_LABELS
+
+    need = {
+        "instance",
+        "algorithm",
+        "threshold",
+        "log_inv_delta",
+        "ratio",
+        "ratio_low",
+        "ratio_high",
+        "theory",
+        "constant",
+        "T_star",
+    }
     if missing := need - set(summary.columns):
         raise ValueError(f"summary is missing columns {sorted(missing)}")
     if summary.empty:
         raise ValueError("summary must not be empty")
     setup()
-    algorithms = list(algorithms or pd.unique(summary["algorithm"]))
-    thresholds = list(thresholds or pd.unique(summary["threshold"]))
+    if cells is None:
+        cells = list(dict.fromkeys(zip(summary["algorithm"], summary["threshold"], strict=True)))
+    cells = [tuple(c) for c in cells]
     instances = list(instances or pd.unique(summary["instance"]))
-    colours = dict(zip(algorithms, sns.color_palette("colorblind", len(algorithms)), strict=True))
-    nr, nc = len(instances), len(thresholds)
-    fig, axes = plt.subplots(
-        nr, nc, figsize=(4.2 * nc, 3.4 * nr), squeeze=False, sharex=True, sharey="row"
-    )
+    colours = sns.color_palette("colorblind", len(cells))
+    nr, nc = len(instances), len(cells)
+    fig, axes = plt.subplots(nr, nc, figsize=(3.6 * nc, 2.9 * nr + 0.9), squeeze=False)
+    xmin, xmax = summary["log_inv_delta"].min(), summary["log_inv_delta"].max()
+    x = np.geomspace(max(xmin, math.log(2.4) * 1.05), xmax, 200)
     for i, inst in enumerate(instances):
         si = summary[summary["instance"] == inst]
-        for j, thr in enumerate(thresholds):
+        for j, (alg, thr) in enumerate(cells):
             ax = axes[i, j]
-            s = si[si["threshold"] == thr]
-            for alg in algorithms:
-                g = s[s["algorithm"] == alg].sort_values("log_inv_delta")
-                if g.empty:
-                    continue
-                style = "--" if str(alg).startswith("EV-") else "-"
-                ax.plot(
-                    g["log_inv_delta"],
-                    g["ratio"],
-                    style,
-                    marker="o",
-                    ms=3,
-                    color=colours[alg],
-                    label=alg,
+            g = si[(si["algorithm"] == alg) & (si["threshold"] == thr)].sort_values("log_inv_delta")
+            ax.set_xscale("log")
+            if i == 0:
+                ax.set_title(
+                    f"{ALGORITHM_LABELS.get(alg, alg)}, {THRESHOLD_LABELS.get(thr, thr)} threshold",
+                    fontsize=10,
                 )
-                ax.fill_between(
-                    g["log_inv_delta"],
-                    g["ratio_low"],
-                    g["ratio_high"],
-                    color=colours[alg],
-                    alpha=0.2,
-                    lw=0,
-                )
-            if not si.empty:
-                x = np.linspace(si["log_inv_delta"].min(), si["log_inv_delta"].max(), 200)
-                for key, label, ls in _LINES:
-                    if key in si:
-                        ax.axhline(float(si[key].iloc[0]), color="k", ls=ls, lw=0.9, label=label)
-                T = float(si["T_star"].iloc[0])
-                lb = T * np.maximum(0.0, x - math.log(2.4)) / x
-                ax.plot(x, lb, color="0.5", lw=1.2, label="T* log(1/(2.4δ))/log(1/δ)")
-            ax.set_title(f"{inst}, {thr} threshold", fontsize=10)
-            if i == nr - 1:
-                ax.set_xlabel("log(1/δ)")
             if j == 0:
-                ax.set_ylabel("E[τ_δ] / log(1/δ)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    uniq = dict(zip(labels, handles, strict=True))
+                ax.set_ylabel(
+                    f"{_instance_label(inst)}\n" + r"$\mathbb{E}[\tau_\delta]/\ln(1/\delta)$"
+                )
+            if i == nr - 1:
+                ax.set_xlabel(r"$\ln(1/\delta)$")
+            if g.empty:
+                ax.text(0.5, 0.5, "not simulated", ha="center", va="center", transform=ax.transAxes)
+                continue
+            ax.fill_between(
+                g["log_inv_delta"],
+                g["ratio_low"],
+                g["ratio_high"],
+                color=colours[j],
+                alpha=0.25,
+                lw=0,
+            )
+            ax.plot(
+                g["log_inv_delta"],
+                g["ratio"],
+                "-o",
+                ms=3,
+                color=colours[j],
+                label="simulated (95% CI)",
+            )
+            T = float(g["T_star"].iloc[0])
+            key = str(g["constant"].iloc[0])
+            C = float(g["theory"].iloc[0])
+            ax.axhline(C, color="k", lw=1.1, label="limit of the theorem")
+            text = f"limit {_CONST_TEX.get(key, key)} = {C:.4g}"
+            if key != "T_star":
+                ax.axhline(T, color="k", ls="--", lw=0.9, label=r"$T^\star(\mu,\sigma^2)$")
+                text += f"\n{_CONST_TEX['T_star']} = {T:.4g}"
+            ax.text(
+                0.97,
+                0.95,
+                text,
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=8,
+                bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "0.8", "alpha": 0.9},
+            )
+            ax.plot(
+                x,
+                T * (x - math.log(2.4)) / x,
+                color="0.55",
+                lw=1.2,
+                label=r"lower bound $T^\star\ln(1/(2.4\delta))/\ln(1/\delta)$",
+            )
+            lo = min(g["ratio_low"].min(), C, T * 0.9)
+            hi = max(g["ratio_high"].max(), C, T)
+            pad = 0.08 * (hi - lo)
+            ax.set_ylim(lo - pad, hi + 2 * pad)
+    handles, labels = {}, {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                labels[lab] = h
+    handles = [h for lab, h in labels.items() if lab != "simulated (95% CI)"]
+    names = [lab for lab in labels if lab != "simulated (95% CI)"]
+    sim = plt.Line2D([], [], color="0.3", marker="o", ms=3, label="simulated mean (band: 95% CI)")
+    fig.tight_layout(rect=(0, 0.06 if nr > 1 else 0.12, 1, 1))
     fig.legend(
-        uniq.values(),
-        uniq.keys(),
+        [sim, *handles],
+        [sim.get_label(), *names],
         loc="lower center",
-        ncol=min(5, len(uniq)),
-        bbox_to_anchor=(0.5, -0.02 - 0.03 * math.ceil(len(uniq) / 5)),
+        ncol=4,
         frameon=False,
+        bbox_to_anchor=(0.5, 0.0),
+        fontsize=9,
     )
-    fig.tight_layout()
     return fig
 
 

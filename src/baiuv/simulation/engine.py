@@ -32,7 +32,14 @@ import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
-from baiuv.model.validate import check_delta, check_instance, check_integer, check_real, is_real
+from baiuv.model.validate import (
+    check_instance,
+    check_integer,
+    check_real,
+    delta_from_log,
+    is_real,
+    log_inv_delta_of,
+)
 from baiuv.pipeline.shards import concat_runs
 from baiuv.registry import (
     ALGORITHMS,
@@ -66,10 +73,12 @@ __all__ = [
 ]
 
 
-def fhn_n0(delta: float) -> int:
+def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) -> int:
     """Initial sample size of FHN1/FHN2: ``max(2, ceil(10 log(1/delta)))`` (Appendix
-    ``app:ss_implementation_details``; rounded up, decision D45)."""
-    return max(2, math.ceil(10.0 * math.log(1.0 / delta) - 1e-9))
+    ``app:ss_implementation_details``; rounded up, decision D45). Give ``delta`` or
+    ``log_inv_delta``."""
+    lid = log_inv_delta_of(delta, log_inv_delta)
+    return max(2, math.ceil(10.0 * lid - 1e-9))
 
 
 @dataclass(frozen=True)
@@ -78,8 +87,13 @@ class RunSettings:
 
     Attributes
     ----------
-    delta : float
-        Confidence level (paper: 0.01).
+    delta : float or None
+        Confidence level (paper: 0.01; the default when neither ``delta`` nor
+        ``log_inv_delta`` is given).
+    log_inv_delta : float or None
+        ``ln(1/delta)`` instead of ``delta`` (at most one of them; decision D150): every
+        threshold, initial time and FHN constant is computed from it in log space, so
+        ``ln(1/delta) = 1000`` is exact. :attr:`resolved_log_inv_delta` is the value used.
     threshold : str
         Threshold family (one of ``baiuv.thresholds.FAMILIES``; paper: ``"heuristic"``,
         ``log((1 + log t)/delta)``).
@@ -104,7 +118,8 @@ class RunSettings:
         only, FHN1/FHN2 ignore it).
     """
 
-    delta: float = PARAMETERS["delta"].default
+    delta: float | None = None
+    log_inv_delta: float | None = PARAMETERS["log_inv_delta"].default
     threshold: str = PARAMETERS["threshold"].default
     n0: int = PARAMETERS["n0"].default
     fhn_n0: int | None = PARAMETERS["fhn_n0"].default
@@ -116,7 +131,11 @@ class RunSettings:
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
 
     def __post_init__(self):
-        check_delta(self.delta)
+        if self.delta is None and self.log_inv_delta is None:
+            object.__setattr__(self, "delta", PARAMETERS["delta"].default)
+        lid = log_inv_delta_of(self.delta, self.log_inv_delta)
+        if self.log_inv_delta is not None:
+            object.__setattr__(self, "log_inv_delta", lid)
         if self.threshold not in FAMILIES:
             raise ValueError(f"threshold must be one of {FAMILIES}, got {self.threshold!r}")
         check_integer(self.n0, "n0", 2)
@@ -142,6 +161,16 @@ class RunSettings:
         registry (:data:`baiuv.registry.PARAMETERS`), then ``overrides``."""
         return cls(**{**run_parameters(section), **overrides})
 
+    @property
+    def resolved_log_inv_delta(self) -> float:
+        """``ln(1/delta)`` of these settings (from ``delta`` or ``log_inv_delta``)."""
+        return log_inv_delta_of(self.delta, self.log_inv_delta)
+
+    @property
+    def resolved_delta(self) -> float:
+        """``delta`` (``exp(-log_inv_delta)``, ``0.0`` once it underflows; display only)."""
+        return self.delta if self.delta is not None else delta_from_log(self.log_inv_delta)
+
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["threshold_params"] = dict(self.threshold_params)
@@ -149,8 +178,10 @@ class RunSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(name: str, K: int, delta: float, params: tuple):
-    return make_threshold(name, K, delta, ThresholdParams(**dict(params)))
+def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+    return make_threshold(
+        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+    )
 
 
 def _fresh_states(K: int) -> np.ndarray:
@@ -222,16 +253,20 @@ def simulate_run(
         rng = run_generator(seed, experiment, instance_id, alg.name, run)
     t0 = time.perf_counter()
     if alg.kernel == "fhn":
-        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(s.delta)
+        lid = s.resolved_log_inv_delta
+        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
         if K < 2:  # pragma: no cover - guarded by check_instance
             raise ValueError("instance must have K >= 2 arms")
-        log_term = 2.0 * math.log((K - 1) / (2.0 * s.delta))
+        log_term = 2.0 * (math.log((K - 1) / 2.0) + lid)
         tau, rec, counts, trunc = rules.run_fhn(
             mu, sigma2, int(n0), log_term, alg.name == "FHN1", rng, int(s.max_samples)
         )
     else:
         spec = _threshold_spec(
-            s.threshold, K, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
+            s.threshold,
+            K,
+            s.resolved_log_inv_delta,
+            tuple(sorted(dict(s.threshold_params).items())),
         )
         params = rule_params(s)
         if alg.needs_instance:
@@ -369,9 +404,10 @@ def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
 
 
 @functools.lru_cache(maxsize=4096)
-def _lower_bound(mu: tuple, sigma2: tuple, delta: float) -> tuple[float, float]:
+def _lower_bound(mu: tuple, sigma2: tuple, log_inv_delta: float) -> tuple[float, float]:
+    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/delta))``."""
     T = characteristic_time(np.array(mu), np.array(sigma2))
-    return T, T * math.log(1.0 / delta)
+    return T, T * log_inv_delta
 
 
 def warm_up(instance: GaussianInstance, algorithm, settings: RunSettings, *, seed: int) -> None:
@@ -471,7 +507,9 @@ def run_shard(
         if i not in cache:
             cache = {i: experiment.instance_at(i, seed)}
         iid, inst = cache[i]
-        T, lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.delta)
+        T, lb = _lower_bound(
+            tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.resolved_log_inv_delta
+        )
         fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
         runs.append(CellRun(inst, iid, r, fields))
     return run_cell(

@@ -283,7 +283,10 @@ class BestArmIdentifier:
         K = int(n_arms)
         try:
             spec = _threshold_spec(
-                threshold, K, float(delta), tuple(sorted(settings.threshold_params.items()))
+                threshold,
+                K,
+                settings.resolved_log_inv_delta,
+                tuple(sorted(settings.threshold_params.items())),
             )
         except TypeError as exc:
             raise ValueError(f"threshold_params: {exc}") from None
@@ -331,7 +334,7 @@ class BestArmIdentifier:
     def delta(self) -> float:
         """Error probability ``delta`` (the recommendation is right with probability at
         least ``1 - delta``)."""
-        return float(self._settings.delta)
+        return float(self._settings.resolved_delta)
 
     @property
     def sampling(self) -> str:

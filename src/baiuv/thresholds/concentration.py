@@ -2,7 +2,9 @@
 "Box Concentration" (app:box_concentration).
 
 All terms depend on ``delta`` only through a logarithmic term ``L``. The numba scalar
-kernels (``*_L``) take ``L`` directly; the public functions take ``delta`` and build ``L``
+kernels (``*_L``) take ``L`` directly; the public functions take ``delta`` or, equivalently,
+``log_inv_delta = ln(1/delta)`` (exactly one of them; decision D150: levels far below the
+smallest double, e.g. ``ln(1/delta) = 1000``, are exact) and build ``L = ln(c) + ln(1/delta)``
 as the statement they implement does:
 
 * Lemma lem:delta_correct_box_thresholds (Box thresholds) uses ``L = ln(4(K-1) zeta(s)/delta)``
@@ -21,13 +23,14 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.model.validate import check_delta, check_integer, check_real
+from baiuv.model.validate import check_delta, check_integer, check_real, log_inv_delta_of
 
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 
 __all__ = [
     "riemann_zeta",
     "box_log_term",
+    "single_arm_log_term",
     "eps_mu",
     "one_minus_eps_minus",
     "one_plus_eps_plus",
@@ -127,13 +130,25 @@ def riemann_zeta(s: float) -> float:
     return float(zeta(_check_s(s), 1.0))
 
 
-def box_log_term(delta: float, K: int = 2, s: float = 2.0) -> float:
-    """``L = ln(4(K-1) zeta(s) / delta)``, log term of Lemma lem:delta_correct_box_thresholds."""
-    return math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s) / _check_delta(delta))
+def _lid(delta, log_inv_delta) -> float:
+    return log_inv_delta_of(delta, log_inv_delta)
+
+
+def box_log_term(
+    delta: float | None = None, K: int = 2, s: float = 2.0, *, log_inv_delta: float | None = None
+) -> float:
+    """``L = ln(4(K-1) zeta(s)) + ln(1/delta)``, log term of Lemma
+    lem:delta_correct_box_thresholds (give ``delta`` or ``log_inv_delta``)."""
+    return math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
+
+
+def single_arm_log_term(delta=None, s: float = 2.0, *, log_inv_delta=None) -> float:
+    """``L = ln(zeta(s)) + ln(1/delta)`` of the single-arm concentration results."""
+    return math.log(riemann_zeta(_check_s(s))) + _lid(delta, log_inv_delta)
 
 
 # --------------------------------------------------------------------------- public terms
-def eps_mu(t, delta: float, *, K: int = 2, s: float = 2.0):
+def eps_mu(t, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None):
     """``eps_mu(t, delta)`` of Lemma 4 (lem:delta_correct_box_thresholds).
 
     ``eps_mu(t, delta) = Wbar_{-1}(1 + 2 ln(4(K-1)zeta(s)/delta) + 2s
@@ -145,6 +160,8 @@ def eps_mu(t, delta: float, *, K: int = 2, s: float = 2.0):
         Number of samples, ``>= 1`` (may be non-integer).
     delta : float
         Confidence level in ``(0, 1)``; pass ``delta/3`` for the KL theorem.
+    log_inv_delta : float, optional
+        ``ln(1/delta)`` instead of ``delta`` (exactly one of them).
     K : int
         Number of arms (``>= 2``).
     s : float
@@ -156,11 +173,13 @@ def eps_mu(t, delta: float, *, K: int = 2, s: float = 2.0):
         On invalid ``t``, ``delta``, ``K`` or ``s``.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s)
+    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
     return _out(np.vectorize(lambda x: eps_mu_L(x, L, float(s)))(arr))
 
 
-def one_minus_eps_minus(t, delta: float, *, K: int = 2, s: float = 2.0, eta0: float):
+def one_minus_eps_minus(
+    t, delta: float | None = None, *, K: int = 2, s: float = 2.0, eta0: float, log_inv_delta=None
+):
     """``1 - eps_{-,sigma}(t, delta)`` of Lemma 4 (lem:delta_correct_box_thresholds).
 
     ``Wbar_0(1 + 2(1+eta0)/t (ln(4(K-1)zeta(s)/delta) + s ln(1 + ln(t)/ln(1+eta0)))) - 1/t``;
@@ -173,12 +192,14 @@ def one_minus_eps_minus(t, delta: float, *, K: int = 2, s: float = 2.0, eta0: fl
         On invalid arguments.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s)
+    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
     e0 = _check_eta(eta0, "eta0")
     return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, float(s), e0))(arr))
 
 
-def one_plus_eps_plus(t, delta: float, *, K: int = 2, s: float = 2.0, eta1: float):
+def one_plus_eps_plus(
+    t, delta: float | None = None, *, K: int = 2, s: float = 2.0, eta1: float, log_inv_delta=None
+):
     """``1 + eps_{+,sigma}(t, delta)`` in the convention of Lemma 4 (``4(K-1)zeta(s)/delta``).
 
     Theorem 6 (thm:delta_correct_complex_threshold_glrt) writes it with
@@ -190,12 +211,12 @@ def one_plus_eps_plus(t, delta: float, *, K: int = 2, s: float = 2.0, eta1: floa
         On invalid arguments.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s)
+    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
     e1 = _check_eta(eta1, "eta1")
     return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, float(s), e1))(arr))
 
 
-def mean_deviation_bound(t, delta: float, *, s: float = 2.0):
+def mean_deviation_bound(t, delta: float | None = None, *, s: float = 2.0, log_inv_delta=None):
     """Squared normalised radius of Lemma lem:uniform_upper_lower_tails_concentration_mean.
 
     With probability ``>= 1 - delta``, for all ``t``: ``(mu_t - mu)^2 / sigma^2 <=
@@ -209,11 +230,13 @@ def mean_deviation_bound(t, delta: float, *, s: float = 2.0):
     """
     arr = _check_t(t)
     s = _check_s(s)
-    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
     return _out(np.vectorize(lambda x: eps_mu_L(x, L, s))(arr))
 
 
-def variance_upper_bound(t, delta: float, *, s: float = 2.0, eta1: float):
+def variance_upper_bound(
+    t, delta: float | None = None, *, s: float = 2.0, eta1: float, log_inv_delta=None
+):
     """Upper bound of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
 
     With probability ``>= 1 - delta``, for all ``t >= 1``, ``sigma^2_{t+1} / sigma^2 <=
@@ -228,11 +251,13 @@ def variance_upper_bound(t, delta: float, *, s: float = 2.0, eta1: float):
     arr = _check_t(t)
     s = _check_s(s)
     e1 = _check_eta(eta1, "eta1")
-    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
     return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, s, e1))(arr))
 
 
-def variance_lower_bound(t, delta: float, *, s: float = 2.0, eta0: float):
+def variance_lower_bound(
+    t, delta: float | None = None, *, s: float = 2.0, eta0: float, log_inv_delta=None
+):
     """Lower bound of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
 
     With probability ``>= 1 - delta``, for all ``t >= t_0(delta)``, ``sigma^2_{t+1} / sigma^2 >=
@@ -247,7 +272,7 @@ def variance_lower_bound(t, delta: float, *, s: float = 2.0, eta0: float):
     arr = _check_t(t)
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
-    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
     return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, s, e0))(arr))
 
 
@@ -260,7 +285,9 @@ def _exp_one_plus_w0(L: float, s: float, eta0: float, t: float) -> float:
     return math.exp(1.0 + float(lambertw(z, 0).real))
 
 
-def variance_lower_initial_time(delta: float, *, s: float = 2.0, eta0: float) -> int:
+def variance_lower_initial_time(
+    delta: float | None = None, *, s: float = 2.0, eta0: float, log_inv_delta=None
+) -> int:
     """``t_0(delta)`` of Corollary cor:uniform_time_upper_lower_tail_concentration_variance.
 
     Smallest integer ``t >= 1`` with ``t > exp(1 + W_0(2(1+eta0)/e (ln(zeta(s)/delta) +
@@ -273,7 +300,7 @@ def variance_lower_initial_time(delta: float, *, s: float = 2.0, eta0: float) ->
     """
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
-    L = math.log(riemann_zeta(s) / _check_delta(delta))
+    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
     return _first_integer(lambda t: t > _exp_one_plus_w0(L, s, e0, t), 1)
 
 
@@ -300,20 +327,27 @@ def _first_integer(cond, start: int, limit: int = 10**9) -> int:
     return hi
 
 
-def box_initial_condition(n, delta: float, *, K: int = 2, s: float = 2.0, eta0: float) -> bool:
+def box_initial_condition(
+    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, eta0: float, log_inv_delta=None
+) -> bool:
     """Condition of eq:def_initial_time_box_thresholds at count ``n``:
     ``n > 1 + exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln(n-1)/ln(1+eta0))) - 1/e))`` with
     ``L = ln(4(K-1)zeta(s)/delta)`` (false for ``n <= 2``).
     """
-    L = box_log_term(delta, K, s)
+    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
     e0 = _check_eta(eta0, "eta0")
-    n = float(n)
+    return _box_condition_L(float(n), L, float(s), e0)
+
+
+def _box_condition_L(n: float, L: float, s: float, eta0: float) -> bool:
     if n <= 2.0:
         return False
-    return n > 1.0 + _exp_one_plus_w0(L, float(s), e0, n - 1.0)
+    return n > 1.0 + _exp_one_plus_w0(L, s, eta0, n - 1.0)
 
 
-def box_initial_count(delta: float, *, K: int = 2, s: float = 2.0, eta0: float) -> int:
+def box_initial_count(
+    delta: float | None = None, *, K: int = 2, s: float = 2.0, eta0: float, log_inv_delta=None
+) -> int:
     """Smallest per-arm count ``n`` satisfying the Box initial condition
     (eq:def_initial_time_box_thresholds, Lemma lem:delta_correct_box_thresholds).
 
@@ -326,11 +360,19 @@ def box_initial_count(delta: float, *, K: int = 2, s: float = 2.0, eta0: float) 
         On invalid arguments.
     """
     _check_s(s)
-    return _first_integer(lambda n: box_initial_condition(n, delta, K=K, s=s, eta0=eta0), 3)
+    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    e0 = _check_eta(eta0, "eta0")
+    return _first_integer(lambda n: _box_condition_L(float(n), L, float(s), e0), 3)
 
 
 def monotonicity_initial_count(
-    delta: float, *, K: int = 2, s: float = 2.0, eta0: float, eta1: float
+    delta: float | None = None,
+    *,
+    K: int = 2,
+    s: float = 2.0,
+    eta0: float,
+    eta1: float,
+    log_inv_delta: float | None = None,
 ) -> int:
     """Smallest per-arm count satisfying eq:def_initial_time_monotonicity (``t^m``) of
     Theorem thm:delta_correct_complex_threshold_glrt:
@@ -345,7 +387,7 @@ def monotonicity_initial_count(
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
     e1 = _check_eta(eta1, "eta1")
-    L = math.log(12.0 * (_check_K(K) - 1) * riemann_zeta(s) / _check_delta(delta))
+    L = math.log(12.0 * (_check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
     denom = L - 1.0 / (2.0 * (1.0 + e1))
     if denom <= 0:
         raise ValueError("monotonicity initial time undefined: ln(12(K-1)zeta(s)/delta) too small")

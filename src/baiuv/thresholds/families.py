@@ -22,13 +22,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from baiuv.model.validate import check_integer, check_real, is_real
+from baiuv.model.validate import (
+    check_integer,
+    check_real,
+    delta_from_log,
+    is_real,
+    log_inv_delta_of,
+)
 from baiuv.registry import EV_FAMILIES, FAMILIES, FAMILY_CODES, GLR_FAMILIES, STATEFUL
 
 from . import kernels as _k
 from .bob import solve_bob
 from .concentration import (
-    _check_delta,
     _check_K,
     box_initial_count,
     monotonicity_initial_count,
@@ -51,10 +56,17 @@ __all__ = [
     "update_arm_state",
     "arm_state_from_samples",
     "bob_constants",
+    "student_max_log_inv_delta",
+    "STUDENT_LOG_ALPHA_MIN",
 ]
 
 # FAMILIES, GLR_FAMILIES, EV_FAMILIES, FAMILY_CODES and STATEFUL come from the registry.
 DEFAULT_TABLE_SIZE = 2**17
+#: ``ln`` of the smallest Student tail probability ``alpha_n`` evaluated with scipy
+#: (``e^-300``; decision D152: scipy's ``t.isf`` returns ``-inf`` or wrong values from about
+#: ``e^-400`` on for small degrees of freedom). Below it the Student families refuse.
+STUDENT_LOG_ALPHA_MIN = -300.0
+LN2, LN3, LN6 = math.log(2.0), math.log(3.0), math.log(6.0)
 
 
 @dataclass(frozen=True)
@@ -96,10 +108,10 @@ class ThresholdParams:
                 f"kl_union_over_pairs must be True or False, got {self.kl_union_over_pairs!r}"
             )
 
-    def etas(self, delta: float) -> tuple[float, float]:
-        """``(eta0, eta1)`` with ``None`` resolved to ``1/ln(1/delta)``."""
-        d = _check_delta(delta)
-        default = 1.0 / math.log(1.0 / d)
+    def etas(self, delta: float | None = None, *, log_inv_delta=None) -> tuple[float, float]:
+        """``(eta0, eta1)`` with ``None`` resolved to ``1/ln(1/delta)`` (give ``delta`` or
+        ``log_inv_delta``)."""
+        default = 1.0 / log_inv_delta_of(delta, log_inv_delta)
         e0 = default if self.eta0 is None else float(self.eta0)
         e1 = default if self.eta1 is None else float(self.eta1)
         return e0, e1
@@ -140,7 +152,37 @@ def _check_params(params) -> ThresholdParams:
 
 
 # ----------------------------------------------------------------------------- Student
-def student_log_ratio(n, delta: float, *, K: int = 2, s: float = 2.0):
+def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> float:
+    """Largest ``ln(1/delta)`` for which the Student tail probability ``alpha_n = delta /
+    (4(K-1) zeta(s) n^s)`` stays ``>= e^STUDENT_LOG_ALPHA_MIN`` (``e^-300``) for every count
+    ``n <= n_max``: the smallest ``delta`` the Student families support is its ``exp(-.)``."""
+    return (
+        -STUDENT_LOG_ALPHA_MIN
+        - math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s))
+        - float(s) * math.log(float(n_max))
+    )
+
+
+def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndarray:
+    """``ln alpha_n`` at the counts ``arr``; ``ValueError`` naming the smallest supported
+    ``delta`` when some ``alpha_n`` is below ``e^-300`` (scipy's Student quantiles are not
+    evaluated there; decision D152)."""
+    log_alpha = -lid - math.log(4.0 * (K - 1) * riemann_zeta(s)) - float(s) * np.log(arr)
+    if np.any(log_alpha < STUDENT_LOG_ALPHA_MIN):
+        n_max = float(np.max(arr))
+        lmax = student_max_log_inv_delta(n_max, K=K, s=s)
+        raise ValueError(
+            f"the Student thresholds cannot be evaluated at ln(1/delta) = {lid:.6g}: counts up "
+            f"to {n_max:.0f} need delta >= {math.exp(-lmax):.3g} (ln(1/delta) <= {lmax:.6g}; "
+            "tail probabilities below e^-300 are not evaluated); use the heuristic, box, kl or "
+            "bob thresholds (ev-box, ev-bob for the EV-GLR rule) for smaller delta"
+        )
+    return log_alpha
+
+
+def student_log_ratio(
+    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
+):
     """``y_n = ln(1 + Q(1 - alpha_n; T_{n-1})^2 / (n - 1))`` with
     ``alpha_n = delta / (4(K-1) zeta(s) n^s)`` (exact, scipy, accurate in the far tail).
 
@@ -152,18 +194,21 @@ def student_log_ratio(n, delta: float, *, K: int = 2, s: float = 2.0):
     ----------
     n : int or array_like of int
         Counts ``>= 2``.
+    delta, log_inv_delta : float
+        Confidence level or ``ln(1/delta)`` (exactly one).
 
     Raises
     ------
     ValueError
-        On invalid arguments.
+        On invalid arguments, or when some ``alpha_n < e^-300`` (the message names the
+        smallest supported ``delta``, :func:`student_max_log_inv_delta`).
     """
     arr = np.asarray(n, dtype=np.float64)
     if np.any(~np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
-    d = _check_delta(delta)
+    lid = log_inv_delta_of(delta, log_inv_delta)
     K = _check_K(K)
-    log_alpha = math.log(d / (4.0 * (K - 1) * riemann_zeta(s))) - float(s) * np.log(arr)
+    log_alpha = _student_log_alpha(arr, lid, K, s)
     from scipy import stats  # imported on use: scipy.stats is slow to import
 
     q = stats.t.isf(np.exp(log_alpha), arr - 1.0)
@@ -174,20 +219,31 @@ def student_log_ratio(n, delta: float, *, K: int = 2, s: float = 2.0):
     return float(y) if np.ndim(y) == 0 else y
 
 
-def student_quantile(n, delta: float, *, K: int = 2, s: float = 2.0):
-    """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt."""
+def student_quantile(
+    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
+):
+    """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt
+    (same refusal as :func:`student_log_ratio` below ``alpha_n = e^-300``)."""
     arr = np.asarray(n, dtype=np.float64)
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
-    alpha = _check_delta(delta) / (4.0 * (_check_K(K) - 1) * riemann_zeta(s) * arr ** float(s))
+    lid = log_inv_delta_of(delta, log_inv_delta)
+    log_alpha = _student_log_alpha(arr, lid, _check_K(K), s)
     from scipy import stats
 
-    out = stats.t.isf(alpha, arr - 1.0)
+    out = stats.t.isf(np.exp(log_alpha), arr - 1.0)
     return float(out) if np.ndim(out) == 0 else out
 
 
 # ----------------------------------------------------------------------------- specs
-def initial_count(name: str, K: int, delta: float, params: ThresholdParams | None = None) -> int:
+def initial_count(
+    name: str,
+    K: int,
+    delta: float | None = None,
+    params: ThresholdParams | None = None,
+    *,
+    log_inv_delta: float | None = None,
+) -> int:
     """Smallest per-arm count from which family ``name`` can be finite (both arms must
     reach it): the stochastic initial times of its Lemma/Theorem/Corollary as counts.
 
@@ -195,28 +251,35 @@ def initial_count(name: str, K: int, delta: float, params: ThresholdParams | Non
     box, ev-box: ``t^Box(delta)``; kl: ``max(t^Box(delta/3), t^m(delta))``; bob:
     ``max(t^Box(delta/6), t^m(delta/2))``; ev-bob: ``t^Box(delta/6)``; heuristic: 1.
     For KL/BoB the data-dependent term can still be infinite later (decision D16).
+    The splits ``delta/2, delta/3, delta/6`` are taken in log space (``ln(1/delta) + ln 2``...;
+    decision D150). Give ``delta`` or ``log_inv_delta``.
     """
     _check_family(name)
     p = _check_params(params)
-    d = _check_delta(delta)
+    lid = log_inv_delta_of(delta, log_inv_delta)
     K = _check_K(K)
-    e0, e1 = p.etas(d)
+    return _initial_count(name, K, lid, p)
+
+
+def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
+    e0, e1 = p.etas(log_inv_delta=lid)
     s = p.s
     if name == "heuristic":
         return 1
     if name in ("student", "ev-student"):
-        return max(2, math.ceil((d / (4.0 * (K - 1) * riemann_zeta(s))) ** (1.0 / s)))
+        # (delta/(4(K-1)zeta))^{1/s} < 1 for every delta in (0, 1): the max is 2
+        return max(2, math.ceil(math.exp(-(lid + math.log(4.0 * (K - 1) * riemann_zeta(s))) / s)))
     if name in ("box", "ev-box"):
-        return box_initial_count(d, K=K, s=s, eta0=e0)
+        return box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid)
     if name == "kl":
         return max(
-            box_initial_count(d / 3, K=K, s=s, eta0=e0),
-            monotonicity_initial_count(d, K=K, s=s, eta0=e0, eta1=e1),
+            box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid + LN3),
+            monotonicity_initial_count(K=K, s=s, eta0=e0, eta1=e1, log_inv_delta=lid),
         )
     if name == "bob":
-        return initial_count("kl", K, d / 2, _with_etas(p, e0, e1))
+        return _initial_count("kl", K, lid + LN2, _with_etas(p, e0, e1))
     # ev-bob
-    return box_initial_count(d / 6, K=K, s=s, eta0=e0)
+    return box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid + LN6)
 
 
 def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
@@ -226,36 +289,36 @@ def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
 
 
 @lru_cache(maxsize=256)
-def _spec_cached(name: str, K: int, delta: float, params: ThresholdParams, n_table: int):
-    e0, e1 = params.etas(delta)
+def _spec_cached(name: str, K: int, lid: float, params: ThresholdParams, n_table: int):
+    e0, e1 = params.etas(log_inv_delta=lid)
     s, gamma = params.s, params.gamma
     z = riemann_zeta(s)
     fp = np.full(_k.FPARAMS_SIZE, np.nan)
-    fp[_k.P_DELTA] = delta
+    fp[_k.P_DELTA] = delta_from_log(lid)  # informational: 0.0 once delta underflows
     fp[_k.P_K] = K
     fp[_k.P_S] = s
     fp[_k.P_GAMMA] = gamma
     fp[_k.P_ETA0] = e0
     fp[_k.P_ETA1] = e1
-    fp[_k.P_LOGINVDELTA] = math.log(1.0 / delta)
-    fp[_k.P_NMIN] = initial_count(name, K, delta, params)
+    fp[_k.P_LOGINVDELTA] = lid
+    fp[_k.P_NMIN] = _initial_count(name, K, lid, params)
     fp[_k.P_NMIN_KL] = fp[_k.P_NMIN]
     table = np.empty(0)
     if name in ("student", "ev-student"):
-        fp[_k.P_LSTUD] = math.log(delta / (2.0 * (K - 1) * z))
+        fp[_k.P_LSTUD] = -lid - math.log(2.0 * (K - 1) * z)
         table = np.full(n_table, np.inf)
         if n_table > 2:
-            table[2:] = student_log_ratio(np.arange(2, n_table), delta, K=K, s=s)
+            table[2:] = student_log_ratio(np.arange(2, n_table), K=K, s=s, log_inv_delta=lid)
     elif name in ("box", "ev-box"):
-        fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z / delta)
+        fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid
     elif name in ("kl", "bob", "ev-bob"):
-        dk = delta if name == "kl" else delta / 2  # level of the KL part
+        lk = lid if name == "kl" else lid + LN2  # ln(1/delta'') of the KL part
         union = math.log(K - 1) if params.kl_union_over_pairs else 0.0
-        fp[_k.P_LPRE] = math.log(12.0 * (K - 1) * z / dk)
-        fp[_k.P_LMAIN] = math.log(2.0 * z * z / dk) + union
+        fp[_k.P_LPRE] = math.log(12.0 * (K - 1) * z) + lk
+        fp[_k.P_LMAIN] = math.log(2.0 * z * z) + lk + union
         if name != "kl":
-            fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z / (delta / 2))
-            fp[_k.P_NMIN_KL] = initial_count("kl", K, dk, _with_etas(params, e0, e1))
+            fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid + LN2
+            fp[_k.P_NMIN_KL] = _initial_count("kl", K, lk, _with_etas(params, e0, e1))
     fp.setflags(write=False)
     table.setflags(write=False)
     return fp, table
@@ -264,10 +327,11 @@ def _spec_cached(name: str, K: int, delta: float, params: ThresholdParams, n_tab
 def make_threshold(
     name: str,
     K: int,
-    delta: float,
+    delta: float | None = None,
     params: ThresholdParams | None = None,
     *,
     n_table: int = DEFAULT_TABLE_SIZE,
+    log_inv_delta: float | None = None,
 ) -> ThresholdSpec:
     """Numba-ready :class:`ThresholdSpec` for family ``name``.
 
@@ -277,25 +341,29 @@ def make_threshold(
         One of :data:`FAMILIES`.
     K : int
         Number of arms (``>= 2``; enters the union bounds).
-    delta : float
+    delta : float, optional
         Confidence level in ``(0, 1)``.
     params : ThresholdParams, optional
         Hyper-parameters (paper defaults).
     n_table : int
         Length of the exact Student table (``y_n`` for ``n < n_table``); larger counts use
         the safe closed-form bound ``kernels.student_y_bound`` (decision D13).
+    log_inv_delta : float, optional
+        ``ln(1/delta)`` instead of ``delta`` (exactly one of them; decision D150). Every log
+        term of the spec is ``ln(constant) + ln(1/delta)``, so ``ln(1/delta) = 1000`` is exact.
 
     Raises
     ------
     ValueError
-        On invalid arguments.
+        On invalid arguments; for the Student families when ``delta`` is below the smallest
+        level their table supports (:func:`student_max_log_inv_delta` at ``n_table - 1``).
     """
     _check_family(name)
     p = _check_params(params)
-    d = _check_delta(delta)
+    lid = log_inv_delta_of(delta, log_inv_delta)
     K = _check_K(K)
     check_integer(n_table, "n_table", 3)
-    fp, table = _spec_cached(name, K, d, p, int(n_table) if "student" in name else 0)
+    fp, table = _spec_cached(name, K, lid, p, int(n_table) if "student" in name else 0)
     return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
 
 
@@ -313,12 +381,13 @@ def update_arm_state(
     var: float,
     *,
     K: int,
-    delta: float,
+    delta: float | None = None,
     params: ThresholdParams | None = None,
+    log_inv_delta: float | None = None,
 ) -> np.ndarray:
     """Update ``state`` in place after the arm's count became ``n`` (``mean``: empirical mean,
     ``var``: 1/n empirical variance of its ``n`` samples); returns it."""
-    spec = make_threshold(name, K, delta, params)
+    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
     st = _check_state_array(state, "state")
     if int(n) != n or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
@@ -335,14 +404,20 @@ def _check_state_array(state, name: str) -> np.ndarray:
 
 
 def arm_state_from_samples(
-    name: str, samples, *, K: int, delta: float, params: ThresholdParams | None = None
+    name: str,
+    samples,
+    *,
+    K: int,
+    delta: float | None = None,
+    params: ThresholdParams | None = None,
+    log_inv_delta: float | None = None,
 ) -> np.ndarray:
     """KL/BoB state of an arm after observing ``samples`` in order (``update_state`` after
     each sample, with running mean and 1/n variance)."""
     x = np.asarray(samples, dtype=np.float64).reshape(-1)
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError("samples must be a non-empty array of finite floats")
-    spec = make_threshold(name, K, delta, params)
+    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
     return _k.states_at_counts(spec.code, spec.fparams, x, np.array([x.shape[0]]))[0]
 
 
@@ -355,15 +430,16 @@ def bob_constants(
     state_b,
     *,
     K: int,
-    delta: float,
+    delta: float | None = None,
     params: ThresholdParams | None = None,
+    log_inv_delta: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """``(C, D, E)`` of the BoB/EV-BoB NLP at counts ``(n_a, n_b)``:
     ``C_c = eps_mu(N_c, delta/2)``, ``D_c = 1 - eps_{-,sigma}(N_c - 1, delta/2)``,
     ``E = c^KL(N_t, delta/2)`` (``+inf`` when the KL part is not defined, decision D18)."""
     if name not in ("bob", "ev-bob"):
         raise ValueError(f"name must be 'bob' or 'ev-bob', got {name!r}")
-    spec = make_threshold(name, K, delta, params)
+    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
     fp = spec.fparams
     s, e0, gamma = fp[_k.P_S], fp[_k.P_ETA0], fp[_k.P_GAMMA]
     ca, da = _k.box_constants(float(n_a), fp[_k.P_LBOX], s, e0)
@@ -383,12 +459,13 @@ def pair_threshold(
     n_b: int,
     t: float | None = None,
     K: int,
-    delta: float,
+    delta: float | None = None,
     params: ThresholdParams | None = None,
     state_a: np.ndarray | None = None,
     state_b: np.ndarray | None = None,
     backend: str = "auto",
     on_failure: str = "raise",
+    log_inv_delta: float | None = None,
 ) -> float:
     """Threshold ``c_{a,b}(N_t, delta)`` of one pair of arms (``+inf`` before the initial times).
 
@@ -402,10 +479,12 @@ def pair_threshold(
         Total time (only the heuristic uses it; defaults to ``n_a + n_b``).
     K : int
         Number of arms.
-    delta : float
+    delta : float, optional
         Confidence level.
     params : ThresholdParams, optional
         Hyper-parameters.
+    log_inv_delta : float, optional
+        ``ln(1/delta)`` instead of ``delta`` (exactly one of them; decision D150).
     state_a, state_b : numpy.ndarray, optional
         Per-arm states (required for kl, bob, ev-bob), see :func:`arm_state_from_samples`.
     backend, on_failure : str
@@ -424,7 +503,8 @@ def pair_threshold(
         t = float(n_a + n_b)
     if not (check_real(t, "t", ">= 1") >= 1.0):
         raise ValueError(f"t must be >= 1, got {t!r}")
-    spec = make_threshold(family, K, delta, p, n_table=3)
+    lid = log_inv_delta_of(delta, log_inv_delta)
+    spec = make_threshold(family, K, params=p, n_table=3, log_inv_delta=lid)
     if family in STATEFUL:
         if state_a is None or state_b is None:
             raise ValueError(f"family {family!r} needs state_a and state_b")
@@ -436,14 +516,16 @@ def pair_threshold(
         nmin = spec.fparams[_k.P_NMIN]
         if n_a < nmin or n_b < nmin:
             return math.inf
-        y = student_log_ratio(np.array([n_a, n_b]), delta, K=K, s=p.s)
+        y = student_log_ratio(np.array([n_a, n_b]), K=K, s=p.s, log_inv_delta=lid)
         n = np.array([n_a, n_b], dtype=float)
         vals = n * y if family == "student" else n * np.expm1(y)
         return float(np.max(vals))
     if family in ("bob", "ev-bob"):
         if n_a < spec.fparams[_k.P_NMIN] or n_b < spec.fparams[_k.P_NMIN]:
             return math.inf
-        C, D, E = bob_constants(family, n_a, n_b, state_a, state_b, K=K, delta=delta, params=p)
+        C, D, E = bob_constants(
+            family, n_a, n_b, state_a, state_b, K=K, params=p, log_inv_delta=lid
+        )
         if not np.all(D > 0):
             return math.inf
         return solve_bob(
