@@ -90,3 +90,16 @@ def test_aggregate_timings_concatenates_sorted_and_refuses_duplicates(tmp_path):
 )
 def test_timing_files_are_exactly_the_documented_ones(path, timing):
     assert is_timing_file(path) is timing
+
+
+def test_timing_keys_separate_levels_where_delta_underflows(tmp_path):
+    """ln(1/delta) = 800 and 1000 both have delta = 0.0 (underflow); the timing files keep
+    the level itself as a run key, so their aggregate holds two runs, not a duplicate."""
+    log = logging.getLogger("test")
+    paths = []
+    for lid in (800.0, 1000.0):
+        df = _runs([0.1, 0.2, 0.3]).assign(delta=0.0, log_inv_delta=lid)
+        paths.append(tmp_path / f"t{lid:g}")
+        write_shard(df, tmp_path / f"r{lid:g}", {}, log, "x", paths[-1])
+    out = aggregate_timings(paths, tmp_path / "all")
+    assert sorted(set(out["log_inv_delta"])) == [800.0, 1000.0] and len(out) == 6

@@ -48,6 +48,7 @@ RUN_KEY_COLUMNS = (
     "algorithm",
     "threshold",
     "delta",
+    "log_inv_delta",  # the level itself: delta underflows to 0.0 beyond ln(1/delta) ~ 745
     "n0",
     "run",
 )
