@@ -219,7 +219,7 @@ def main():
         r.run(0)
 
     best: dict = {}
-    for rep in range(args.repeats):
+    for _ in range(args.repeats):
         for K in Ks:
             arr = (np.asarray(insts[K].mu, float), np.asarray(insts[K].sigma2, float))
             n = 20 * args.min_samples

@@ -103,6 +103,45 @@ def _compute() -> dict[str, list]:
     return out
 
 
+def test_threshold_dependence_on_t_is_what_the_cache_assumes():
+    """The simulator's threshold cache (D160) assumes: a ``t``-only family is the same for
+    every pair and non-decreasing in ``t`` (a lower bound recorded at ``t`` stays valid);
+    every other family does not depend on ``t``."""
+    from baiuv.simulation.engine import _fresh_states, _threshold_spec
+    from baiuv.thresholds.kernels import depends_on_t_only, threshold_pair, update_state
+
+    rng = np.random.default_rng(3)
+    for fam in GLR_FAMILIES + EV_FAMILIES + ("heuristic",):
+        for delta in (0.5, 0.01, 1e-8):
+            spec = _threshold_spec(fam, 4, delta, ())
+            states = _fresh_states(4)
+            x = rng.normal(size=(4, 400))
+            for a, n in ((0, 300), (1, 120)):
+                m, m2 = 0.0, 0.0
+                for i in range(n):  # Welford, as the simulator
+                    d = x[a, i] - m
+                    m += d / (i + 1)
+                    m2 += d * (x[a, i] - m)
+                    update_state(spec.code, spec.fparams, states[a], i + 1, m, m2 / (i + 1))
+            ts = np.unique(np.geomspace(4, 1e9, 3000).astype(np.int64)).astype(float)
+            vals = [
+                threshold_pair(
+                    spec.code, spec.fparams, spec.table, t, 300, 120, states[0], states[1]
+                )
+                for t in ts
+            ]
+            if depends_on_t_only(spec.code):
+                assert np.all(np.diff(vals) >= 0.0), fam
+                other = threshold_pair(
+                    spec.code, spec.fparams, spec.table, 1e5, 7, 9, states[2], states[3]
+                )
+                assert other == threshold_pair(
+                    spec.code, spec.fparams, spec.table, 1e5, 300, 120, states[0], states[1]
+                )
+            else:
+                assert len(set(vals)) == 1, fam
+
+
 @pytest.mark.skipif(not REFERENCE.exists(), reason="reference not recorded")
 def test_kernels_reproduce_the_reference_bit_for_bit():
     ref = json.loads(REFERENCE.read_text())
