@@ -3,8 +3,6 @@
 #   snakemake --cores 2                        # every figure and table, default config
 #   snakemake --cores 2 figures/characteristic_times_ratio.pdf   # one figure
 #   snakemake --cores 32 --configfile config/paper.yaml          # paper scale
-from pathlib import Path
-
 from snakemake.utils import min_version, validate
 
 min_version("8.0")
@@ -16,18 +14,14 @@ configfile: "config/config.yaml"
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
-# Targets collected by the topic rule files (each appends its final figures and tables).
-ALL_TARGETS = []
-
-
 include: "workflow/rules/common.smk"
 include: "workflow/rules/characteristic_times.smk"
-
-
-for _smk in sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk")):
-    if _smk.name not in ("common.smk", "characteristic_times.smk"):
-
-        include: str(_smk)
+include: "workflow/rules/thresholds.smk"
+include: "workflow/rules/simulations.smk"
+include: "workflow/rules/delta_correct.smk"
+include: "workflow/rules/asymptotic.smk"
+include: "workflow/rules/audit.smk"
+include: "workflow/rules/reproduction.smk"
 
 
 report: "workflow/report/workflow.rst"
@@ -40,4 +34,4 @@ localrules:
 rule all:
     default_target: True
     input:
-        ALL_TARGETS,
+        all_targets(),

@@ -34,9 +34,9 @@ import numpy as np
 from numba import njit
 
 from baiuv import STANDARD
-from baiuv.instance import random_instance
+from baiuv.model.instance import random_instance
 from baiuv.simulation import ALGORITHMS, RunSettings
-from baiuv.simulation import kernels as K_
+from baiuv.simulation import rules as K_
 from baiuv.simulation.engine import (
     Algorithm,
     _fresh_states,

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from baiuv.io import write_table
+from baiuv.pipeline.io import write_table
 from baiuv.simulation import ALGORITHMS
 from baiuv.simulation.engine import RUN_COLUMNS
 
@@ -82,8 +82,8 @@ def synthetic_table(rng: np.random.Generator) -> pd.DataFrame:
 AGGREGATE = """
 import sys
 from pathlib import Path
-from baiuv.io import write_table
-from baiuv.shards import read_shards
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.shards import read_shards
 from baiuv.simulation import aggregate_shards
 paths = sorted(Path(sys.argv[1]).glob("shard_*.parquet"))
 frames, params = read_shards(paths)
@@ -111,7 +111,7 @@ def main():
     ap.add_argument("--algorithm", default="EV-TCI", help="algorithm of the measured shard")
     args = ap.parse_args()
 
-    floor = peak_rss_mb("import baiuv.simulation, baiuv.shards")
+    floor = peak_rss_mb("import baiuv.simulation, baiuv.pipeline.shards")
     shard = peak_rss_mb(SHARD, args.algorithm)
     print("== peak RSS (MB)")
     print(f"import baiuv.simulation + baiuv.shards: {floor:8.1f}")

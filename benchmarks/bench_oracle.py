@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
-from baiuv._kernels.oracle import oracle_bisection, oracle_fast
-from baiuv.instance import random_instance
+from baiuv.model.instance import random_instance
+from baiuv.model.oracle import oracle_bisection, oracle_fast
 
 
 def per_call(fn, insts, known, reps):

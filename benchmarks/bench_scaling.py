@@ -53,7 +53,7 @@ GOALS = {
 def _measure_rule(
     rule: str, Ks: list[int], target: float, max_us: float, repeats: int
 ) -> list[dict]:
-    from baiuv.instance import random_instance
+    from baiuv.model.instance import random_instance
     from baiuv.simulation import ALGORITHMS, RunSettings, simulate_run
 
     alg = ALGORITHMS[rule]

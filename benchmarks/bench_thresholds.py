@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from baiuv.thresholds.experiments import threshold_costs
+from baiuv.experiments.thresholds import threshold_costs
 
 
 def main() -> None:

@@ -33,8 +33,8 @@ from typing import TextIO
 
 import numpy as np
 
-from baiuv.identify import SAMPLING_RULES, BestArmIdentifier
-from baiuv.instance import EASY, STANDARD, GaussianInstance
+from baiuv.model.instance import EASY, STANDARD, GaussianInstance
+from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
 
 NAMED = {"standard": STANDARD, "easy": EASY}
 

@@ -145,7 +145,3 @@ if "asymptotic" in config:
         asym_aggregate,
         asym_figure,
         asym_table,
-
-    ALL_TARGETS.extend(
-        figure_files("asymptotic") + ["results/tables/asymptotic_slopes.md"]
-    )

@@ -145,8 +145,3 @@ if "audit" in config:
         audit_aggregate,
         audit_tables,
         audit_figure,
-
-    ALL_TARGETS.extend(
-        figure_files("audit")
-        + ["results/tables/audit_flagged.md", "results/tables/audit_summary.md"]
-    )

@@ -79,12 +79,6 @@ rule characteristic_time_figure:
         "../scripts/characteristic_figure.py"
 
 
-ALL_TARGETS.extend(
-    figure_files("characteristic_times_ratio")
-    + ["results/tables/characteristic_times.md"]
-)
-
-
 localrules:
     characteristic_time_table,
     characteristic_time_figure,

@@ -1,19 +1,13 @@
-# Helpers shared by every rule file.
+# Helpers shared by the other .smk files (configuration checks, provenance, numba's cache,
+# the instances, the default targets). The package is installed in the workflow's
+# environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
-import sys
 
-_SRC = os.path.join(workflow.basedir, "src")
-sys.path.insert(0, _SRC)
-
-from baiuv.jobenv import prepend_pythonpath  # noqa: E402
-
-# jobs import the package of this checkout (also in conda envs, where it is not installed)
-prepend_pythonpath(_SRC)
+from baiuv.pipeline.config import ConfigError, validate_config_semantics
+from baiuv.pipeline.numba_cache import configure_numba_cache
+from baiuv.pipeline.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
-
-from baiuv.config import ConfigError, validate_config_semantics  # noqa: E402
-from baiuv.provenance import source_hash  # noqa: E402
 
 try:
     validate_config_semantics(config)
@@ -23,10 +17,13 @@ except ConfigError as exc:
 # Results depend on the package sources: edited science reruns, unchanged science does not.
 SRC_HASH = source_hash()
 
+# The checkout whose package the conda environment of the rules installs, read by
+# envs/baiuv.post-deploy.sh, which runs in this process when the environment is created
+# (so no job needs the variable).
+os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
+
 # numba's on-disk cache: node-local inside SLURM jobs, <workdir>/.numba_cache otherwise
 # (decision D60; jobs inherit NUMBA_CACHE_DIR from this process).
-from baiuv.numba_cache import configure_numba_cache  # noqa: E402
-
 configure_numba_cache(os.getcwd(), SRC_HASH)
 
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
@@ -66,3 +63,35 @@ def reproduction_inputs(wildcards):
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
     return out
+
+
+def all_targets():
+    """Final figures and tables of every experiment the configuration enables."""
+    targets = figure_files("characteristic_times_ratio") + [
+        "results/tables/characteristic_times.md"
+    ]
+    for which in ("glr", "evglr", "all"):
+        targets += figure_files(f"thresholds_{which}")
+    targets += [
+        "results/tables/threshold_initial_times.md",
+        "results/tables/threshold_costs.md",
+    ]
+    targets += figure_files("stopping_times") + [
+        "results/tables/error_rates.md",
+        "results/tables/stopping_times.md",
+    ]
+    if "delta_correct" in config:
+        targets += figure_files("delta_correct_stopping") + [
+            "results/tables/delta_correct.md"
+        ]
+    if "asymptotic" in config:
+        targets += figure_files("asymptotic") + ["results/tables/asymptotic_slopes.md"]
+    if "audit" in config:
+        targets += figure_files("audit") + [
+            "results/tables/audit_flagged.md",
+            "results/tables/audit_summary.md",
+        ]
+    targets.append("results/reproduction.md")
+    if config.get("reproduction", {}).get("publish", False):
+        targets.append("docs/reproduction.md")
+    return targets

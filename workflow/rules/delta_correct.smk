@@ -113,7 +113,3 @@ if "delta_correct" in config:
         delta_correct_aggregate,
         delta_correct_figure,
         delta_correct_table,
-
-    ALL_TARGETS.extend(
-        figure_files("delta_correct_stopping") + ["results/tables/delta_correct.md"]
-    )

@@ -40,11 +40,6 @@ rule publish_reproduction_report:
         "../scripts/copy_file.py"
 
 
-ALL_TARGETS.append("results/reproduction.md")
-if config.get("reproduction", {}).get("publish", False):
-    ALL_TARGETS.append("docs/reproduction.md")
-
-
 localrules:
     reproduction_report,
     publish_reproduction_report,

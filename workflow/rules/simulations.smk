@@ -121,12 +121,6 @@ rule sim_tables:
         "../scripts/sim_tables.py"
 
 
-ALL_TARGETS.extend(
-    figure_files("stopping_times")
-    + ["results/tables/error_rates.md", "results/tables/stopping_times.md"]
-)
-
-
 localrules:
     sim_aggregate,
     sim_figure,

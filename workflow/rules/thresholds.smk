@@ -113,15 +113,6 @@ rule threshold_costs_table:
         "../scripts/thresholds_tables.py"
 
 
-ALL_TARGETS.extend(
-    [f for w in ("glr", "evglr", "all") for f in figure_files(f"thresholds_{w}")]
-    + [
-        "results/tables/threshold_initial_times.md",
-        "results/tables/threshold_costs.md",
-    ]
-)
-
-
 localrules:
     threshold_figure,
     threshold_initial_times_table,

@@ -1,10 +1,10 @@
 """Adapter: asymptotic shards -> runs, per-cell summary and fitted slopes (Parquet)."""
 
 from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic
-from baiuv.instance import GaussianInstance
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import concat_runs, read_shards
+from baiuv.model.instance import GaussianInstance
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

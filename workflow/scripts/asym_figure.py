@@ -1,7 +1,7 @@
 """Adapter: asymptotic summary -> figures/asymptotic.{pdf,png}."""
 
-from baiuv.io import read_table, save_figure
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
 from baiuv.plotting.asymptotic import asymptotic_figure
 
 log = setup_logging(snakemake.log[0])

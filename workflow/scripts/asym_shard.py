@@ -1,9 +1,9 @@
 """Adapter: one shard of one asymptotic cell (instance, algorithm, threshold, delta) -> Parquet."""
 
 from baiuv.experiments.asymptotic import run_asymptotic_cell
-from baiuv.instance import GaussianInstance
-from baiuv.logs import Progress, setup_logging
-from baiuv.shards import write_shard
+from baiuv.model.instance import GaussianInstance
+from baiuv.pipeline.logs import Progress, setup_logging
+from baiuv.pipeline.shards import write_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -1,8 +1,8 @@
 """Adapter: fitted slopes -> results/tables/asymptotic_slopes.md."""
 
 from baiuv.experiments.asymptotic import slopes_markdown
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
 slopes, _ = read_table(snakemake.input.slopes)

@@ -1,9 +1,9 @@
 """Adapter: audit shards -> runs, cells (with instance features) and summary (Parquet)."""
 
 from baiuv.experiments.audit import audit_cells, audit_summary
-from baiuv.io import read_table, write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import concat_runs, read_shards
+from baiuv.pipeline.io import read_table, write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

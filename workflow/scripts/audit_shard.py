@@ -1,8 +1,8 @@
 """Adapter: one shard of the audit runs of one (algorithm, n0) -> Parquet."""
 
 from baiuv.experiments.audit import audit_instances, run_audit_shard
-from baiuv.logs import Progress, setup_logging
-from baiuv.shards import write_shard
+from baiuv.pipeline.logs import Progress, setup_logging
+from baiuv.pipeline.shards import write_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

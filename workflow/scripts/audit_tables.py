@@ -1,8 +1,8 @@
 """Adapter: audit cells and summary -> audit_flagged.md and audit_summary.md."""
 
 from baiuv.experiments.audit import audit_markdown
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

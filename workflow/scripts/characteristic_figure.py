@@ -1,7 +1,7 @@
 """Adapter: ratio sweeps -> figure (PDF + PNG)."""
 
-from baiuv.io import read_table, save_figure
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
 from baiuv.plotting.characteristic import ratio_figure
 
 setup_logging(snakemake.log[0])

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.sweeps import instance_summary
+from baiuv.experiments.characteristic_times import instance_summary
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
 beta = float(snakemake.params.beta)

@@ -1,9 +1,9 @@
 """Adapter: one characteristic-time ratio sweep -> Parquet."""
 
-from baiuv.grids import grid
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.sweeps import ratio_sweep
+from baiuv.experiments.characteristic_times import ratio_sweep
+from baiuv.pipeline.grids import grid
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 
 log = setup_logging(snakemake.log[0])
 axis = snakemake.wildcards.axis

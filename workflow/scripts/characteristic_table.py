@@ -1,8 +1,8 @@
 """Adapter: named-instance characteristic times -> Markdown table."""
 
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
-from baiuv.report_tables import characteristic_time_table
+from baiuv.experiments.characteristic_times import characteristic_time_table
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])

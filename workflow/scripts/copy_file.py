@@ -2,6 +2,6 @@
 
 from pathlib import Path
 
-from baiuv.io import write_text
+from baiuv.pipeline.io import write_text
 
 write_text(Path(snakemake.input[0]).read_text(encoding="utf-8"), snakemake.output[0])

@@ -1,8 +1,8 @@
 """Adapter: shards of the delta-correct experiment -> one Parquet file."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import concat_runs, read_shards
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 frames, metas = read_shards(snakemake.input)

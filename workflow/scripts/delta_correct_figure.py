@@ -1,8 +1,8 @@
 """Adapter: delta-correct runs -> figures/delta_correct_stopping.{pdf,png}."""
 
 from baiuv.experiments.delta_correct import summarize_delta_correct
-from baiuv.io import read_table, save_figure
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
 from baiuv.plotting.delta_correct import delta_correct_figure
 
 log = setup_logging(snakemake.log[0])

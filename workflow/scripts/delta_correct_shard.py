@@ -1,9 +1,9 @@
 """Adapter: one shard of one (instance, algorithm, threshold variant) cell -> Parquet."""
 
 from baiuv.experiments.delta_correct import run_delta_correct_cell
-from baiuv.instance import GaussianInstance
-from baiuv.logs import setup_logging
-from baiuv.shards import write_shard
+from baiuv.model.instance import GaussianInstance
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import write_shard
 from baiuv.simulation import shard_runs
 
 log = setup_logging(snakemake.log[0])

@@ -4,16 +4,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
-from baiuv.reproduction import (
+from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
+from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
     experiment_claims,
     render,
     threshold_claims,
 )
-from baiuv.simulation.summary import error_rates, stopping_time_summary
 
 log = setup_logging(snakemake.log[0])
 inp = snakemake.input

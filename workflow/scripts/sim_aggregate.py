@@ -1,8 +1,8 @@
 """Adapter: shards of one experiment -> one Parquet file (canonical order)."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
-from baiuv.shards import read_shards
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.shards import read_shards
 from baiuv.simulation import aggregate_shards
 
 log = setup_logging(snakemake.log[0])

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from baiuv.io import read_table, save_figure
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
 from baiuv.plotting.simulation import stopping_time_figure
 
 log = setup_logging(snakemake.log[0])

@@ -1,7 +1,7 @@
 """Adapter: one shard of runs of one algorithm on one experiment -> Parquet."""
 
-from baiuv.logs import Progress, setup_logging
-from baiuv.shards import write_shard
+from baiuv.pipeline.logs import Progress, setup_logging
+from baiuv.pipeline.shards import write_shard
 from baiuv.simulation import RunSettings, experiment_from_config, run_shard
 
 log = setup_logging(snakemake.log[0])

@@ -1,9 +1,9 @@
 """Adapter: cost of one threshold evaluation per family -> Parquet."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.experiments.thresholds import threshold_costs
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 from baiuv.thresholds import ThresholdParams
-from baiuv.thresholds.experiments import threshold_costs
 
 setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

@@ -1,10 +1,10 @@
 """Adapter: threshold curves along ln(1/delta) or t -> Parquet."""
 
-from baiuv.grids import grid
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.experiments.thresholds import threshold_curves
+from baiuv.pipeline.grids import grid
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 from baiuv.thresholds import ThresholdParams, bob_fallback_count
-from baiuv.thresholds.experiments import threshold_curves
 
 log = setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

@@ -1,7 +1,7 @@
 """Adapter: threshold curves -> figure thresholds_{glr,evglr,all} (PDF + PNG)."""
 
-from baiuv.io import read_table, save_figure
-from baiuv.logs import setup_logging
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
 from baiuv.plotting.thresholds import threshold_figure
 
 setup_logging(snakemake.log[0])

@@ -1,9 +1,9 @@
 """Adapter: initial times per family and delta -> Parquet."""
 
-from baiuv.io import write_table
-from baiuv.logs import setup_logging
+from baiuv.experiments.thresholds import initial_times
+from baiuv.pipeline.io import write_table
+from baiuv.pipeline.logs import setup_logging
 from baiuv.thresholds import ThresholdParams
-from baiuv.thresholds.experiments import initial_times
 
 setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)

@@ -1,8 +1,8 @@
 """Adapter: initial times / costs Parquet -> Markdown table."""
 
-from baiuv.io import read_table, write_text
-from baiuv.logs import setup_logging
-from baiuv.thresholds.report import costs_markdown, initial_times_markdown
+from baiuv.experiments.thresholds import costs_markdown, initial_times_markdown
+from baiuv.pipeline.io import read_table, write_text
+from baiuv.pipeline.logs import setup_logging
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])

@@ -1,57 +1,21 @@
-"""Experiments beyond the paper's figures (issue 8).
+"""The paper's experiments, one module each, all with one shape: check the configuration,
+run (or compute), summarise, render Markdown tables, state the claims checked in the
+reproduction report.
 
-* :mod:`baiuv.experiments.asymptotic` -- the asymptotic regime ``delta -> 0``:
-  ``E[tau_delta]/log(1/delta)`` against the characteristic times of Theorem
-  ``thm:upper_bound_sample_complexity_algorithm`` and the lower bound of Lemma
-  ``lem:lower_bound_sample_complexity``;
-* :mod:`baiuv.experiments.audit` -- a delta-correctness audit of the heuristic threshold
-  over many instances, algorithms and initial sample sizes ``n0``.
+* :mod:`.characteristic_times` -- complexity ratio sweeps and the named instances
+  (Appendix ``app:sss_exp_characteristic_times``);
+* :mod:`.thresholds` -- threshold curves, initial times, evaluation costs (Section
+  ``ssec:simulations_stopping_thresholds``, Appendix ``app:sss_exp_thresholds``);
+* :mod:`.stopping_times` -- error rates and stopping times of the sampling rules (Section
+  ``ssec:experiments``; the runs come from :func:`baiuv.simulation.engine.run_shard`);
+* :mod:`.delta_correct` -- empirical error rates of every rule and threshold against
+  ``delta``;
+* :mod:`.asymptotic` -- the regime ``delta -> 0``: ``E[tau_delta]/log(1/delta)`` against the
+  characteristic times of Theorem ``thm:upper_bound_sample_complexity_algorithm`` and the
+  lower bound of Lemma ``lem:lower_bound_sample_complexity``;
+* :mod:`.audit` -- a delta-correctness audit of the heuristic threshold over many
+  instances, algorithms and initial sample sizes ``n0``.
 
-Both only call the public simulation engine (:mod:`baiuv.simulation`).
+Each calls the simulation engine (:mod:`baiuv.simulation.engine`) and the model
+(:mod:`baiuv.model`), never the pipeline.
 """
-
-from baiuv.experiments.asymptotic import (
-    THEORY,
-    AsymptoticInstance,
-    asymptotic_claims,
-    asymptotic_instances,
-    delta_label,
-    fit_slope,
-    run_asymptotic_cell,
-    slope_table,
-    summarize_asymptotic,
-    theoretical_constants,
-)
-from baiuv.experiments.audit import (
-    AuditInstance,
-    audit_cells,
-    audit_claims,
-    audit_instances,
-    audit_summary,
-    explain_flagged,
-    instance_features,
-    run_audit_shard,
-    runs_to_resolve,
-)
-
-__all__ = [
-    "THEORY",
-    "AsymptoticInstance",
-    "AuditInstance",
-    "asymptotic_claims",
-    "asymptotic_instances",
-    "audit_cells",
-    "audit_claims",
-    "audit_instances",
-    "audit_summary",
-    "delta_label",
-    "explain_flagged",
-    "fit_slope",
-    "instance_features",
-    "run_asymptotic_cell",
-    "run_audit_shard",
-    "runs_to_resolve",
-    "slope_table",
-    "summarize_asymptotic",
-    "theoretical_constants",
-]

@@ -17,7 +17,7 @@ algorithm, threshold and ``delta``), summarises each cell, and fits the slope of
 ``delta`` values, to be compared with the theoretical constant of :data:`THEORY`.
 
 Random streams: run ``r`` of a cell uses ``run_seed(seed, "asymptotic:<threshold>:<delta>",
-instance, algorithm, r)`` (:mod:`baiuv.rng`), so cells are independent (decision D81) and
+instance, algorithm, r)`` (:mod:`baiuv.simulation.rng`), so cells are independent (decision D81) and
 results do not depend on sharding.
 """
 
@@ -31,12 +31,21 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv._validate import check_beta, check_delta
-from baiuv.characteristic import characteristic_time
-from baiuv.instance import GaussianInstance
-from baiuv.shards import OUTCOME_COLUMNS, CellRun, run_cell
-from baiuv.simulation.engine import RunSettings, get_algorithm, shard_runs
-from baiuv.simulation.summary import wilson_interval
+from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.characteristic import characteristic_time
+from baiuv.model.instance import GaussianInstance
+from baiuv.model.validate import check_beta, check_delta
+from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.report.tables import markdown_table
+from baiuv.simulation.engine import (
+    OUTCOME_COLUMNS,
+    CellRun,
+    RunSettings,
+    get_algorithm,
+    run_cell,
+    shard_runs,
+)
+from baiuv.thresholds import FAMILIES
 
 __all__ = [
     "THEORY",
@@ -165,8 +174,6 @@ def check_asymptotic_config(section: Mapping, named: Mapping[str, Mapping]) -> N
     """Cross-field checks of the ``asymptotic`` config section (``ValueError`` naming the
     field): instances, distinct ``delta`` labels, algorithms with a known constant, threshold
     families, ``fit_points`` between 2 and the number of ``delta`` values."""
-    from baiuv.thresholds import FAMILIES
-
     asymptotic_instances(section["instances"], named)
     deltas = list(section["deltas"])
     for j, d in enumerate(deltas):
@@ -238,7 +245,7 @@ def run_asymptotic_cell(
     seed, n0, beta, max_samples
         Root seed and engine settings (:class:`~baiuv.simulation.engine.RunSettings`).
     progress : callable, optional
-        Called as ``progress(done, total)`` after each run (e.g. ``baiuv.logs.Progress``).
+        Called as ``progress(done, total)`` after each run (e.g. ``baiuv.pipeline.logs.Progress``).
 
     Returns
     -------
@@ -451,7 +458,7 @@ def asymptotic_claims(
     tight: Sequence[str] = ("kl", "bob"),
     tol: float = 0.15,
 ) -> list:
-    """Claims of the reproduction report (:class:`baiuv.reproduction.Claim` rows).
+    """Claims of the reproduction report (:class:`baiuv.report.reproduction.Claim` rows).
 
     1. Theorem ``thm:upper_bound_sample_complexity_algorithm``: per algorithm with a
        theorem (TaS, TCI, EV-TaS, EV-TCI) and asymptotically tight threshold family of
@@ -464,8 +471,6 @@ def asymptotic_claims(
     3. Theorem ``thm:impossibility_result`` (context): for EV algorithms, whether the
        slope is significantly below ``T*(mu, sigma^2)``.
     """
-    from baiuv.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-
     if not (0.0 <= tol < 1.0):
         raise ValueError(f"tol must be in [0, 1), got {tol!r}")
     out = []
@@ -564,8 +569,6 @@ def slopes_markdown(
     """Markdown report of :func:`slope_table`: one row per (instance, algorithm, threshold)
     with the fitted slope and its interval next to the theoretical constant, followed by
     the error counts of every cell (errors at small ``delta`` are expected to be zero)."""
-    from baiuv.tables import markdown_table
-
     t = slopes.copy()
     t["slope [CI]"] = [
         f"{s:.4g} [{lo:.4g}, {hi:.4g}]"

@@ -29,12 +29,24 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv._validate import check_delta
-from baiuv.characteristic import characteristic_time, complexity_d
-from baiuv.instance import GaussianInstance
-from baiuv.shards import OUTCOME_COLUMNS, CellRun, run_cell
-from baiuv.simulation.engine import Experiment, RunSettings, fhn_n0, get_algorithm, shard_runs
-from baiuv.simulation.summary import wilson_interval
+from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.characteristic import characteristic_time, complexity_d
+from baiuv.model.instance import GaussianInstance
+from baiuv.model.validate import check_delta
+from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.report.tables import markdown_table
+from baiuv.simulation.engine import (
+    ALGORITHMS,
+    OUTCOME_COLUMNS,
+    CellRun,
+    Experiment,
+    RunSettings,
+    fhn_n0,
+    get_algorithm,
+    run_cell,
+    shard_runs,
+)
+from baiuv.thresholds import FAMILIES
 
 __all__ = [
     "FEATURES",
@@ -175,9 +187,6 @@ def audit_instances(
 
 def check_audit_config(section: Mapping, named: Mapping[str, Mapping], seed: int = 0) -> None:
     """Cross-field checks of the ``audit`` section (``ValueError`` naming the field)."""
-    from baiuv.simulation.engine import ALGORITHMS
-    from baiuv.thresholds import FAMILIES
-
     audit_instances(section, named, seed)
     check_delta(section["delta"])
     for j, a in enumerate(section["algorithms"]):
@@ -230,7 +239,7 @@ def run_audit_shard(
     contiguous blocks. ``settings`` holds further :class:`RunSettings` fields (``beta``,
     ``fws_exponent``, ``hedge_delta0``, ``max_samples``). For FHN1/FHN2 ``n0`` is their own
     initial sample size (``RunSettings.fhn_n0``). ``progress(done, total)`` is called after
-    each run when given (e.g. ``baiuv.logs.Progress``).
+    each run when given (e.g. ``baiuv.pipeline.logs.Progress``).
 
     Returns one row per run: ``instance, family, algorithm, n0, run, stopping_time,
     correct, truncated, wall_time``.
@@ -484,7 +493,7 @@ def _p(x: float) -> str:
 
 
 def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) -> list:
-    """Claims of the reproduction report (:class:`baiuv.reproduction.Claim` rows).
+    """Claims of the reproduction report (:class:`baiuv.report.reproduction.Claim` rows).
 
     1. Section ``ssec:experiments``: with the heuristic threshold the GLR-stopped algorithms
        have an empirical error "several order of magnitude lower than delta" -- reproduced
@@ -493,8 +502,6 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
        lower than delta" for the EV-GLR rule with the heuristic threshold -- per ``n0``,
        reproduced if no EV cell is flagged and the pooled upper bound is below ``delta``.
     """
-    from baiuv.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-
     d = check_delta(delta)
     out = []
     need = runs_to_resolve(d)
@@ -575,8 +582,6 @@ def audit_markdown(
     runs, errors, pooled rate with its Wilson interval, maximum cell rate and flagged
     count, with the resolution note of :func:`resolution_note`.
     """
-    from baiuv.tables import markdown_table
-
     d = check_delta(delta)
     rpc = int(cells["runs"].min())
     f = cells[cells["flagged"]].sort_values(

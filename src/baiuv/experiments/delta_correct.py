@@ -27,11 +27,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from baiuv.instance import GaussianInstance
-from baiuv.shards import CellRun, run_cell
-from baiuv.simulation.engine import ALGORITHMS, DECISION_COLUMNS, RunSettings, _lower_bound
-from baiuv.simulation.summary import wilson_interval
-from baiuv.tables import markdown_table
+from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.instance import GaussianInstance
+from baiuv.report.tables import markdown_table
+from baiuv.simulation.engine import (
+    ALGORITHMS,
+    DECISION_COLUMNS,
+    CellRun,
+    RunSettings,
+    _lower_bound,
+    run_cell,
+)
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Sampling rules and the simulation engine of the stopping-time experiments.
 
 See :mod:`baiuv.simulation.engine` (registry, runs, shards) and
-:mod:`baiuv.simulation.kernels` (numba kernels; how to add a rule).
+:mod:`baiuv.simulation.rules` (numba kernels; how to add a rule).
 
 Names are imported on first use (:mod:`baiuv._lazy`, decision D105).
 """
@@ -18,14 +18,11 @@ __all__ = [
     "Experiment",
     "RunSettings",
     "aggregate_shards",
-    "error_rates",
     "experiment_from_config",
     "fhn_n0",
     "run_shard",
     "shard_runs",
     "simulate_run",
-    "stopping_time_summary",
-    "wilson_interval",
 ]
 
 __getattr__, __dir__ = lazy_attributes(
@@ -36,14 +33,11 @@ __getattr__, __dir__ = lazy_attributes(
         "Experiment": ".engine",
         "RunSettings": ".engine",
         "aggregate_shards": ".engine",
-        "error_rates": ".summary",
         "experiment_from_config": ".engine",
         "fhn_n0": ".engine",
         "run_shard": ".engine",
         "shard_runs": ".engine",
         "simulate_run": ".engine",
-        "stopping_time_summary": ".summary",
-        "wilson_interval": ".summary",
     },
     globals(),
 )
@@ -61,4 +55,3 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
         shard_runs,
         simulate_run,
     )
-    from baiuv.simulation.summary import error_rates, stopping_time_summary, wilson_interval

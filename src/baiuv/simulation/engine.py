@@ -1,6 +1,6 @@
 """Orchestration of the stopping-time experiments (Section ``ssec:experiments``).
 
-The numerical work happens in :mod:`baiuv.simulation.kernels` (numba); this module
+The numerical work happens in :mod:`baiuv.simulation.rules` (numba); this module
 validates arguments, derives each run's random stream, calls the kernels and assembles
 tables.
 
@@ -26,7 +26,7 @@ name           sampling rule                                   stopping rule
 =============  ==============================================  ===============
 
 To add a sampling rule, write its numba step function and give it a code in
-:mod:`baiuv.simulation.kernels` (see that module's docstring), then register it::
+:mod:`baiuv.simulation.rules` (see that module's docstring), then register it::
 
     ALGORITHMS["my-rule"] = Algorithm("my-rule", kernel="glr", rule=kernels.RULE_MY,
                                       plug_in=False, family="my-rule", wrapper="adapted")
@@ -37,7 +37,7 @@ GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule; nothing else
 Randomness
 ----------
 Run ``r`` of algorithm ``A`` on instance ``i`` of experiment ``E`` draws everything from
-``numpy.random.Generator(PCG64(run_seed(seed, E, i, A, r)))`` (:mod:`baiuv.rng`), and the
+``numpy.random.Generator(PCG64(run_seed(seed, E, i, A, r)))`` (:mod:`baiuv.simulation.rng`), and the
 ``i``-th random instance of ``E`` from ``run_seed(seed, E, "instances", 0, i)``: results do
 not depend on how runs are split into shards, on their order, or on the executor.
 """
@@ -49,18 +49,25 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from baiuv._validate import check_delta, check_instance
-from baiuv.instance import GaussianInstance, random_instance
-from baiuv.rng import run_generator, run_seed
-from baiuv.simulation import kernels as K_
+from baiuv.model.characteristic import characteristic_time, optimal_allocation
+from baiuv.model.instance import GaussianInstance, random_instance
+from baiuv.model.validate import check_delta, check_instance
+from baiuv.pipeline.shards import concat_runs
+from baiuv.simulation import rules as K_
+from baiuv.simulation.rng import run_generator, run_seed
+from baiuv.thresholds.families import FAMILIES, ThresholdParams, make_threshold
+from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
 __all__ = [
     "ALGORITHMS",
+    "OUTCOME_COLUMNS",
     "Algorithm",
+    "CellRun",
     "Experiment",
     "RunSettings",
     "DECISION_COLUMNS",
@@ -68,6 +75,7 @@ __all__ = [
     "aggregate_shards",
     "experiment_from_config",
     "fhn_n0",
+    "run_cell",
     "run_shard",
     "shard_runs",
     "simulate_run",
@@ -85,7 +93,7 @@ class Algorithm:
     kernel : {"glr", "fhn"}
         ``"glr"``: runs in :func:`kernels.run_glr`; ``"fhn"``: :func:`kernels.run_fhn`.
     rule : int
-        ``RULE_*`` code of the rule in :mod:`baiuv.simulation.kernels` (``glr`` only).
+        ``RULE_*`` code of the rule in :mod:`baiuv.simulation.rules` (``glr`` only).
     plug_in : bool
         ``True`` for the empirical-variance ("EV-") wrapper: known-variance formulas with
         ``sigma_t^2`` plugged in, and the EV-GLR stopping rule; ``False``: adapted
@@ -195,8 +203,6 @@ class RunSettings:
 
     def __post_init__(self):
         check_delta(self.delta)
-        from baiuv.thresholds import FAMILIES
-
         if self.threshold not in FAMILIES:
             raise ValueError(f"threshold must be one of {FAMILIES}, got {self.threshold!r}")
         if int(self.n0) != self.n0 or self.n0 < 2:
@@ -228,14 +234,10 @@ class RunSettings:
 
 @functools.lru_cache(maxsize=64)
 def _threshold_spec(name: str, K: int, delta: float, params: tuple):
-    from baiuv.thresholds import ThresholdParams, make_threshold
-
     return make_threshold(name, K, delta, ThresholdParams(**dict(params)))
 
 
 def _fresh_states(K: int) -> np.ndarray:
-    from baiuv.thresholds.kernels import STATE_SIZE, new_state
-
     states = np.empty((K, STATE_SIZE))
     for a in range(K):
         states[a] = new_state()
@@ -244,8 +246,6 @@ def _fresh_states(K: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=4096)
 def _true_allocation(mu: tuple, sigma2: tuple) -> np.ndarray:
-    from baiuv.characteristic import optimal_allocation
-
     return optimal_allocation(np.array(mu), np.array(sigma2))
 
 
@@ -282,7 +282,7 @@ def simulate_run(
         Confidence level, threshold family, ``n0``... (paper defaults).
     seed, experiment, instance_id, run
         Keys of the run's SeedSequence ``run_seed(seed, experiment, instance_id,
-        algorithm, run)`` (:mod:`baiuv.rng`).
+        algorithm, run)`` (:mod:`baiuv.simulation.rng`).
     rng : numpy.random.Generator, optional
         Use this generator instead of the one derived from the keys (tests only).
 
@@ -453,8 +453,6 @@ def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
 
 @functools.lru_cache(maxsize=4096)
 def _lower_bound(mu: tuple, sigma2: tuple, delta: float) -> tuple[float, float]:
-    from baiuv.characteristic import characteristic_time
-
     T = characteristic_time(np.array(mu), np.array(sigma2))
     return T, T * math.log(1.0 / delta)
 
@@ -465,6 +463,65 @@ def warm_up(instance: GaussianInstance, algorithm, settings: RunSettings, *, see
     wall times of the runs that follow do not include compilation."""
     warm = RunSettings(**{**settings.to_dict(), "max_samples": 50})
     simulate_run(instance, algorithm, settings=warm, seed=seed, experiment="warmup")
+
+
+#: Outcome columns of a run in the experiments' run tables (entries of ``simulate_run``).
+OUTCOME_COLUMNS = ("run", "stopping_time", "correct", "truncated", "wall_time")
+
+
+class CellRun(NamedTuple):
+    """One run of a cell.
+
+    ``instance_id`` and ``run`` key the run's random stream; ``fields`` holds the row's
+    own columns (the others come from :func:`simulate_run`).
+    """
+
+    instance: GaussianInstance
+    instance_id: str
+    run: int
+    fields: Mapping
+
+
+def run_cell(
+    algorithm: str | Algorithm,
+    settings: RunSettings,
+    runs: Sequence[CellRun],
+    *,
+    seed: int,
+    experiment: str,
+    columns: Sequence[str],
+    progress=None,
+) -> pd.DataFrame:
+    """Simulate ``runs`` with ``algorithm`` and ``settings``; one row per run.
+
+    A short warm-up run compiles (or loads) the numba kernels before anything is timed;
+    run ``r`` on instance ``i`` draws from ``run_seed(seed, experiment, i, algorithm, r)``
+    exactly as :func:`simulate_run` does, so a cell's rows do not depend on how its runs
+    are split into shards.
+
+    Column ``c`` of a row is ``run.fields[c]`` if present, else entry ``c`` of the result
+    of :func:`simulate_run` (``run``, ``stopping_time``,
+    ``correct``, ``truncated``, ``wall_time``...). ``progress(done, total)`` is called after
+    each run when given (e.g. :class:`baiuv.pipeline.logs.Progress`).
+    """
+    alg = get_algorithm(algorithm)
+    rows = []
+    if len(runs):  # compile / load the numba cache before timing
+        warm_up(runs[0].instance, alg, settings, seed=seed)
+    for done, job in enumerate(runs, 1):
+        res = simulate_run(
+            job.instance,
+            alg,
+            settings=settings,
+            seed=seed,
+            experiment=experiment,
+            instance_id=job.instance_id,
+            run=job.run,
+        )
+        rows.append({c: job.fields[c] if c in job.fields else res[c] for c in columns})
+        if progress is not None:
+            progress(done, len(runs))
+    return pd.DataFrame(rows, columns=list(columns))
 
 
 def run_shard(
@@ -481,14 +538,12 @@ def run_shard(
     """Simulate the runs of one shard (or the given global run ``indices``).
 
     ``progress``, if given, is called as ``progress(done, total)`` after every run (e.g.
-    :class:`baiuv.logs.Progress`, which logs runs done, rate and ETA).
+    :class:`baiuv.pipeline.logs.Progress`, which logs runs done, rate and ETA).
 
     Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
     ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
     order. Only summaries are kept (no trajectories), so memory stays bounded.
     """
-    from baiuv.shards import CellRun, run_cell  # baiuv.shards imports this module
-
     s = settings if settings is not None else RunSettings()
     keys = experiment.run_keys()
     idx = list(indices) if indices is not None else list(shard_runs(len(keys), n_shards, shard))
@@ -543,8 +598,6 @@ RUN_COLUMNS = (
 
 def aggregate_shards(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate shard tables in canonical order (algorithm, instance, run)."""
-    from baiuv.shards import concat_runs
-
     if not any(len(f) for f in frames):
         raise ValueError("frames must contain at least one non-empty shard table")
     df = concat_runs(frames, ["algorithm", "experiment", "instance_index", "run"])

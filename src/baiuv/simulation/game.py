@@ -12,7 +12,7 @@ Two solvers of that same LP are provided:
 * :func:`solve_game` -- a dense tableau simplex in numba (Bland's rule, exact up to
   rounding), used inside the simulation kernels where one LP per step is needed;
 * :func:`solve_game_highs` -- the same LP handed to scipy's HiGHS, the reference against
-  which ``tests/test_sim_game.py`` checks :func:`solve_game` (decision D47).
+  which ``tests/unit/test_sim_game.py`` checks :func:`solve_game` (decision D47).
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ Every candidate is turned into an exactly feasible point by recomputing one arm 
 KL budget (closed forms, or a Halley iteration for the Lambert-type equation
 :math:`w - 1 - \ln w = s` of region C), and the best candidate value is returned. Since the
 candidate set contains every local maximiser of :math:`V`, the result is the global maximum
-(checked against SLSQP multi-start, a zoomed grid and Ipopt in ``tests/test_bob_exact.py``).
+(checked against SLSQP multi-start, a zoomed grid and Ipopt in ``tests/unit/test_bob_exact.py``).
 
 Fast paths: the Box case above, and for the non-EV program the identity
 :math:`\ln(1 + y) = \min_x f(x, y) \le f(x, y)`, which gives value :math:`\le E`, with

@@ -1,1 +1,0 @@
-"""Compiled numerical kernels (numba). Pure functions on scalars and arrays; no validation."""

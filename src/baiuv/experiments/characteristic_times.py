@@ -1,0 +1,118 @@
+"""Characteristic-time experiment (Appendix ``app:sss_exp_characteristic_times``): the two-arm
+sweeps of the complexity ratio, the named instances, and their Markdown table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from baiuv.model.characteristic import characteristic_time, complexity_d, optimal_allocation
+from baiuv.report.tables import markdown_table
+
+
+def two_arm_row(gap: float, r: float, beta: float | None = None) -> dict:
+    """Characteristic times on the canonical instance ``mu = (0, -gap)``, ``s2 = (1, r)``."""
+    mu = np.array([0.0, -gap])
+    s2 = np.array([1.0, r])
+    t_u = characteristic_time(mu, s2, beta=beta)
+    t_k = characteristic_time(mu, s2, known_variance=True, beta=beta)
+    d = complexity_d(mu, s2)
+    return {
+        "gap": gap,
+        "r": r,
+        "T_unknown": t_u,
+        "T_known": t_k,
+        "ratio": t_u / t_k,
+        "d": d,
+        "bound": d / np.log1p(d),
+    }
+
+
+def ratio_sweep(axis: str, values: np.ndarray, fixed: float, beta: float | None = None):
+    """Sweep the complexity ratio along ``axis`` ("gap": fixed r; "variance": fixed gap)."""
+    if axis not in ("gap", "variance"):
+        raise ValueError(f"axis must be 'gap' or 'variance', got {axis!r}")
+    rows = []
+    for v in np.asarray(values, dtype=float):
+        row = two_arm_row(v, fixed, beta) if axis == "gap" else two_arm_row(fixed, v, beta)
+        row["axis"] = axis
+        row["beta"] = np.nan if beta is None else beta
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def instance_summary(name: str, mu, sigma2, beta: float = 0.5) -> dict:
+    """T*, T*_{s2}, their ratio, the bound, w*, w*_{s2} and beta-versions for one instance."""
+    mu = np.asarray(mu, float)
+    s2 = np.asarray(sigma2, float)
+    t_u = characteristic_time(mu, s2)
+    t_k = characteristic_time(mu, s2, known_variance=True)
+    tb_u = characteristic_time(mu, s2, beta=beta)
+    tb_k = characteristic_time(mu, s2, known_variance=True, beta=beta)
+    d = complexity_d(mu, s2)
+    return {
+        "instance": name,
+        "K": mu.size,
+        "T_unknown": t_u,
+        "T_known": t_k,
+        "ratio": t_u / t_k,
+        "d": d,
+        "bound": d / np.log1p(d),
+        "beta": beta,
+        "T_beta_unknown": tb_u,
+        "T_beta_known": tb_k,
+        "ratio_beta": tb_u / tb_k,
+        "w_unknown": optimal_allocation(mu, s2).tolist(),
+        "w_known": optimal_allocation(mu, s2, known_variance=True).tolist(),
+    }
+
+
+#: Ratios T*(mu, s2) / T*_{s2}(mu) stated in Section ``ssec:experiments``.
+PAPER_RATIOS = {"standard": 1.015, "easy": 1.384}
+
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{x:.4f}" for x in np.asarray(v, float)) + ")"
+
+
+def characteristic_time_table(df: pd.DataFrame, params: dict) -> str:
+    """Table of T*, T*_{s2}, ratio (with the paper's value and a verdict), w*, w*_{s2}."""
+    rows = []
+    notes = []
+    for r in df.itertuples(index=False):
+        paper = PAPER_RATIOS.get(r.instance)
+        if paper is None:
+            verdict = "not stated in the paper"
+        else:
+            # the paper states the ratio with 3 decimals ("≈"): agreement means rounding to it
+            agree = round(r.ratio, 3) == paper
+            verdict = "reproduced" if agree else "differs"
+            if not agree:
+                notes.append(
+                    f"- **{r.instance}**: we compute {r.ratio:.6f}, the paper states ≈{paper}. "
+                    "Our value is the exact optimum of Theorem thm:equivalent_optimization_problem "
+                    "computed by two independent methods (nested bisection and Brent+Newton) that "
+                    "agree to 1e-12, and checked against a brute-force max-min over the simplex "
+                    "in the tests; the paper's figure was presumably obtained with a coarser "
+                    "numerical procedure or rounded differently."
+                )
+        rows.append(
+            {
+                "instance": r.instance,
+                "K": r.K,
+                "T*(μ,σ²)": r.T_unknown,
+                "T*_σ²(μ)": r.T_known,
+                "ratio": r.ratio,
+                "paper ratio": paper if paper is not None else float("nan"),
+                "verdict": verdict,
+                "d/ln(1+d)": r.bound,
+                f"T*_β ratio (β={r.beta:g})": r.ratio_beta,
+                "w*(μ,σ²)": _vec(r.w_unknown),
+                "w*_σ²(μ)": _vec(r.w_known),
+            }
+        )
+    out = "## Characteristic times of the named instances\n\n"
+    out += markdown_table(pd.DataFrame(rows), floatfmt=".5g")
+    if notes:
+        out += "\n" + "\n".join(notes) + "\n"
+    return out

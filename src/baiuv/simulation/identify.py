@@ -1,0 +1,573 @@
+"""Ask/tell best-arm identification for real experiments.
+
+:class:`BestArmIdentifier` runs the sampling rules and the δ-correct GLR / EV-GLR stopping
+rules of the paper on data that the *user* collects: it asks for an arm
+(:meth:`~BestArmIdentifier.next_arm`), is told the observed value
+(:meth:`~BestArmIdentifier.observe`), and stops when the GLR statistic of every challenger
+exceeds its threshold (Section ``ssec:GLR_stopping_rule``, eqs. ``def_stopping_rule_glrt``
+and ``def_stopping_rule_evglrt``). With a δ-correct threshold family (``student``, ``box``,
+``kl``, ``bob`` for the GLR; ``ev-student``, ``ev-box``, ``ev-bob`` for the EV-GLR) the
+recommended arm is the best one with probability at least ``1 - delta`` for Gaussian
+observations with unknown means and variances, whatever the sampling rule (Lemmas
+``lem:delta_correct_student_thresholds``, ``lem:delta_correct_box_thresholds``, Theorem
+``thm:delta_correct_complex_threshold_glrt``, Corollaries
+``cor:delta_correct_Kinf_thresholds`` and ``cor:delta_correct_Kinf_thresholds_ev``).
+
+Same code as the simulator
+--------------------------
+The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` and calls
+the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
+:func:`~baiuv.model.glr_kernels.glr_stats_into`,
+:func:`~baiuv.simulation.rules.glr_stop_check` and
+:func:`~baiuv.simulation.rules.select_arm`. Its coins (Top Two leader draw) come from its
+own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
+same generator reproduces ``simulate_run(..., rng=<generator with the same seed>)``
+exactly (decision D72, ``tests/unit/test_identify.py``).
+
+Protocol (decision D73)
+-----------------------
+* Initialisation: each arm is requested ``n0`` times, round robin (arm 0, 1, ..., K-1, 0,
+  ...), as in the simulator; the stopping rule is first evaluated after ``n0 K`` samples.
+* :meth:`next_arm` returns the pending request, creating one if there is none (calling it
+  twice without observing returns the same arm and draws no new coin).
+* ``strict=True`` (default): :meth:`observe` accepts only the pending arm; an observation
+  of another arm, or without a pending request, raises ``ValueError``.
+  ``strict=False``: any arm may be observed at any time (e.g. data that arrive in an
+  order the rule did not choose); an observation of a non-requested arm cancels the
+  pending request. The stopping rule stays δ-correct because the thresholds hold
+  uniformly over time for any adaptive sampling; only the sampling rule's guarantees on
+  the sample complexity are lost.
+* Every invalid call (``arm`` not an integer in ``[0, K)``, ``value`` not a finite real
+  number, protocol violation, observation after the stop) raises ``ValueError`` and leaves
+  the identifier unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from baiuv.model.glr_kernels import glr_stats_into
+from baiuv.simulation import rules as K_
+from baiuv.simulation.engine import ALGORITHMS, RunSettings, _threshold_spec, rule_params
+from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
+from baiuv.thresholds.kernels import STATE_SIZE, new_state
+
+__all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
+
+#: Sampling rules usable by the identifier: every GLR-based rule of the simulator's
+#: registry except ``fixed`` (which needs the true instance). Keys are lower case.
+SAMPLING_RULES: dict[str, str] = {
+    name.lower(): name
+    for name, alg in ALGORITHMS.items()
+    if alg.kernel == "glr" and alg.rule != K_.RULE_FIXED
+}
+
+_NO_CAP = 2**62
+
+
+class IdentifierError(ValueError):
+    """A call that violates the ask/tell protocol (the identifier is left unchanged)."""
+
+
+def _sampling_name(sampling: str) -> str:
+    if not isinstance(sampling, str) or sampling.lower() not in SAMPLING_RULES:
+        raise ValueError(f"sampling must be one of {sorted(SAMPLING_RULES)}, got {sampling!r}")
+    return SAMPLING_RULES[sampling.lower()]
+
+
+class BestArmIdentifier:
+    """Fixed-confidence best-arm identification with unknown variances, ask/tell style.
+
+    Parameters
+    ----------
+    n_arms : int
+        Number of arms ``K >= 2``.
+    delta : float
+        Confidence level in ``(0, 1)``: with a δ-correct threshold the recommendation is
+        wrong with probability at most ``delta`` (Gaussian observations).
+    sampling : str
+        Sampling rule (case-insensitive): ``tci``/``ev-tci`` (β-EB-TCI, Top Two),
+        ``tas``/``ev-tas`` (Track-and-Stop), ``dkm``/``ev-dkm``, ``fws``/``ev-fws``,
+        ``uniform`` (round robin). The ``ev-`` rules plug in the empirical variances and
+        use the EV-GLR stopping rule; the others use the GLR stopping rule with the
+        unknown-variance transportation costs (Section ``sec:sampling_rules``).
+    threshold : str
+        Threshold family: ``bob`` (default; Corollary ``cor:delta_correct_Kinf_thresholds``),
+        ``box``, ``kl``, ``student`` or ``heuristic`` (not proven δ-correct) for the GLR
+        rules; ``ev-bob``, ``ev-box``, ``ev-student`` or ``heuristic`` for the ``ev-`` rules.
+    n0 : int
+        Initial requests per arm (``>= 2``).
+    beta : float
+        Leader probability of the Top Two rules.
+    max_samples : int or None
+        Budget: the identifier stops with ``stop_reason == "budget"`` after this many
+        samples if the stopping rule has not fired (``None``: no budget).
+    lazy_ratio : float or None
+        ``> 1``: lazy stopping rule, evaluated only at the times ``ceil(n0 K ratio^k)``
+        (decision D70); ``None``: after every sample.
+    threshold_params : dict or None
+        Keyword arguments of :class:`baiuv.thresholds.ThresholdParams` (``s``, ``gamma``,
+        ``eta0``, ``eta1``, ``kl_union_over_pairs``).
+    strict : bool
+        Whether :meth:`observe` only accepts the requested arm (see the module docstring).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
+        ``Generator`` is used as is, not copied).
+    fws_exponent, hedge_delta0 : float
+        Parameters of FWS and DKM (see :class:`baiuv.simulation.RunSettings`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from baiuv import BestArmIdentifier
+    >>> rng = np.random.default_rng(0)
+    >>> idf = BestArmIdentifier(2, 0.05, sampling="tci", threshold="box", rng=1)
+    >>> while not idf.done:
+    ...     arm = idf.next_arm()
+    ...     idf.observe(arm, [0.5, 0.0][arm] + rng.standard_normal())
+    >>> idf.recommendation, idf.stop_reason
+    (0, 'glr')
+    """
+
+    def __init__(
+        self,
+        n_arms: int,
+        delta: float,
+        sampling: str = "tci",
+        threshold: str = "bob",
+        *,
+        n0: int = 2,
+        beta: float = 0.5,
+        max_samples: int | None = None,
+        lazy_ratio: float | None = None,
+        threshold_params: dict | None = None,
+        strict: bool = True,
+        rng: Any = None,
+        fws_exponent: float = 0.9,
+        hedge_delta0: float = 0.01,
+    ) -> None:
+        if isinstance(n_arms, bool) or not isinstance(n_arms, numbers.Integral) or n_arms < 2:
+            raise ValueError(f"n_arms must be an integer >= 2, got {n_arms!r}")
+        name = _sampling_name(sampling)
+        alg = ALGORITHMS[name]
+        if not isinstance(threshold, str):
+            raise ValueError(f"threshold must be a string, got {threshold!r}")
+        allowed = EV_FAMILIES if alg.plug_in else GLR_FAMILIES
+        if threshold not in allowed:
+            hint = ""
+            if alg.plug_in and f"ev-{threshold}" in EV_FAMILIES:
+                hint = f" (the EV-GLR version of {threshold!r} is 'ev-{threshold}')"
+            elif not alg.plug_in and threshold.startswith("ev-"):
+                hint = f" (the GLR version of {threshold!r} is {threshold[3:]!r})"
+            raise ValueError(
+                f"threshold must be one of {list(allowed)} for sampling {sampling!r} "
+                f"({alg.stopping} stopping rule), got {threshold!r}{hint}"
+            )
+        if max_samples is not None and (
+            isinstance(max_samples, bool)
+            or not isinstance(max_samples, numbers.Integral)
+            or max_samples < 1
+        ):
+            raise ValueError(f"max_samples must be None or a positive integer, got {max_samples!r}")
+        if not isinstance(strict, bool):
+            raise ValueError(f"strict must be a bool, got {strict!r}")
+        if threshold_params is not None and not isinstance(threshold_params, dict):
+            raise ValueError(f"threshold_params must be a dict or None, got {threshold_params!r}")
+        settings = RunSettings(
+            delta=delta,
+            threshold=threshold,
+            n0=n0,
+            beta=beta,
+            fws_exponent=fws_exponent,
+            hedge_delta0=hedge_delta0,
+            max_samples=int(max_samples) if max_samples is not None else _NO_CAP,
+            threshold_params=dict(threshold_params or {}),
+            lazy_ratio=lazy_ratio,
+        )
+        try:
+            self._rng = np.random.default_rng(rng)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"rng must be None, an int, a SeedSequence or a Generator ({exc})"
+            ) from None
+        K = int(n_arms)
+        try:
+            spec = _threshold_spec(
+                threshold, K, float(delta), tuple(sorted(settings.threshold_params.items()))
+            )
+        except TypeError as exc:
+            raise ValueError(f"threshold_params: {exc}") from None
+        self._K = K
+        self._settings = settings
+        self._alg = alg
+        self._sampling = name
+        self._spec = spec
+        self._params = rule_params(settings)
+        self._wfix = np.full(K, 1.0 / K)
+        self._strict = strict
+        self._max = settings.max_samples
+        self._lazy = settings.lazy_ratio if settings.lazy_ratio is not None else 0.0
+        self._t0 = float(settings.n0 * K)
+        self._k_next = 0
+        # statistics (same arrays as run_glr)
+        self._counts = np.zeros(K, dtype=np.int64)
+        self._means = np.zeros(K)
+        self._m2 = np.zeros(K)
+        self._vars = np.zeros(K)
+        self._states = np.empty((K, STATE_SIZE))
+        for a in range(K):
+            self._states[a] = new_state()
+        self._Z = np.full(K, np.nan)
+        self._thr = np.full(K, np.nan)
+        self._ws: np.ndarray | None = None
+        self._scal: np.ndarray | None = None
+        self._best = -1
+        self._pending: int | None = None
+        self._done = False
+        self._stop_reason: str | None = None
+        self._recommendation: int | None = None
+        self._checks = 0
+        self._last_check_t = -1
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n_arms(self) -> int:
+        """Number of arms ``K``."""
+        return self._K
+
+    @property
+    def delta(self) -> float:
+        """Confidence level."""
+        return float(self._settings.delta)
+
+    @property
+    def sampling(self) -> str:
+        """Name of the sampling rule (registry spelling, e.g. ``"EV-TCI"``)."""
+        return self._sampling
+
+    @property
+    def threshold(self) -> str:
+        """Threshold family."""
+        return self._settings.threshold
+
+    @property
+    def stopping_rule(self) -> str:
+        """``"GLR"`` or ``"EV-GLR"``."""
+        return self._alg.stopping
+
+    @property
+    def n_samples(self) -> int:
+        """Number of observations so far (``t``)."""
+        return int(self._counts.sum())
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Observations per arm (a copy)."""
+        return self._counts.copy()
+
+    @property
+    def means(self) -> np.ndarray:
+        """Empirical means (a copy; 0 for arms never observed)."""
+        return self._means.copy()
+
+    @property
+    def variances(self) -> np.ndarray:
+        """``1/N`` empirical variances (a copy), Section ``ssec:GLR_stopping_rule``."""
+        return self._vars.copy()
+
+    @property
+    def pending(self) -> int | None:
+        """Arm of the pending request, or ``None``."""
+        return self._pending
+
+    @property
+    def in_initialisation(self) -> bool:
+        """``True`` while some arm has fewer than ``n0`` observations."""
+        return bool(self._counts.min() < self._settings.n0)
+
+    @property
+    def done(self) -> bool:
+        """Whether the identifier has stopped (see :attr:`stop_reason`)."""
+        return self._done
+
+    @property
+    def stop_reason(self) -> str | None:
+        """``None`` while running; ``"glr"`` when every challenger's GLR statistic exceeds
+        its threshold (the δ-correct stop); ``"budget"`` when ``max_samples`` was reached
+        first (then the recommendation carries no guarantee)."""
+        return self._stop_reason
+
+    @property
+    def recommendation(self) -> int | None:
+        """The recommended arm once :attr:`done` (the empirical best arm at the stopping
+        time, first index on ties), else ``None``."""
+        return self._recommendation
+
+    @property
+    def empirical_best(self) -> int | None:
+        """Current empirical best arm (``None`` before every arm is observed)."""
+        if self._counts.min() < 1:
+            return None
+        return int(np.argmax(self._means))
+
+    # ------------------------------------------------------------------ ask / tell
+    def next_arm(self) -> int:
+        """The arm to observe next (the pending request, created if there is none).
+
+        During initialisation the arm with the fewest observations (first index on ties:
+        round robin); afterwards the sampling rule's choice
+        (:func:`baiuv.simulation.rules.select_arm`, the simulator's code).
+
+        Raises
+        ------
+        IdentifierError
+            If the identifier has stopped.
+        """
+        if self._done:
+            raise IdentifierError(
+                f"the identifier has stopped (stop_reason={self._stop_reason!r}); "
+                f"recommendation: arm {self._recommendation}"
+            )
+        if self._pending is not None:
+            return self._pending
+        if self.in_initialisation:
+            arm = int(np.argmin(self._counts))
+        else:
+            arm = int(
+                K_.select_arm(
+                    self._alg.rule,
+                    self.n_samples,
+                    self._counts,
+                    self._means,
+                    self._vars,
+                    self._best,
+                    self._Z,
+                    self._alg.plug_in,
+                    self._params,
+                    self._ws,
+                    self._scal,
+                    self._wfix,
+                    self._rng,
+                )
+            )
+        self._pending = arm
+        return arm
+
+    def observe(self, arm: int, value: float) -> bool:
+        """Record the observation ``value`` of ``arm`` and evaluate the stopping rule.
+
+        Parameters
+        ----------
+        arm : int
+            Arm index in ``[0, n_arms)``; with ``strict=True`` it must be the pending
+            request (:meth:`next_arm`).
+        value : float
+            Finite real observation.
+
+        Returns
+        -------
+        bool
+            :attr:`done` after this observation.
+
+        Raises
+        ------
+        ValueError
+            Invalid ``arm`` or ``value`` (:class:`IdentifierError` for protocol
+            violations); the identifier is then unchanged.
+        """
+        if self._done:
+            raise IdentifierError(
+                f"the identifier has stopped (stop_reason={self._stop_reason!r}); "
+                "observations after the stopping time are not accepted"
+            )
+        if isinstance(arm, bool) or not isinstance(arm, numbers.Integral):
+            raise ValueError(f"arm must be an integer in [0, {self._K}), got {arm!r}")
+        if not (0 <= int(arm) < self._K):
+            raise ValueError(f"arm must be in [0, {self._K}), got {arm!r}")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ValueError(f"value must be a finite real number, got {value!r}")
+        x = float(value)
+        if not math.isfinite(x):
+            raise ValueError(f"value must be finite, got {value!r}")
+        arm = int(arm)
+        if self._strict:
+            if self._pending is None:
+                raise IdentifierError(
+                    f"observe(arm={arm}) without a pending request: call next_arm() first "
+                    "(or create the identifier with strict=False to accept any arm)"
+                )
+            if arm != self._pending:
+                raise IdentifierError(
+                    f"arm {arm} was observed but arm {self._pending} was requested "
+                    "(strict=True; use strict=False to accept unrequested arms)"
+                )
+        self._pending = None
+        was_init = self.in_initialisation
+        K_.observe_update(
+            arm,
+            x,
+            self._counts,
+            self._means,
+            self._m2,
+            self._vars,
+            self._spec.code,
+            self._spec.fparams,
+            self._states,
+        )
+        if self.in_initialisation:
+            return False
+        if was_init:  # initialisation just completed: workspace of the sampling rules
+            self._ws, self._scal = K_.init_workspace(self._counts, self._params)
+        self._evaluate()
+        return self._done
+
+    # ------------------------------------------------------------------ stopping
+    def _evaluate(self) -> None:
+        t = self.n_samples
+        self._best = int(
+            glr_stats_into(self._counts, self._means, self._vars, self._alg.plug_in, self._Z)
+        )
+        lazy = self._lazy > 1.0
+        if not lazy or t >= K_.lazy_check_time(self._t0, self._lazy, self._k_next):
+            if lazy:
+                self._k_next = int(K_.lazy_next_index(t, self._t0, self._lazy, self._k_next))
+            self._checks += 1
+            self._last_check_t = t
+            if K_.glr_stop_check(
+                self._spec.code,
+                self._spec.fparams,
+                self._spec.table,
+                t,
+                self._counts,
+                self._best,
+                self._Z,
+                self._states,
+                self._thr,
+                False,
+            ):
+                self._finish("glr")
+                return
+        if t >= self._max:
+            self._finish("budget")
+
+    def _finish(self, reason: str) -> None:
+        self._done = True
+        self._stop_reason = reason
+        self._recommendation = int(self._best)
+        self._pending = None
+
+    def thresholds(self) -> np.ndarray:
+        """Current threshold ``c_{hat a, a}(N_t, delta)`` of every challenger ``a`` (``nan``
+        at the empirical best arm and before the end of initialisation; ``inf`` before
+        the family's initial times)."""
+        out = np.full(self._K, np.nan)
+        if self.in_initialisation:
+            return out
+        K_.glr_stop_check(
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            self.n_samples,
+            self._counts,
+            self._best,
+            self._Z,
+            self._states,
+            out,
+            True,
+        )
+        return out
+
+    def glr(self) -> np.ndarray:
+        """Current GLR (or EV-GLR) statistic of every arm against the empirical best arm
+        (``inf`` at the best arm, ``nan`` before the end of initialisation)."""
+        if self.in_initialisation:
+            return np.full(self._K, np.nan)
+        return self._Z.copy()
+
+    def summary(self) -> dict:
+        """State of the identification as a plain dict (JSON-serialisable).
+
+        Keys: ``n_arms, delta, sampling, stopping_rule, threshold, lazy_ratio, n0, strict,
+        n_samples, done, stop_reason, recommendation, empirical_best, counts, means,
+        variances, glr, thresholds, margin`` (``glr - threshold`` per challenger; the rule
+        stops when every margin is ``> 0``), ``checks`` (evaluations of the stopping rule).
+        """
+        glr = self.glr()
+        thr = self.thresholds()
+
+        def lst(x):
+            return [None if np.isnan(v) else float(v) for v in x]
+
+        return {
+            "n_arms": self._K,
+            "delta": self.delta,
+            "sampling": self._sampling,
+            "stopping_rule": self.stopping_rule,
+            "threshold": self.threshold,
+            "lazy_ratio": self._settings.lazy_ratio,
+            "n0": int(self._settings.n0),
+            "strict": self._strict,
+            "n_samples": self.n_samples,
+            "done": self._done,
+            "stop_reason": self._stop_reason,
+            "recommendation": self._recommendation,
+            "empirical_best": self.empirical_best,
+            "counts": [int(c) for c in self._counts],
+            "means": [float(m) for m in self._means],
+            "variances": [float(v) for v in self._vars],
+            "glr": lst(glr),
+            "thresholds": lst(thr),
+            "margin": lst(glr - thr),
+            "checks": self._checks,
+        }
+
+    def format_summary(self) -> str:
+        """Human-readable :meth:`summary` (used by ``baiuv identify``)."""
+        s = self.summary()
+        lines = [
+            f"sampling {s['sampling']} | stopping rule {s['stopping_rule']} | threshold "
+            f"{s['threshold']}"
+            + (f" (lazy, ratio {s['lazy_ratio']})" if s["lazy_ratio"] else "")
+            + f" | delta {s['delta']:g}",
+            f"samples: {s['n_samples']}   status: "
+            + (f"stopped ({s['stop_reason']})" if s["done"] else "running"),
+        ]
+        if s["done"]:
+            lines.append(f"recommended arm: {s['recommendation']}")
+        elif s["empirical_best"] is not None:
+            lines.append(f"empirical best arm: {s['empirical_best']}")
+        lines.append(
+            f"{'arm':>4} {'samples':>8} {'mean':>11} {'variance':>11} {'GLR':>11} {'threshold':>11}"
+        )
+
+        def fmt(v):
+            if v is None:
+                return "-"
+            return f"{v:.4g}" if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+
+        best = s["recommendation"] if s["done"] else s["empirical_best"]
+        for a in range(self._K):
+            tag = "*" if a == best else " "
+            g = "(best)" if a == best else fmt(s["glr"][a])
+            th = "" if a == best else fmt(s["thresholds"][a])
+            lines.append(
+                f"{a:>3}{tag} {s['counts'][a]:>8d} {s['means'][a]:>11.5g} "
+                f"{s['variances'][a]:>11.5g} {g:>11} {th:>11}"
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        state = (
+            f"stopped ({self._stop_reason}), arm {self._recommendation}"
+            if self._done
+            else "running"
+        )
+        return (
+            f"BestArmIdentifier(n_arms={self._K}, delta={self.delta:g}, "
+            f"sampling={self._sampling!r}, threshold={self.threshold!r}, "
+            f"n_samples={self.n_samples}, {state})"
+        )

@@ -1,0 +1,853 @@
+"""Numba kernels of the sampling rules and of the two simulation loops.
+
+Everything here is ``@njit(cache=True)`` and works on arrays, scalars and a
+``numpy.random.Generator`` (numba supports passing one to compiled code, so a run draws
+every observation and every coin flip from the single stream that the orchestration
+derived from its SeedSequence).
+
+Two loops exist:
+
+* :func:`run_glr` -- every rule that is combined with a GLR stopping rule (Section
+  ``ssec:GLR_stopping_rule``): the GLR (``plug_in=False``, statistic ``Z_a(t)``) or the
+  EV-GLR (``plug_in=True``, statistic ``Z^EV_a(t)``). After ``n0`` pulls of each arm, the
+  stopping rule is checked *before every sample* (``t`` counts all samples, the initial
+  ones included) and, if it does not stop, the rule selected by ``rule`` picks the next
+  arm through :func:`select_arm`;
+* :func:`run_fhn` -- the elimination procedures FHN1/FHN2 (Algorithm ``algo:fhn2``), which
+  have their own stopping (elimination) rule and sample all surviving arms in rounds.
+
+Adding a sampling rule (see also :mod:`baiuv.simulation.engine`): write a function
+``_step_<name>(...) -> int`` returning the next arm from the current statistics, give it a
+new code ``RULE_<NAME>`` below, add one branch to :func:`select_arm` (and, if it keeps a
+state, initialise its row of the workspace in :func:`run_glr`), then register an
+:class:`~baiuv.simulation.engine.Algorithm` naming that code.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from baiuv.model.glr_kernels import empirical_best
+from baiuv.model.oracle import oracle_warm_work
+from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
+from baiuv.simulation.game import solve_game
+from baiuv.thresholds.kernels import depends_on_t_only, has_state, threshold_pair, update_state
+
+# --------------------------------------------------------------------------- rule codes
+RULE_UNIFORM = 0
+RULE_FIXED = 1
+RULE_TAS = 2
+RULE_TCI = 3
+RULE_DKM = 4
+RULE_FWS = 5
+
+# params layout (float64 array passed to run_glr)
+P_BETA = 0  # leader probability of beta-EB-TCI
+P_FWS_EXPONENT = 1  # r_t = t^(-exponent) / K (FWS)
+P_HEDGE_DELTA0 = 2  # initial AdaHedge mixability-gap budget (DKM)
+N_PARAMS = 3
+
+# workspace rows (float64 array (N_WS, K) owned by run_glr)
+W_SUMW = 0  # cumulative tracked weights (C-tracking)
+W_LOSS = 1  # AdaHedge cumulative losses (DKM)
+W_X = 2  # Frank-Wolfe iterate x(t) (FWS)
+W_TMP = 3  # scratch
+W_TMP2 = 4  # scratch
+W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
+W_GAINS = 6  # DKM gains
+W_F = 7  # FWS values f_j
+W_ORACLE = 8  # 4 rows: scratch of the TaS oracle (oracle_warm_work)
+N_WS = 12
+# rows N_WS .. N_WS + K - 1: FWS gradients (K x K, zero outside the entries being used)
+
+
+# --------------------------------------------------------------------------- helpers
+@njit(cache=True)
+def is_perfect_square(n):
+    """``True`` when the non-negative integer ``n`` is a perfect square."""
+    if n < 0:
+        return False
+    r = int(math.sqrt(n))
+    while r * r > n:
+        r -= 1
+    while (r + 1) * (r + 1) <= n:
+        r += 1
+    return r * r == n
+
+
+@njit(cache=True)
+def c_tracking(sumw, counts, w):
+    """C-tracking (Garivier and Kaufmann, 2016) of a weight vector ``w``.
+
+    Adds ``w`` to the cumulative weights ``sumw`` (initialised to the initial counts) and
+    returns ``argmin_a N_a - sumw_a`` (first index on ties). Section
+    ``ssec:instantiating_wrappers``, paragraph "Track-and-Stop"; decision D41.
+    """
+    K = counts.shape[0]
+    arm = 0
+    best = math.inf
+    for a in range(K):
+        sumw[a] += w[a]
+        v = counts[a] - sumw[a]
+        if v < best:
+            best = v
+            arm = a
+    return arm
+
+
+@njit(cache=True)
+def forced_exploration(counts, t, w, out):
+    """Forced exploration of Track-and-Stop (decision D41).
+
+    If some arm has ``N_a <= sqrt(t) - K/2``, ``out`` is the uniform distribution on those
+    under-sampled arms, otherwise a copy of ``w``.
+    """
+    K = counts.shape[0]
+    thr = math.sqrt(t) - 0.5 * K
+    n_under = 0
+    for a in range(K):
+        if counts[a] <= thr:
+            n_under += 1
+    for a in range(K):
+        if n_under > 0:
+            out[a] = (1.0 / n_under) if counts[a] <= thr else 0.0
+        else:
+            out[a] = w[a]
+    return n_under
+
+
+@njit(cache=True)
+def closest_alternative(means, variances, w, best, plug_in):
+    """Best response of the ``lambda``-player: closest alternative for weights ``w``.
+
+    Returns ``(k, lam, value)``: the arm ``k != best`` minimising the transportation cost
+    ``C(best, k; w)`` (unknown-variance cost of Lemma ``lem:calcul`` or, with
+    ``plug_in``, its known-variance form with the empirical variances), the common mean
+    ``lam`` of ``best`` and ``k`` in that alternative, and the cost.
+    """
+    K = means.shape[0]
+    kmin = -1
+    vmin = math.inf
+    lmin = means[best]
+    mb = means[best]
+    sb = variances[best]
+    for a in range(K):
+        if a == best:
+            continue
+        if plug_in:
+            v = tc_known(mb, sb, w[best], means[a], variances[a], w[a])
+            pa = w[a] / variances[a]
+            pb = w[best] / sb
+            if pa + pb > 0.0:
+                lam = (pb * mb + pa * means[a]) / (pa + pb)
+            else:
+                lam = 0.5 * (mb + means[a])
+        else:
+            lam, v = lambda_unknown(mb, sb, w[best], means[a], variances[a], w[a])
+        if v < vmin or kmin < 0:
+            vmin = v
+            kmin = a
+            lmin = lam
+    return kmin, lmin, vmin
+
+
+@njit(cache=True)
+def divergence(x, lam, s2, plug_in):
+    """Per-arm divergence ``d(x, lam)`` used by DKM/FWS.
+
+    ``(x - lam)^2 / (2 s2)`` (Gaussian with variance ``s2``, EV wrapper) or
+    ``log(1 + (x - lam)^2 / s2) / 2`` (KL to the closest Gaussian of mean ``lam`` and any
+    variance, Lemma ``lem:calcul``).
+    """
+    z = (x - lam) * (x - lam) / s2
+    if plug_in:
+        return 0.5 * z
+    return 0.5 * math.log1p(z)
+
+
+# --------------------------------------------------------------------------- rules
+@njit(cache=True)
+def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
+    """Track-and-Stop / EV-TaS: C-tracking of the oracle allocation at the current
+    ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop").
+
+    The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``,
+    reset when the empirical best arm changes) and per-arm solutions ``x_a`` (row
+    ``W_XS``); the result does not depend on the warm start beyond rounding (decision
+    D95)."""
+    hint = scal[1] if scal[2] == best else -1.0
+    _, w, y = oracle_warm_work(
+        means, variances, best, plug_in, -1.0, hint, ws[W_XS], ws[W_ORACLE : W_ORACLE + 4]
+    )
+    scal[1] = y
+    scal[2] = best
+    K = counts.shape[0]
+    ok = True
+    for a in range(K):
+        if not (w[a] >= 0.0) or not math.isfinite(w[a]):
+            ok = False
+    if not ok:
+        for a in range(K):
+            w[a] = 1.0 / K
+    forced_exploration(counts, t, w, ws[W_TMP])
+    return c_tracking(ws[W_SUMW], counts, ws[W_TMP])
+
+
+@njit(cache=True)
+def _step_tci(counts, Z, best, beta, rng):
+    """beta-EB-TCI / beta-EB-EVTCI (paragraph "Top Two algorithm").
+
+    Leader = empirical best, pulled with probability ``beta``; otherwise the TCI challenger
+    ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}`` where ``C_t(leader, a)`` is the
+    GLR (or EV-GLR) statistic ``Z_a(t)`` already computed by the stopping rule.
+    """
+    if rng.random() < beta:
+        return best
+    K = counts.shape[0]
+    arm = -1
+    vmin = math.inf
+    for a in range(K):
+        if a == best:
+            continue
+        v = Z[a] + math.log(counts[a])
+        if v < vmin or arm < 0:
+            vmin = v
+            arm = a
+    return arm
+
+
+@njit(cache=True)
+def _tci_challenger(Z, log_counts, best):
+    """The TCI challenger of :func:`_step_tci` with ``log N_a`` read from ``log_counts``."""
+    K = Z.shape[0]
+    arm = -1
+    vmin = math.inf
+    for a in range(K):
+        if a == best:
+            continue
+        v = Z[a] + log_counts[a]
+        if v < vmin or arm < 0:
+            vmin = v
+            arm = a
+    return arm
+
+
+@njit(cache=True)
+def hedge_weights(L, delta_sum, out):
+    """AdaHedge weights ``exp(-eta (L - min L))`` normalised, ``eta = log K / Delta``."""
+    return _hedge_weights_mix(L, delta_sum, out)[0]
+
+
+@njit(cache=True)
+def _hedge_weights_mix(L, delta_sum, out):
+    """:func:`hedge_weights` and the mix loss ``M(L)`` (:func:`_mix_loss` at the same
+    ``eta``, from the same sum of exponentials). Returns ``(eta, M(L))``."""
+    K = L.shape[0]
+    eta = math.log(K) / delta_sum
+    lmin = L.min()
+    s = 0.0
+    for a in range(K):
+        out[a] = math.exp(-eta * (L[a] - lmin))
+        s += out[a]
+    for a in range(K):
+        out[a] /= s
+    return eta, lmin - math.log(s / K) / eta
+
+
+@njit(cache=True)
+def _mix_loss(L, eta):
+    K = L.shape[0]
+    lmin = L.min()
+    s = 0.0
+    for a in range(K):
+        s += math.exp(-eta * (L[a] - lmin))
+    return lmin - math.log(s / K) / eta
+
+
+@njit(cache=True)
+def hedge_update(L, delta_sum, u, eta, loss):
+    """AdaHedge (de Rooij et al., 2014) update with loss vector ``loss``; returns the new
+    cumulative mixability gap ``Delta += <u, loss> - (M(L + loss) - M(L))``."""
+    return _hedge_update_pre(L, delta_sum, u, eta, loss, _mix_loss(L, eta))
+
+
+@njit(cache=True)
+def _hedge_update_pre(L, delta_sum, u, eta, loss, pre):
+    """:func:`hedge_update` given ``pre = M(L)``."""
+    hl = 0.0
+    for a in range(L.shape[0]):
+        hl += u[a] * loss[a]
+        L[a] += loss[a]
+    post = _mix_loss(L, eta)
+    gap = hl - (post - pre)
+    if gap < 0.0:  # rounding only (the mix loss never exceeds the Hedge loss)
+        gap = 0.0
+    return delta_sum + gap
+
+
+@njit(cache=True)
+def dkm_gains(counts, means, variances, lam_vec, t, plug_in, out):
+    """Optimistic gains of DKM (Degenne, Koolen and Menard, 2019), decision D43.
+
+    ``U_a = max(d(up_a, lam_a), d(down_a, lam_a), bonus_a)`` where ``[down_a, up_a] =
+    {x : d(mu_a, x) <= log(t) / N_a}`` for the divergence :func:`divergence`, and
+    ``bonus_a = log(t)/N_a`` (EV) or ``log(t)/N_a (1 + 2 log(t)/N_a)`` (unknown variances,
+    Appendix ``app:ss_implementation_details``).
+    """
+    lt = math.log(t)
+    for a in range(counts.shape[0]):
+        v = lt / counts[a]
+        s2 = variances[a]
+        if plug_in:
+            h = math.sqrt(2.0 * s2 * v)
+            bonus = v
+        else:
+            h = math.sqrt(s2 * math.expm1(2.0 * v))
+            bonus = v * (1.0 + 2.0 * v)
+        dev = abs(means[a] - lam_vec[a]) + h
+        g = divergence(means[a] + dev, means[a], s2, plug_in)  # = d at the far end point
+        out[a] = max(g, bonus)
+    return out
+
+
+@njit(cache=True)
+def _step_dkm(counts, means, variances, best, t, plug_in, ws, scal):
+    """DKM / EV-DKM: one AdaHedge learner on the simplex against the best response, fed
+    with optimistic gains, and C-tracking of the learner's cumulative weights."""
+    K = counts.shape[0]
+    w = ws[W_TMP]
+    eta, pre = _hedge_weights_mix(ws[W_LOSS], scal[0], w)
+    k, lam, _ = closest_alternative(means, variances, w, best, plug_in)
+    lam_vec = ws[W_TMP2]
+    for a in range(K):
+        lam_vec[a] = means[a]
+    lam_vec[best] = lam
+    lam_vec[k] = lam
+    gains = ws[W_GAINS]
+    dkm_gains(counts, means, variances, lam_vec, t, plug_in, gains)
+    for a in range(K):
+        gains[a] = -gains[a]
+    scal[0] = _hedge_update_pre(ws[W_LOSS], scal[0], w, eta, gains, pre)
+    return c_tracking(ws[W_SUMW], counts, w)
+
+
+@njit(cache=True)
+def fws_direction(x, means, variances, best, r, plug_in, z):
+    """Frank-Wolfe direction ``z`` of FWS (Wang, Tzeng and Proutiere, 2021), decision D44.
+
+    ``f_j(x) = C(best, j; x)`` for ``j != best`` with gradient (envelope theorem)
+    ``d(mu_best, lam_j)`` at ``best`` and ``d(mu_j, lam_j)`` at ``j``. With ``H`` the
+    indices with ``f_j < min f + r`` (the ``r``-subdifferential), ``z`` is the pure
+    strategy ``e_{argmax grad f_j}`` when ``|H| = 1``, else the solution of the game
+    ``max_z min_{j in H} <z - x, grad f_j>`` (LP, :func:`~baiuv.simulation.game.solve_game`).
+    Returns ``|H|``.
+    """
+    K = means.shape[0]
+    return fws_direction_work(
+        x, means, variances, best, r, plug_in, z, np.zeros((K, K)), np.empty(K)
+    )
+
+
+@njit(cache=True)
+def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f):
+    """:func:`fws_direction` with its gradients in ``grads`` (``(K, K)``, zero on entry, left
+    zero on return) and values in ``f`` (scratch), so that FWS allocates nothing per
+    sample outside the game solver."""
+    K = means.shape[0]
+    for j in range(K):
+        f[j] = math.inf
+    fmin = math.inf
+    for j in range(K):
+        if j == best:
+            continue
+        if plug_in:
+            pa = x[best] / variances[best]
+            pb = x[j] / variances[j]
+            lam = (pa * means[best] + pb * means[j]) / (pa + pb)
+        else:
+            lam, _ = lambda_unknown(
+                means[best], variances[best], x[best], means[j], variances[j], x[j]
+            )
+        gb = divergence(means[best], lam, variances[best], plug_in)
+        gj = divergence(means[j], lam, variances[j], plug_in)
+        grads[j, best] = gb
+        grads[j, j] = gj
+        f[j] = x[best] * gb + x[j] * gj
+        if f[j] < fmin:
+            fmin = f[j]
+    n_act = 0
+    for j in range(K):
+        if j != best and (f[j] <= fmin or f[j] < fmin + r):
+            n_act += 1
+    if n_act == 1:
+        for j in range(K):
+            if j != best and (f[j] <= fmin or f[j] < fmin + r):
+                jj = 0
+                for i in range(K):
+                    if grads[j, i] > grads[j, jj]:
+                        jj = i
+                for i in range(K):
+                    z[i] = 0.0
+                z[jj] = 1.0
+        _clear_grads(grads, best)
+        return 1
+    M = np.empty((n_act, K))
+    row = 0
+    for j in range(K):
+        if j != best and (f[j] <= fmin or f[j] < fmin + r):
+            for i in range(K):
+                M[row, i] = grads[j, i] - f[j]  # <e_i - x, grad f_j>, since <x, grad f_j> = f_j
+            row += 1
+    _clear_grads(grads, best)
+    _, zz = solve_game(M)
+    for i in range(K):
+        z[i] = zz[i]
+    return n_act
+
+
+@njit(cache=True)
+def _clear_grads(grads, best):
+    """Zero the entries of ``grads`` written by :func:`fws_direction_work`."""
+    for j in range(grads.shape[0]):
+        grads[j, best] = 0.0
+        grads[j, j] = 0.0
+
+
+@njit(cache=True)
+def _step_fws(counts, means, variances, best, t, plug_in, ws, exponent):
+    """FWS / EV-FWS: forced exploration (uniform ``z``) when ``floor(t/K)`` is a perfect
+    square or the empirical best arm is not unique, else :func:`fws_direction`; then
+    ``x <- x (t-1)/t + z/t`` and C-tracking of ``x`` (decision D44)."""
+    K = counts.shape[0]
+    z = ws[W_TMP]
+    n_best = 0
+    for a in range(K):
+        if means[a] == means[best]:
+            n_best += 1
+    if n_best > 1 or is_perfect_square(t // K):
+        for a in range(K):
+            z[a] = 1.0 / K
+    else:
+        r = t ** (-exponent) / K
+        fws_direction_work(
+            ws[W_X], means, variances, best, r, plug_in, z, ws[N_WS : N_WS + K], ws[W_F]
+        )
+    x = ws[W_X]
+    for a in range(K):
+        x[a] = x[a] * (t - 1.0) / t + z[a] / t
+    return c_tracking(ws[W_SUMW], counts, x)
+
+
+@njit(cache=True)
+def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+    """Dispatch to the sampling rule ``rule`` (one of the ``RULE_*`` codes)."""
+    if rule == RULE_UNIFORM:
+        return t % counts.shape[0]
+    if rule == RULE_FIXED:
+        return c_tracking(ws[W_SUMW], counts, wfix)
+    if rule == RULE_TAS:
+        return _step_tas(counts, means, variances, best, t, plug_in, ws, scal)
+    if rule == RULE_TCI:
+        return _step_tci(counts, Z, best, params[P_BETA], rng)
+    if rule == RULE_DKM:
+        return _step_dkm(counts, means, variances, best, t, plug_in, ws, scal)
+    if rule == RULE_FWS:
+        return _step_fws(counts, means, variances, best, t, plug_in, ws, params[P_FWS_EXPONENT])
+    raise ValueError("unknown sampling rule code")
+
+
+# --------------------------------------------------------------------------- loop body
+# The functions below are the body of the GLR loop. :func:`run_glr` (simulator) and
+# :class:`baiuv.simulation.identify.BestArmIdentifier` (ask/tell API) call the same ones, so a run of
+# the identifier fed with draws from an instance is the simulator's run (decision D72).
+@njit(cache=True)
+def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Add observation ``x`` of ``arm``: Welford update of its count, mean and ``1/N``
+    empirical variance (Section ``ssec:GLR_stopping_rule``), then of its threshold state
+    (``baiuv.thresholds.kernels.update_state``, per-arm peeling statistics of Theorem
+    ``thm:delta_correct_complex_threshold_glrt``)."""
+    n = welford(arm, x, counts, means, m2, variances)
+    if has_state(thr_code):
+        update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+
+
+@njit(cache=True)
+def welford(arm, x, counts, means, m2, variances):
+    """Welford update of ``arm``'s count, mean and ``1/N`` variance with ``x``; returns the
+    new count. Small on purpose: the simulation loop calls it at every sample and numba
+    inlines it (a call of a function that contains the threshold-state update costs about
+    100 ns per sample even when the update is skipped; decision D160)."""
+    n = counts[arm] + 1
+    d = x - means[arm]
+    means[arm] += d / n
+    m2[arm] += d * (x - means[arm])
+    counts[arm] = n
+    variances[arm] = m2[arm] / n
+    return n
+
+
+@njit(cache=True)
+def glr_stop_check(
+    thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
+):
+    """GLR stopping rule: ``True`` when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
+    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
+    thresholds coming from ``baiuv.thresholds.kernels.threshold_pair``.
+
+    The thresholds are written to ``thr_out`` (``nan`` for ``hat a_t`` and, unless
+    ``all_pairs``, for the pairs after the first failing one: the simulator stops computing
+    at the first challenger that is not beaten).
+    """
+    K = counts.shape[0]
+    for a in range(K):
+        thr_out[a] = math.nan
+    stop = True
+    for a in range(K):
+        if a == best:
+            continue
+        c = threshold_pair(
+            thr_code,
+            thr_fparams,
+            thr_table,
+            float(t),
+            counts[best],
+            counts[a],
+            states[best],
+            states[a],
+        )
+        thr_out[a] = c
+        if not (Z[a] > c):
+            stop = False
+            if not all_pairs:
+                break
+    return stop
+
+
+@njit(cache=True)
+def lazy_check_time(t0, ratio, k):
+    """``k``-th time of the geometric grid of the lazy stopping rule, ``ceil(t0 ratio^k)``
+    (end of Section ``ssec:simulations_stopping_thresholds``; decision D70)."""
+    return int(math.ceil(t0 * ratio**k))
+
+
+@njit(cache=True)
+def lazy_next_index(t, t0, ratio, k):
+    """Smallest ``k' >= k`` whose grid time ``ceil(t0 ratio^k')`` is ``> t``."""
+    while lazy_check_time(t0, ratio, k) <= t:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def init_workspace(counts, params):
+    """Workspace ``(ws, scal)`` of the sampling rules after the initialisation phase:
+    C-tracking sums start at the counts, the FWS iterate is uniform, ``scal[0]`` is the
+    AdaHedge gap budget, ``scal[1:3]`` the TaS oracle warm-start hint (none)."""
+    K = counts.shape[0]
+    ws = np.zeros((N_WS + K, K))
+    for a in range(K):
+        ws[W_SUMW, a] = counts[a]
+        ws[W_X, a] = 1.0 / K
+    scal = np.zeros(3)
+    scal[2] = -1.0  # TaS: empirical best arm of the stored oracle hint
+    scal[0] = params[P_HEDGE_DELTA0]
+    return ws, scal
+
+
+@njit(cache=True)
+def draw(arm, mu, sd, rng):
+    """One Gaussian observation ``mu_a + sigma_a Z`` from the run's stream."""
+    return mu[arm] + sd[arm] * rng.standard_normal()
+
+
+@njit(cache=True)
+def draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Draw one observation of ``arm`` (:func:`draw`) and add it (:func:`observe_update`)."""
+    observe_update(
+        arm,
+        draw(arm, mu, sd, rng),
+        counts,
+        means,
+        m2,
+        variances,
+        thr_code,
+        thr_fparams,
+        states,
+    )
+
+
+# --------------------------------------------------------------------------- loops
+@njit(cache=True)
+def run_glr(
+    rule,
+    plug_in,
+    mu,
+    sigma2,
+    n0,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    params,
+    wfix,
+    rng,
+    max_samples,
+    lazy_ratio=0.0,
+):
+    """One run of a sampling rule with the GLR (or EV-GLR) stopping rule.
+
+    Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
+    statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
+    (``plug_in=True``) are computed against the empirical best arm ``hat a_t``
+    (:func:`baiuv.model.glr_kernels.glr_stats_into`) and the run stops at the first ``t`` with ``Z_a(t) >
+    c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t`` (:func:`glr_stop_check`, eqs.
+    ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``). Variances are the ``1/N``
+    empirical variances of Section ``ssec:GLR_stopping_rule``.
+
+    With ``lazy_ratio > 1`` the stopping rule is only evaluated at the times
+    ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule of Section
+    ``ssec:simulations_stopping_thresholds``, decision D70); sampling and the per-arm
+    states are updated at every step. ``lazy_ratio = 0`` checks at every step.
+
+    Returns
+    -------
+    (tau, recommendation, counts, truncated) : stopping time (all samples counted), the
+    empirical best arm at ``tau``, final counts, and whether ``max_samples`` was hit.
+    """
+    K = mu.shape[0]
+    sd = np.sqrt(sigma2)
+    counts = np.zeros(K, dtype=np.int64)
+    means = np.zeros(K)
+    m2 = np.zeros(K)
+    variances = np.zeros(K)
+    for _ in range(n0):
+        for a in range(K):
+            draw_observe(
+                a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
+            )
+    t = n0 * K
+    ws, scal = init_workspace(counts, params)
+    # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
+    # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
+    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger.
+    Z = np.empty(K)
+    thr_pair = np.empty(K)
+    ok = np.zeros(K, dtype=np.bool_)
+    log_counts = np.empty(K)
+    for a in range(K):
+        log_counts[a] = math.log(counts[a])
+    t_only = depends_on_t_only(thr_code)
+    stateful = has_state(thr_code)
+    thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
+    lazy = lazy_ratio > 1.0
+    t0 = float(t)
+    k_next = 0
+    truncated = False
+    best = empirical_best(means)
+    while True:
+        if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
+            if lazy:
+                k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
+            stop = True
+            thr_t = math.nan
+            have_thr_t = False
+            for a in range(K):  # glr_stop_check, in the same order, with cached values
+                if a == best:
+                    continue
+                if not ok[a]:
+                    Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                    thr_pair[a] = math.nan
+                    ok[a] = True
+                z = Z[a]
+                if t_only:
+                    if not (z > thr_lo):  # then not (z > c(t)) either
+                        stop = False
+                        break
+                    if not have_thr_t:
+                        thr_t = threshold_pair(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t),
+                            counts[best],
+                            counts[a],
+                            states[best],
+                            states[a],
+                        )
+                        have_thr_t = True
+                        if math.isfinite(thr_t):
+                            thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
+                    c = thr_t
+                else:
+                    if math.isnan(thr_pair[a]):
+                        thr_pair[a] = threshold_pair(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t),
+                            counts[best],
+                            counts[a],
+                            states[best],
+                            states[a],
+                        )
+                    c = thr_pair[a]
+                if not (z > c):
+                    stop = False
+                    break
+            if stop:
+                break
+        if t >= max_samples:
+            truncated = True
+            break
+        if rule == RULE_UNIFORM:
+            arm = t % K
+        elif rule == RULE_TCI:
+            if rng.random() < params[P_BETA]:
+                arm = best
+            else:
+                for a in range(K):
+                    if a != best and not ok[a]:
+                        Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                        thr_pair[a] = math.nan
+                        ok[a] = True
+                arm = _tci_challenger(Z, log_counts, best)
+        elif rule == RULE_FIXED:
+            arm = c_tracking(ws[W_SUMW], counts, wfix)
+        else:
+            arm = select_arm(
+                rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
+            )
+        # draw_observe, with the threshold-state update in this loop (see welford)
+        n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
+        if stateful:
+            update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+        if rule == RULE_TCI:
+            log_counts[arm] = math.log(n)
+        t += 1
+        new_best = empirical_best(means)
+        if arm == best or new_best != best:
+            for a in range(K):
+                ok[a] = False
+        else:
+            ok[arm] = False
+        best = new_best
+    rec = 0
+    for a in range(1, K):
+        if means[a] > means[rec]:
+            rec = a
+    return t, rec, counts, truncated
+
+
+@njit(cache=True)
+def glr_stat(a, best, plug_in, counts, means, variances):
+    """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
+    :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
+    if plug_in:
+        return tc_known(
+            means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+        )
+    return tc_unknown(means[best], variances[best], counts[best], means[a], variances[a], counts[a])
+
+
+@njit(cache=True)
+def fhn_eliminate(n, means, pair_m2, pair_m2_n0, active, log_term, use_n0):
+    """Elimination step of FHN2 (``use_n0=False``) / FHN1 (``use_n0=True``), decision D45.
+
+    With ``S_{b,a}`` the ``1/(n-1)`` empirical variance of the paired differences
+    ``X_{s,b} - X_{s,a}`` (``s <= n``, or ``s <= n0`` for FHN1), ``t_{b,a} = n / S_{b,a}``
+    and ``g(x) = sqrt((x + 1) (log_term + log(x + 1)))`` with
+    ``log_term = 2 log((K-1)/(2 delta))``, an active arm ``b`` is eliminated when
+    ``t_{b,a} (mean_b - mean_a) < -g(t_{b,a})`` for some other active arm ``a``. All
+    eliminations of one step are decided on the same active set. Returns the number of
+    eliminated arms (``active`` is updated in place).
+    """
+    K = means.shape[0]
+    out = np.zeros(K, dtype=np.bool_)
+    for b in range(K):
+        if not active[b]:
+            continue
+        for a in range(K):
+            if a == b or not active[a]:
+                continue
+            if use_n0:
+                S = pair_m2_n0[b, a]
+            else:
+                S = pair_m2[b, a] / (n - 1.0)
+            if not (S > 0.0):
+                continue
+            tba = n / S
+            g = math.sqrt((tba + 1.0) * (log_term + math.log1p(tba)))
+            if tba * (means[b] - means[a]) < -g:
+                out[b] = True
+                break
+    n_out = 0
+    for b in range(K):
+        if out[b]:
+            active[b] = False
+            n_out += 1
+    return n_out
+
+
+@njit(cache=True)
+def run_fhn(mu, sigma2, n0, log_term, use_n0, rng, max_samples):
+    """One run of FHN2 / FHN1 (Algorithm ``algo:fhn2``; Fan, Hong and Nelson, 2016).
+
+    ``n0`` observations of every arm, then rounds: elimination step
+    (:func:`fhn_eliminate`), and while more than one arm survives one new observation of
+    each surviving arm. Paired-difference statistics are updated with Welford's algorithm.
+
+    Returns ``(tau, recommendation, counts, truncated)`` as :func:`run_glr`.
+    """
+    K = mu.shape[0]
+    sd = np.sqrt(sigma2)
+    counts = np.zeros(K, dtype=np.int64)
+    means = np.zeros(K)
+    pair_mean = np.zeros((K, K))
+    pair_m2 = np.zeros((K, K))
+    pair_m2_n0 = np.zeros((K, K))
+    active = np.ones(K, dtype=np.bool_)
+    x = np.zeros(K)
+    n = 0
+    t = 0
+    n_active = K
+    truncated = False
+    while True:
+        if n >= n0:
+            if n == n0:
+                for a in range(K):
+                    for b in range(K):
+                        pair_m2_n0[a, b] = pair_m2[a, b] / (n0 - 1.0)
+            n_active -= fhn_eliminate(n, means, pair_m2, pair_m2_n0, active, log_term, use_n0)
+            if n_active <= 1:
+                break
+        if t + n_active > max_samples:
+            truncated = True
+            break
+        # one round: one observation of every active arm
+        n += 1
+        for a in range(K):
+            if active[a]:
+                x[a] = mu[a] + sd[a] * rng.standard_normal()
+                counts[a] += 1
+                means[a] += (x[a] - means[a]) / n
+                t += 1
+        for a in range(K):
+            if not active[a]:
+                continue
+            for b in range(a + 1, K):
+                if not active[b]:
+                    continue
+                d = x[a] - x[b]
+                delta = d - pair_mean[a, b]
+                pair_mean[a, b] += delta / n
+                pair_m2[a, b] += delta * (d - pair_mean[a, b])
+                pair_mean[b, a] = -pair_mean[a, b]
+                pair_m2[b, a] = pair_m2[a, b]
+    rec = -1
+    for a in range(K):
+        if active[a] and (rec < 0 or means[a] > means[rec]):
+            rec = a
+    return t, rec, counts, truncated

@@ -1,0 +1,94 @@
+"""Which rules run on the submitting node (``localrules``) and which are cluster jobs.
+
+On SLURM every non-local rule is a batch job; computing rules must be among them, and the
+cheap aggregation, table and figure rules must not wait in the queue (README, "SLURM").
+Read statically from the rule files, so the check needs no Snakemake run.
+"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+COMPUTE = re.compile(r"(_shard|_sweep|_curves|_costs|_initial_times|_instances)$")
+LIGHT = re.compile(r"(_aggregate|_figure|_table|_tables|_report)$")
+
+
+def _rules_and_locals():
+    rules, local = set(), set()
+    for f in FILES:
+        text = f.read_text()
+        rules |= set(re.findall(r"^\s*rule (\w+):", text, flags=re.M))
+        for block in re.findall(r"^\s*localrules:\n((?:\s+\w+,?\n)+)", text, flags=re.M):
+            local |= set(re.findall(r"(\w+)", block))
+    return rules, local
+
+
+def test_localrules_name_existing_rules():
+    rules, local = _rules_and_locals()
+    assert local <= rules, sorted(local - rules)
+
+
+def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
+    rules, local = _rules_and_locals()
+    compute = {r for r in rules if COMPUTE.search(r) and not LIGHT.search(r)}
+    # audit_instances draws a few random instances: cheap, kept local on purpose
+    compute -= {"audit_instances"}
+    light = {r for r in rules if LIGHT.search(r)}
+    assert "sim_shard" in compute and "delta_correct_shard" in compute
+    assert not compute & local, sorted(compute & local)
+    assert light <= local, sorted(light - local)
+
+
+def test_dry_run_in_another_working_directory(tmp_path):
+    """``--directory`` elsewhere: every input that belongs to the checkout (the decision
+    list of the reproduction report) is found there, not looked up in the run directory."""
+    out = _snakemake_dry_run("--quiet", "rules", "--directory", str(tmp_path), cwd=ROOT)
+    assert "reproduction_report" in out
+
+
+def _snakemake_dry_run(*args: str, cwd: Path) -> str:
+    """Output of a dry run of the default config with the checkout's Snakefile."""
+    import subprocess
+    import sys
+
+    snakemake = Path(sys.executable).with_name("snakemake")
+    res = subprocess.run(
+        [
+            str(snakemake),
+            "-n",
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--configfile",
+            str(ROOT / "config" / "config.yaml"),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    return res.stdout + res.stderr
+
+
+def _report_inputs(*extra: str, cwd: Path) -> list[str]:
+    """The input list of rule reproduction_report in a forced dry run."""
+    lines = _snakemake_dry_run("-f", "results/reproduction.md", *extra, cwd=cwd).splitlines()
+    i = next(k for k, line in enumerate(lines) if line.strip() == "rule reproduction_report:")
+    return [p.strip() for p in lines[i + 1].split("input:", 1)[1].split(",")]
+
+
+def test_report_inputs_are_relative_to_the_working_directory(tmp_path):
+    """The decision list is recorded relative to the working directory, never as an
+    absolute path: a checkout copied or moved together with its results keeps the same
+    input set, so Snakemake reruns nothing (the CI failure of stop 10 was the absolute
+    path, which changed when the tiny run was copied). With ``--directory`` elsewhere
+    the relative path still leads to the checkout's file."""
+    inside = _report_inputs(cwd=ROOT)
+    assert "docs/decisions.md" in inside
+    assert not any(Path(p).is_absolute() for p in inside)
+    elsewhere = _report_inputs("--directory", str(tmp_path), cwd=ROOT)
+    (dec,) = [p for p in elsewhere if p.endswith("decisions.md")]
+    assert not Path(dec).is_absolute()
+    assert (tmp_path / dec).resolve() == (ROOT / "docs" / "decisions.md").resolve()

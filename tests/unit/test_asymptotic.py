@@ -1,0 +1,326 @@
+"""Asymptotic-regime experiment (issue 8): slope fit, summaries, constants, claims, figure."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import curve_fit
+
+from baiuv.experiments.asymptotic import (
+    THEORY,
+    asymptotic_claims,
+    asymptotic_instances,
+    check_asymptotic_config,
+    delta_label,
+    fit_slope,
+    run_asymptotic_cell,
+    slope_table,
+    slopes_markdown,
+    summarize_asymptotic,
+    theoretical_constants,
+)
+from baiuv.model.instance import STANDARD, GaussianInstance
+
+TWO = GaussianInstance(np.array([0.0, -1.0]), np.array([1.0, 0.25]), "two_arm")
+NAMED = {"standard": STANDARD.to_dict()}
+
+
+# ------------------------------------------------------------------ weighted least squares
+@given(
+    st.lists(st.floats(0.5, 30.0), min_size=3, max_size=8, unique=True),
+    st.floats(-5, 5),
+    st.floats(-50, 50),
+    st.integers(0, 2**31 - 1),
+)
+@settings(max_examples=40, deadline=None)
+def test_fit_slope_matches_scipy_curve_fit(xs, a, b, s):
+    rng = np.random.default_rng(s)
+    x = np.array(xs)
+    se = rng.uniform(0.1, 3.0, x.size)
+    y = a + b * x + se * rng.standard_normal(x.size)
+    f = fit_slope(x, y, se)
+    # exact: ordinary least squares on the whitened system
+    Xw = np.column_stack([np.ones_like(x), x]) / se[:, None]
+    coef, *_ = np.linalg.lstsq(Xw, y / se, rcond=None)
+    cov = np.linalg.inv(Xw.T @ Xw)
+    assert f["slope"] == pytest.approx(coef[1], rel=1e-8, abs=1e-8)
+    assert f["intercept"] == pytest.approx(coef[0], rel=1e-8, abs=1e-8)
+    assert f["slope_se"] == pytest.approx(math.sqrt(cov[1, 1]), rel=1e-8)
+    resid = (y - coef[0] - coef[1] * x) / se
+    assert f["chi2"] == pytest.approx(float(resid @ resid), rel=1e-6, abs=1e-9)
+    # iterative: scipy's nonlinear least squares (finite-difference Jacobian)
+    popt, pcov = curve_fit(lambda t, p0, p1: p0 + p1 * t, x, y, sigma=se, absolute_sigma=True)
+    assert f["slope"] == pytest.approx(popt[1], rel=1e-3, abs=1e-3)
+    # finite-difference covariance: looser tolerance (the exact check above is to 1e-8)
+    assert f["slope_se"] == pytest.approx(math.sqrt(pcov[1, 1]), rel=2e-3)
+    assert f["dof"] == x.size - 2
+
+
+def test_fit_slope_two_points_is_the_secant():
+    f = fit_slope([1.0, 3.0], [10.0, 16.0], [1.0, 2.0])
+    assert f["slope"] == pytest.approx(3.0)
+    assert f["slope_se"] == pytest.approx(math.sqrt(1 + 4) / 2)
+
+
+def test_fit_slope_interval_coverage_monte_carlo():
+    """95 % intervals cover the true slope in 95 % of simulated data sets (n = 4000:
+    binomial s.d. 0.0034, margin 0.015 > 4 s.d.)."""
+    rng = np.random.default_rng(3)
+    x = np.log(1 / np.array([1e-4, 1e-6, 1e-8, 1e-10]))
+    se = np.array([3.0, 4.0, 5.0, 6.0])
+    hits = 0
+    n = 4000
+    for _ in range(n):
+        y = 10 + 336.0 * x + se * rng.standard_normal(4)
+        f = fit_slope(x, y, se)
+        hits += f["slope_low"] <= 336.0 <= f["slope_high"]
+    assert abs(hits / n - 0.95) < 0.015
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([1.0], [1.0], [1.0]), "at least 2"),
+        (([1.0, 1.0], [1.0, 2.0], [1.0, 1.0]), "distinct"),
+        (([1.0, 2.0], [1.0, np.nan], [1.0, 1.0]), "finite"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0, -1.0]), "se must"),
+        (([1.0, 2.0], [1.0, 2.0], [1.0]), "same length"),
+    ],
+)
+def test_fit_slope_rejects_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        fit_slope(*args)
+
+
+def test_fit_slope_zero_standard_errors_are_floored():
+    f = fit_slope([1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 0.0])
+    assert f["slope"] == pytest.approx(2.0)
+    assert np.isfinite(f["slope_se"]) and f["slope_se"] > 0
+
+
+# ------------------------------------------------------------------ constants
+def test_theoretical_constants_two_arm_closed_forms():
+    """Known variances, K = 2: T*_sigma2 = 2 (s1 + s2)^2 / gap^2 (optimal w ∝ s) and
+    T*_sigma2,1/2 = 4 (s1^2 + s2^2) / gap^2 (w = (1/2, 1/2))."""
+    for gap, v in [(1.0, 0.25), (0.3, 2.0), (2.0, 0.01)]:
+        c = theoretical_constants([0.0, -gap], [1.0, v])
+        assert c["T_star_known"] == pytest.approx(2 * (1 + math.sqrt(v)) ** 2 / gap**2, rel=1e-9)
+        assert c["T_star_known_beta"] == pytest.approx(4 * (1 + v) / gap**2, rel=1e-9)
+
+
+def test_theoretical_constants_inequalities():
+    """Lemma lem:complexity_inequalities (T*_sigma2 < T*), T* <= T*_beta <= 2 T* (Russo)."""
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        K = int(rng.integers(2, 8))
+        mu = np.r_[0.0, -rng.uniform(0.2, 1.0, K - 1)]
+        s2 = np.r_[1.0, rng.uniform(0.1, 10, K - 1)]
+        c = theoretical_constants(mu, s2)
+        assert c["T_star_known"] < c["T_star"] <= c["T_star_beta"] * (1 + 1e-9)
+        assert c["T_star_beta"] <= 2 * c["T_star"]
+        assert c["T_star_known"] <= c["T_star_known_beta"] * (1 + 1e-9)
+
+
+def test_delta_label():
+    assert delta_label(1e-10) == "1e-10"
+    assert delta_label(0.001) == "0.001"
+    with pytest.raises(ValueError, match="delta"):
+        delta_label(1.5)
+
+
+# ------------------------------------------------------------------ config
+def test_asymptotic_instances_named_and_inline():
+    out = asymptotic_instances(
+        [
+            {"instance": "standard", "runs": 3},
+            {"name": "x", "mu": [0, -1], "sigma2": [1, 1], "runs": 5},
+        ],
+        NAMED,
+    )
+    assert [a.name for a in out] == ["standard", "x"] and [a.runs for a in out] == [3, 5]
+    np.testing.assert_array_equal(out[0].instance.mu, STANDARD.mu)
+
+
+@pytest.mark.parametrize(
+    "specs, match",
+    [
+        ([{"instance": "nope", "runs": 3}], r"asymptotic.instances\[0\].instance"),
+        ([{"name": "x", "mu": [0, 0], "sigma2": [1, 1], "runs": 3}], r"instances\[0\] \(x\)"),
+        ([{"name": "x", "mu": [0, -1], "runs": 3}], "missing"),
+        ([{"instance": "standard"}], "runs"),
+        ([{"instance": "standard", "runs": 2}, {"instance": "standard", "runs": 2}], "duplicate"),
+    ],
+)
+def test_asymptotic_instances_errors(specs, match):
+    with pytest.raises(ValueError, match=match):
+        asymptotic_instances(specs, NAMED)
+
+
+def _section(**kw):
+    s = {
+        "instances": [{"instance": "standard", "runs": 3}],
+        "deltas": [0.1, 0.01],
+        "algorithms": ["TaS"],
+        "thresholds": ["kl"],
+        "fit_points": 2,
+    }
+    s.update(kw)
+    return s
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"algorithms": ["uniform"]}, r"asymptotic.algorithms\[0\]"),
+        ({"thresholds": ["nope"]}, r"asymptotic.thresholds\[0\]"),
+        ({"deltas": [0.1, 0.1000000001]}, "distinct"),
+        ({"deltas": [0.1, 2.0]}, r"asymptotic.deltas\[1\]"),
+        ({"fit_points": 3}, "fit_points"),
+    ],
+)
+def test_check_asymptotic_config_errors(kw, match):
+    check_asymptotic_config(_section(), NAMED)
+    with pytest.raises(ValueError, match=match):
+        check_asymptotic_config(_section(**kw), NAMED)
+
+
+# ------------------------------------------------------------------ simulation
+def test_cell_shards_and_determinism():
+    full = run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-3, runs=6, seed=5)
+    parts = pd.concat(
+        [
+            run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-3, runs=6, seed=5, n_shards=3, shard=s)
+            for s in range(3)
+        ],
+        ignore_index=True,
+    )
+    cols = ["run", "stopping_time", "correct"]
+    pd.testing.assert_frame_equal(full[cols], parts[cols])
+    assert list(full["run"]) == list(range(6))
+    assert np.allclose(full["log_inv_delta"], math.log(1e3))
+    other = run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-4, runs=6, seed=5)
+    assert not np.array_equal(full["stopping_time"], other["stopping_time"])  # independent cells
+
+
+def test_cell_rejects_bad_input():
+    with pytest.raises(ValueError, match="algorithm"):
+        run_asymptotic_cell(TWO, "uniform", "heuristic", 0.1, runs=2, seed=0)
+    with pytest.raises(ValueError, match="runs"):
+        run_asymptotic_cell(TWO, "TaS", "heuristic", 0.1, runs=0, seed=0)
+    with pytest.raises(ValueError, match="threshold"):
+        run_asymptotic_cell(TWO, "TaS", "nope", 0.1, runs=2, seed=0)
+    with pytest.raises(ValueError, match="named"):
+        run_asymptotic_cell(
+            GaussianInstance([0, -1], [1, 1]), "TaS", "heuristic", 0.1, runs=2, seed=0
+        )
+
+
+def test_mean_stopping_time_grows_with_log_inv_delta_and_exceeds_lower_bound():
+    """Monte Carlo: TCI with the KL threshold (delta-correct, GLR) on the two-arm instance:
+    E[tau] increases from delta = 0.1 to 1e-6 and stays above T* log(1/(2.4 delta))."""
+    runs = pd.concat(
+        [run_asymptotic_cell(TWO, "TCI", "kl", d, runs=40, seed=2) for d in (0.1, 1e-6)],
+        ignore_index=True,
+    )
+    s = summarize_asymptotic(runs, {"two_arm": TWO})
+    m = s.set_index("delta")
+    assert m.loc[1e-6, "mean_low"] > m.loc[0.1, "mean_high"]
+    assert (s["mean"] > s["lower_bound"]).all()
+    assert (s["errors"] == 0).all()
+
+
+# ------------------------------------------------------------------ summaries and slopes
+def _fake_runs(slope=5.0, intercept=3.0, deltas=(0.1, 1e-3, 1e-6, 1e-10), n=50, alg="TaS"):
+    rng = np.random.default_rng(1)
+    rows = []
+    for d in deltas:
+        L = math.log(1 / d)
+        for r in range(n):
+            tau = int(round(intercept + slope * L + rng.normal(0, 2)))
+            rows.append(
+                dict(
+                    instance="two_arm",
+                    algorithm=alg,
+                    threshold="kl",
+                    delta=d,
+                    run=r,
+                    stopping_time=tau,
+                    correct=r != 0,
+                    truncated=False,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def test_summary_against_pandas():
+    runs = _fake_runs()
+    s = summarize_asymptotic(runs, {"two_arm": TWO}).set_index("delta")
+    for d, g in runs.groupby("delta"):
+        t = g["stopping_time"].astype(float)
+        assert s.loc[d, "mean"] == pytest.approx(t.mean())
+        assert s.loc[d, "se"] == pytest.approx(t.std() / math.sqrt(len(t)))
+        assert s.loc[d, "ratio"] == pytest.approx(t.mean() / math.log(1 / d))
+        assert s.loc[d, "errors"] == 1
+        T = theoretical_constants(TWO.mu, TWO.sigma2)["T_star"]
+        assert s.loc[d, "lower_bound"] == pytest.approx(T * math.log(1 / (2.4 * d)))
+        assert s.loc[d, "mean_high"] - s.loc[d, "mean"] == pytest.approx(
+            1.959964 * s.loc[d, "se"], rel=1e-5
+        )
+    assert (s["constant"] == "T_star").all()
+
+
+def test_slope_table_recovers_slope_and_uses_largest_log_inv_delta():
+    runs = _fake_runs(slope=7.0)
+    # a different regime at delta = 0.1 must not enter a fit on the 3 smallest deltas
+    runs.loc[runs["delta"] == 0.1, "stopping_time"] += 1000
+    s = summarize_asymptotic(runs, {"two_arm": TWO})
+    t = slope_table(s, fit_points=3).iloc[0]
+    assert t["points"] == 3 and t["delta_max"] == pytest.approx(1e-3)
+    assert t["slope_low"] <= 7.0 <= t["slope_high"]
+    assert t["slope_high"] - t["slope_low"] < 0.5
+    t4 = slope_table(s, fit_points=4).iloc[0]
+    assert t4["slope"] < 7.0 - 5  # the outlier at delta = 0.1 pulls the 4-point slope down
+    md = slopes_markdown(slope_table(s, fit_points=3), s, fit_points=3)
+    assert "T*(μ,σ²) = 5.439" in md and "| two_arm | TaS | kl |" in md
+
+
+def test_claims_verdicts():
+    from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED
+
+    T = theoretical_constants(TWO.mu, TWO.sigma2)
+    good = summarize_asymptotic(_fake_runs(slope=T["T_star"]), {"two_arm": TWO})
+    bad = summarize_asymptotic(_fake_runs(slope=2 * T["T_star"]), {"two_arm": TWO})
+    ev = summarize_asymptotic(_fake_runs(slope=T["T_star_known"], alg="EV-TaS"), {"two_arm": TWO})
+    for s, verdict in [(good, REPRODUCED), (bad, DIFFERS)]:
+        claims = asymptotic_claims(slope_table(s), s)
+        c = [c for c in claims if c.claim.startswith("TaS with the kl")]
+        assert len(c) == 1 and c[0].verdict == verdict
+    c_ev = [c for c in asymptotic_claims(slope_table(ev), ev) if "impossibility" in c.where]
+    assert c_ev and c_ev[0].verdict == REPRODUCED
+    close = summarize_asymptotic(_fake_runs(slope=T["T_star"], alg="EV-TaS", n=3), {"two_arm": TWO})
+    assert NOT_CHECKABLE in {c.verdict for c in asymptotic_claims(slope_table(close), close)}
+    lb = [c for c in asymptotic_claims(slope_table(good), good) if "2.4δ" in c.claim]
+    assert lb and lb[0].verdict == REPRODUCED
+
+
+def test_theory_map_covers_the_issue_algorithms():
+    for a in ("TaS", "TCI", "EV-TaS", "EV-TCI", "fixed"):
+        assert a in THEORY
+    assert THEORY["TCI"][0] == "T_star_beta" and THEORY["EV-TaS"][0] == "T_star_known"
+
+
+def test_asymptotic_figure_smoke():
+    from baiuv.plotting.asymptotic import asymptotic_figure
+
+    s = summarize_asymptotic(
+        pd.concat([_fake_runs(), _fake_runs(alg="EV-TCI")], ignore_index=True), {"two_arm": TWO}
+    )
+    fig = asymptotic_figure(s, thresholds=["kl", "bob"])
+    assert len(fig.axes) == 2
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert {"TaS", "EV-TCI", "T*(μ,σ²)", "T*_σ²(μ)"} <= set(labels)
+    with pytest.raises(ValueError, match="summary"):
+        asymptotic_figure(s.drop(columns="ratio"))

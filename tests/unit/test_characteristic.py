@@ -1,0 +1,166 @@
+"""Characteristic times and optimal allocations (Appendix app:characteristic_times)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.optimize import minimize_scalar
+
+import baiuv
+from baiuv.model.oracle import _outer
+from baiuv.model.transport import tc_known, tc_unknown
+
+
+@st.composite
+def instances(draw, kmax=8):
+    K = draw(st.integers(2, kmax))
+    gaps = draw(st.lists(st.floats(0.01, 3.0), min_size=K - 1, max_size=K - 1))
+    s2 = draw(st.lists(st.floats(0.05, 10.0), min_size=K, max_size=K))
+    return np.r_[0.0, -np.asarray(gaps)], np.asarray(s2)
+
+
+@pytest.mark.parametrize("K", [2, 3, 5, 10, 20])
+@pytest.mark.parametrize("gap", [0.05, 0.7, 4.0])
+def test_equal_variance_closed_form(K, gap):
+    # proof of Lemma lem:ratio_characteristic_time_large: T*_{s2} Delta^2 / 2 = (1 + sqrt(K-1))^2
+    mu = np.r_[0.0, -gap * np.ones(K - 1)]
+    t = baiuv.characteristic_time(mu, np.ones(K), known_variance=True)
+    assert t * gap**2 / 2 == pytest.approx((1 + np.sqrt(K - 1)) ** 2, rel=1e-10)
+    w = baiuv.optimal_allocation(mu, np.ones(K), known_variance=True)
+    assert w[0] == pytest.approx(np.sqrt(K - 1) / (K - 1 + np.sqrt(K - 1)), rel=1e-9)
+
+
+@given(instances())
+def test_ratio_inequalities(inst):
+    # Lemma lem:complexity_inequalities: 1 < T*/T*_{s2} <= d/ln(1+d), also for beta-versions
+    mu, s2 = inst
+    for beta in (None, 0.5):
+        ratio = baiuv.complexity_ratio(mu, s2, beta=beta)
+        assert ratio > 1.0
+        assert ratio <= baiuv.ratio_upper_bound(mu, s2) * (1 + 1e-9)
+
+
+def test_ratio_grows_without_bound():
+    ratios = []
+    for gap in [1.0, 10.0, 100.0, 1000.0]:
+        mu, s2 = np.array([0.0, -gap, -gap]), np.ones(3)
+        r = baiuv.complexity_ratio(mu, s2)
+        # lower bound from the proof of Lemma lem:ratio_characteristic_time_large
+        assert r >= gap**2 / ((1 + np.sqrt(2)) ** 2 * np.log1p(gap**2 / 4)) * (1 - 1e-9)
+        ratios.append(r)
+    assert np.all(np.diff(ratios) > 0) and ratios[-1] > 1e4
+
+
+@given(instances())
+def test_beta_versions(inst):
+    mu, s2 = inst
+    for known in (False, True):
+        t = baiuv.characteristic_time(mu, s2, known_variance=known)
+        t_half = baiuv.characteristic_time(mu, s2, known_variance=known, beta=0.5)
+        assert t <= t_half * (1 + 1e-9)
+        assert t_half <= 2 * t * (1 + 1e-9)  # Russo (2016): T*_{1/2} <= 2 T*
+        w = baiuv.optimal_allocation(mu, s2, known_variance=known)
+        # T* = min_beta T*_beta, attained at beta = w*_1
+        assert baiuv.characteristic_time(mu, s2, known_variance=known, beta=w[0]) == pytest.approx(
+            t, rel=1e-8
+        )
+        wb = baiuv.optimal_allocation(mu, s2, known_variance=known, beta=0.3)
+        assert wb[0] == pytest.approx(0.3)
+
+
+@given(instances())
+def test_allocation_is_equalizing_and_valid(inst):
+    mu, s2 = inst
+    for known, cost in ((False, tc_unknown), (True, tc_known)):
+        t = baiuv.characteristic_time(mu, s2, known_variance=known)
+        w = baiuv.optimal_allocation(mu, s2, known_variance=known)
+        assert np.all(w > 0) and w.sum() == pytest.approx(1.0, abs=1e-12)
+        costs = [cost(mu[0], s2[0], w[0], mu[a], s2[a], w[a]) for a in range(1, mu.size)]
+        # at the optimum every transportation cost equals 1/T*
+        assert np.allclose(costs, 1 / t, rtol=1e-8)
+
+
+@given(instances())
+def test_fast_agrees_with_bisection(inst):
+    mu, s2 = inst
+    for known in (False, True):
+        for beta in (None, 0.5):
+            kw = dict(known_variance=known, beta=beta)
+            tf = baiuv.characteristic_time(mu, s2, **kw)
+            tb = baiuv.characteristic_time(mu, s2, method="bisection", **kw)
+            assert tf == pytest.approx(tb, rel=1e-9)
+            wf = baiuv.optimal_allocation(mu, s2, **kw)
+            wb = baiuv.optimal_allocation(mu, s2, method="bisection", **kw)
+            np.testing.assert_allclose(wf, wb, rtol=1e-8)
+
+
+def _brute_two_arm(gap, r):
+    """2/T* = max_w min_lambda w d_1 + (1-w) d_2 by nested scalar optimisation."""
+
+    def inner(w):
+        f = lambda l: w * np.log1p(l**2) + (1 - w) * np.log1p((l + gap) ** 2 / r)  # noqa: E731
+        grid = np.linspace(-gap, 0, 4001)
+        j = int(np.argmin(f(grid)))
+        lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, 4000)]
+        return minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13}).fun
+
+    ws = np.linspace(1e-4, 1 - 1e-4, 2001)
+    vals = np.array([inner(w) for w in ws])
+    j = int(np.argmax(vals))
+    res = minimize_scalar(
+        lambda w: -inner(w),
+        bounds=(ws[max(j - 1, 0)], ws[min(j + 1, 2000)]),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    return 2 / max(-res.fun, vals.max())
+
+
+@pytest.mark.parametrize(
+    "gap,r", [(0.2, 0.5), (1.0, 0.5), (1.9, 0.5), (2.1, 0.5), (5.0, 0.5), (0.2, 0.01), (3.0, 40.0)]
+)
+def test_two_arm_brute_force(gap, r):
+    t = baiuv.characteristic_time([0.0, -gap], [1.0, r])
+    assert t == pytest.approx(_brute_two_arm(gap, r), rel=1e-6)
+
+
+def test_F_increasing_from_zero():
+    mu, s2 = baiuv.STANDARD.mu, baiuv.STANDARD.sigma2
+    ymax = min(np.log1p((mu[0] - mu[a]) ** 2 / s2[0]) for a in range(1, 5))
+    ys = np.linspace(0, ymax * 0.999, 200)
+    xs = np.zeros(5)
+    F = np.array([_outer(mu, s2, 0, y, False, -1.0, xs, True) + 1.0 for y in ys])
+    assert F[0] == 0.0
+    assert np.all(np.diff(F) > 0)
+    assert F[-1] > 1.0
+
+
+def test_named_instances_ratios():
+    # Section ssec:experiments states ~1.015 (standard) and ~1.384 (easy); see docs/decisions.md D1
+    assert baiuv.complexity_ratio(baiuv.EASY.mu, baiuv.EASY.sigma2) == pytest.approx(
+        1.384, abs=5e-4
+    )
+    assert baiuv.complexity_ratio(baiuv.STANDARD.mu, baiuv.STANDARD.sigma2) == pytest.approx(
+        1.0102, abs=1e-4
+    )
+
+
+@pytest.mark.parametrize(
+    "mu,s2,kw,match",
+    [
+        ([0.0], [1.0], {}, "mu must have at least 2"),
+        ([0.0, -1.0, -2.0], [1.0, 1.0], {}, "same length"),
+        ([0.0, np.nan], [1.0, 1.0], {}, "mu must be finite"),
+        ([0.0, -1.0], [1.0, np.inf], {}, "sigma2 must be finite"),
+        ([0.0, -1.0], [1.0, 0.0], {}, "sigma2 must be > 0"),
+        ([0.0, 0.0, -1.0], [1.0, 1.0, 1.0], {}, "unique best arm"),
+        ([[0.0, -1.0]], [[1.0, 1.0]], {}, "mu must be 1-D"),
+        ([0.0, -1.0], [1.0, 1.0], {"beta": 1.0}, "beta must be in"),
+        ([0.0, -1.0], [1.0, 1.0], {"method": "newton"}, "method must be"),
+    ],
+)
+def test_bad_input(mu, s2, kw, match):
+    with pytest.raises(ValueError, match=match):
+        baiuv.characteristic_time(mu, s2, **kw)
+    with pytest.raises(ValueError, match=match):
+        baiuv.optimal_allocation(mu, s2, **kw)

@@ -1,0 +1,117 @@
+"""Experiment "δ-correct stopping" (issue 6, decision D71)."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baiuv import EASY, GaussianInstance
+from baiuv.experiments.delta_correct import (
+    check_delta_correct_config,
+    delta_correct_markdown,
+    parse_variant,
+    run_delta_correct_cell,
+    summarize_delta_correct,
+    variants_for,
+)
+from baiuv.experiments.stopping_times import wilson_interval
+
+EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
+
+
+def test_parse_variant():
+    assert parse_variant("bob-lazy", "TCI") == ("bob", True)
+    assert parse_variant("ev-bob", "EV-TaS") == ("ev-bob", False)
+    assert parse_variant("heuristic", "EV-TCI") == ("heuristic", False)
+    for v, alg in [("ev-bob", "TCI"), ("bob", "EV-TCI"), ("bob-lazy-lazy", "TCI"), ("x", "TCI")]:
+        with pytest.raises(ValueError, match="variant"):
+            parse_variant(v, alg)
+    with pytest.raises(ValueError, match="algorithm"):
+        parse_variant("bob", "FHN2")
+
+
+def test_common_random_numbers_and_delta_correct_is_slower():
+    """Every variant of a run sees the same stream: the stopping rule consumes no
+    randomness, so the δ-correct (larger) threshold stops later on every run, and the
+    lazy variant stops on the grid no earlier than the eager one."""
+    cells = {
+        v: run_delta_correct_cell(EASY3, "TCI", v, range(6), seed=5, delta=0.05)
+        for v in ["heuristic", "box", "bob", "bob-lazy"]
+    }
+    h = cells["heuristic"]["stopping_time"].to_numpy()
+    for v in ["box", "bob", "bob-lazy"]:
+        assert np.all(cells[v]["stopping_time"].to_numpy() >= h), v
+    assert np.all(cells["bob-lazy"]["stopping_time"].to_numpy() >= cells["bob"]["stopping_time"])
+    assert cells["bob-lazy"]["lazy_ratio"].eq(1.1).all()
+    assert cells["bob"]["lazy_ratio"].isna().all()
+    again = run_delta_correct_cell(EASY3, "TCI", "bob", [3, 4], seed=5, delta=0.05)
+    pd.testing.assert_series_equal(
+        again["stopping_time"].reset_index(drop=True),
+        cells["bob"]["stopping_time"].iloc[3:5].reset_index(drop=True),
+    )
+
+
+def test_summary_against_hand_computation():
+    rows = []
+    taus = {"heuristic": [10, 20, 30], "box": [40, 50, 90]}
+    correct = {"heuristic": [True, False, True], "box": [True, True, True]}
+    for thr, ts in taus.items():
+        for r, t in enumerate(ts):
+            rows.append(
+                {
+                    "instance": "i",
+                    "algorithm": "TCI",
+                    "threshold": thr,
+                    "run": r,
+                    "stopping_time": t,
+                    "correct": correct[thr][r],
+                    "truncated": False,
+                    "wall_time": 0.002,
+                    "lower_bound": 5.0,
+                }
+            )
+    s = summarize_delta_correct(pd.DataFrame(rows)).set_index("threshold")
+    assert s.loc["box", "mean"] == pytest.approx(60.0)
+    assert s.loc["box", "se"] == pytest.approx(np.std([40, 50, 90], ddof=1) / math.sqrt(3))
+    assert s.loc["box", "ratio"] == pytest.approx(60.0 / 20.0)
+    assert s.loc["box", "paired_ratio"] == pytest.approx((4 + 2.5 + 3) / 3)
+    assert s.loc["heuristic", "errors"] == 1
+    assert (s.loc["heuristic", "wilson_low"], s.loc["heuristic", "wilson_high"]) == pytest.approx(
+        wilson_interval(1, 3)
+    )
+    assert s.loc["box", "wall_ms"] == pytest.approx(2.0)
+    md = delta_correct_markdown(s.reset_index(), 0.01)
+    assert "| i | TCI | box | 3 | 60.0 ± 15.3 | 50 | 3.00 (paired 3.17) |" in md
+
+
+def test_config_checks():
+    cfg = {
+        "delta": 0.01,
+        "instances": ["easy"],
+        "runs": {"easy": 3},
+        "algorithms": ["TCI", "EV-TCI"],
+        "thresholds": ["heuristic", "bob-lazy"],
+        "ev_thresholds": ["heuristic", "ev-bob"],
+    }
+    check_delta_correct_config(cfg, ["easy", "standard"])
+    assert variants_for("EV-TCI", cfg) == ["heuristic", "ev-bob"]
+    bad = [
+        ({"instances": ["nope"]}, r"delta_correct.instances\[0\]"),
+        ({"runs": {"other": 1}}, "delta_correct.runs"),
+        ({"thresholds": ["bob"]}, "must contain 'heuristic'"),
+        ({"thresholds": ["heuristic", "ev-bob"]}, "delta_correct.thresholds"),
+        ({"ev_thresholds": ["heuristic", "kl"]}, "delta_correct.ev_thresholds"),
+        ({"algorithms": ["FHN1"]}, "delta_correct.algorithms"),
+    ]
+    for patch, match in bad:
+        with pytest.raises(ValueError, match=match):
+            check_delta_correct_config({**cfg, **patch}, ["easy", "standard"])
+
+
+def test_run_cell_columns_and_bad_instance():
+    df = run_delta_correct_cell(EASY, "EV-TCI", "ev-box", [0], seed=1)
+    assert list(df.columns)[:3] == ["instance", "algorithm", "threshold"]
+    assert df["correct"].item() and df["lower_bound"].item() > 0
+    with pytest.raises(ValueError, match="instance"):
+        run_delta_correct_cell(GaussianInstance([1.0, 0.0], [1.0, 1.0]), "TCI", "box", [0], seed=1)

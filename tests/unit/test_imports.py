@@ -1,0 +1,67 @@
+"""Lazy public names (decision D105): cheap ``import baiuv``, every public name resolves."""
+
+import importlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+PACKAGES = ["baiuv", "baiuv.thresholds", "baiuv.simulation"]
+
+
+def _modules_after(statement: str) -> set[str]:
+    code = f"import sys, json\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import baiuv",
+        "import baiuv.pipeline.io, baiuv.pipeline.logs, baiuv.pipeline.config",
+        "import baiuv.pipeline.provenance, baiuv.pipeline.shards, baiuv.pipeline.numba_cache",
+        "import baiuv.model, baiuv.experiments, baiuv.report, baiuv.plotting",
+        "import baiuv.thresholds, baiuv.simulation",
+    ],
+)
+def test_light_imports_do_not_load_heavy_modules(statement):
+    loaded = _modules_after(statement)
+    heavy = {
+        "scipy.stats",
+        "scipy.special",
+        "matplotlib",
+        "pyomo",
+        "baiuv.simulation.rules",
+        "baiuv.thresholds.kernels",
+        "baiuv.simulation.identify",
+    }
+    assert not heavy & loaded, sorted(heavy & loaded)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_public_name_resolves(package):
+    mod = importlib.import_module(package)
+    for name in mod.__all__:
+        assert getattr(mod, name) is not None, name
+        assert name in dir(mod)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        mod.no_such_name  # noqa: B018
+
+
+def test_lazy_names_are_the_defining_objects():
+    import baiuv
+    import baiuv.model.characteristic
+    import baiuv.thresholds
+    import baiuv.thresholds.families
+
+    assert baiuv.characteristic_time is baiuv.model.characteristic.characteristic_time
+    assert baiuv.thresholds.ThresholdParams is baiuv.thresholds.families.ThresholdParams
+    assert baiuv.thresholds.kernels is importlib.import_module("baiuv.thresholds.kernels")
+
+
+def test_star_import():
+    ns: dict = {}
+    exec("from baiuv import *", ns)
+    assert {"BestArmIdentifier", "characteristic_time", "STANDARD"} <= set(ns)

@@ -1,0 +1,76 @@
+"""Summaries (Wilson intervals, mean ± s.e.) and the stopping-time figure."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baiuv.experiments.stopping_times import error_rates, stopping_time_summary, wilson_interval
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (1, 200), (5, 50), (50, 50), (123, 1000)])
+def test_wilson_is_root_of_score_equation(k, n):
+    """Wilson bounds are the roots p of (k/n - p)^2 = z^2 p (1 - p) / n."""
+    z = 1.959963984540054
+    ph = k / n
+    # (1 + z^2/n) p^2 - (2 ph + z^2/n) p + ph^2 = 0
+    roots = np.sort(np.roots([1 + z * z / n, -(2 * ph + z * z / n), ph * ph]).real)
+    lo, hi = wilson_interval(k, n)
+    assert lo == pytest.approx(max(0.0, roots[0]), abs=1e-12)
+    assert hi == pytest.approx(min(1.0, roots[1]), abs=1e-12)
+
+
+def test_wilson_bad_input():
+    with pytest.raises(ValueError, match="n must"):
+        wilson_interval(0, 0)
+    with pytest.raises(ValueError, match="errors"):
+        wilson_interval(3, 2)
+    with pytest.raises(ValueError, match="level"):
+        wilson_interval(1, 2, level=1.0)
+
+
+def _toy():
+    rng = np.random.default_rng(0)
+    rows = []
+    for exp, lb in (("standard", 100.0), ("random", 50.0)):
+        for alg in ("TaS", "EV-TaS", "uniform"):
+            for r in range(40):
+                rows.append(
+                    dict(
+                        experiment=exp,
+                        algorithm=alg,
+                        run=r,
+                        stopping_time=int(rng.integers(50, 500)),
+                        correct=bool(r % 20),
+                        truncated=False,
+                        lower_bound=lb + (r % 2) * 10,
+                    )
+                )
+    return pd.DataFrame(rows)
+
+
+def test_summaries():
+    df = _toy()
+    er = error_rates(df)
+    assert (er["errors"] == 2).all() and (er["runs"] == 40).all()
+    assert er["error_rate"].iloc[0] == pytest.approx(0.05)
+    st = stopping_time_summary(df)
+    g = df[(df.experiment == "standard") & (df.algorithm == "TaS")]["stopping_time"]
+    row = st[(st.experiment == "standard") & (st.algorithm == "TaS")].iloc[0]
+    assert row["mean"] == pytest.approx(g.mean())
+    assert row["se"] == pytest.approx(g.std(ddof=1) / math.sqrt(len(g)))
+    assert row["lower_bound"] == pytest.approx(105.0)  # mean over instances (D49)
+
+
+def test_figure_has_one_panel_per_experiment():
+    from baiuv.plotting.simulation import stopping_time_figure
+
+    fig = stopping_time_figure(_toy(), ["random", "standard"], ["TaS", "EV-TaS", "uniform"])
+    axes = [ax for ax in fig.axes if ax.get_title()]
+    assert len(axes) == 2
+    # dashed lower-bound line at the mean bound of the panel
+    ys = [ln.get_ydata()[0] for ln in axes[1].get_lines() if ln.get_linestyle() == "--"]
+    assert ys and ys[0] == pytest.approx(105.0)
+    with pytest.raises(ValueError, match="columns"):
+        stopping_time_figure(pd.DataFrame({"x": [1]}))

@@ -1,0 +1,210 @@
+"""Building blocks of the sampling rules, each against an independent computation."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+
+from baiuv.simulation import rules as K_
+from baiuv.simulation.game import solve_game_highs
+
+
+def test_perfect_square_brute_force():
+    squares = {i * i for i in range(200)}
+    for n in range(0, 30000):
+        assert K_.is_perfect_square(n) == (n in squares)
+
+
+def test_c_tracking_follows_fixed_weights():
+    """C-tracking of a constant w: |N_a - t w_a| stays bounded (Garivier-Kaufmann, Lemma 7:
+    N_a - sum_s w_s,a in [-(K-1), 1] after the first step)."""
+    w = np.array([0.5, 0.3, 0.15, 0.05])
+    counts = np.full(4, 2, dtype=np.int64)
+    sumw = counts.astype(float)
+    for _ in range(20000):
+        a = K_.c_tracking(sumw, counts, w)
+        counts[a] += 1
+        assert np.all(counts - sumw <= 1.0 + 1e-9) and np.all(counts - sumw >= -3.0 - 1e-9)
+    assert counts / counts.sum() == pytest.approx(w, abs=1e-3)
+
+
+def test_forced_exploration():
+    out = np.empty(4)
+    w = np.array([0.7, 0.1, 0.1, 0.1])
+    # t = 100: sqrt(t) - K/2 = 8; arms with N <= 8 are undersampled
+    n = K_.forced_exploration(np.array([80, 8, 3, 9]), 100, w, out)
+    assert n == 2 and out == pytest.approx([0, 0.5, 0.5, 0])
+    n = K_.forced_exploration(np.array([80, 9, 9, 9]), 100, w, out)
+    assert n == 0 and out == pytest.approx(w)
+
+
+def _hedge_brute(L, delta):
+    eta = math.log(L.size) / delta
+    u = np.exp(-eta * L)
+    return u / u.sum(), eta
+
+
+def test_adahedge_against_formula():
+    rng = np.random.default_rng(0)
+    L = np.zeros(5)
+    delta = 0.01
+    for _ in range(200):
+        loss = -rng.uniform(0, 3, size=5)
+        u = np.empty(5)
+        eta = K_.hedge_weights(L, delta, u)
+        ub, etab = _hedge_brute(L.copy(), delta)
+        assert eta == pytest.approx(etab) and u == pytest.approx(ub, rel=1e-9, abs=1e-300)
+        # mixability gap by direct formula: <u, l> + log(sum u exp(-eta l)) / eta
+        mix = -np.log(np.sum(u * np.exp(-eta * (loss - loss.min())))) / eta + loss.min()
+        expected = delta + max(0.0, float(u @ loss - mix))
+        delta = K_.hedge_update(L, delta, u, eta, loss)
+        assert delta == pytest.approx(expected, rel=1e-9)
+    assert delta > 0.01
+
+
+def _brute_closest(means, s2, w, best, plug_in):
+    vals = []
+    for a in range(means.size):
+        if a == best:
+            continue
+
+        def f(lam, a=a):
+            return sum(w[c] * K_.divergence(means[c], lam, s2[c], plug_in) for c in (best, a))
+
+        r = minimize_scalar(
+            f, bounds=(means[a], means[best]), method="bounded", options={"xatol": 1e-12}
+        )
+        vals.append((r.fun, a, r.x))
+    return min(vals)
+
+
+@pytest.mark.parametrize("plug_in", [False, True])
+def test_closest_alternative_brute_force(plug_in):
+    rng = np.random.default_rng(1 + plug_in)
+    for _ in range(50):
+        K = rng.integers(2, 8)
+        means = rng.normal(size=K)
+        s2 = rng.uniform(0.05, 5, size=K)
+        w = rng.dirichlet(np.ones(K))
+        best = int(np.argmax(means))
+        k, lam, v = K_.closest_alternative(means, s2, w, best, plug_in)
+        vb, kb, lamb = _brute_closest(means, s2, w, best, plug_in)
+        assert v == pytest.approx(vb, rel=1e-6, abs=1e-12)
+        assert k == kb
+        assert lam == pytest.approx(lamb, abs=1e-5)
+
+
+@pytest.mark.parametrize("plug_in", [False, True])
+def test_dkm_gains_confidence_interval(plug_in):
+    """The end points of the interval satisfy d(mu, x) = log(t)/N, the gain is the
+    divergence at the farthest end point, floored by the bonus (decision D43)."""
+    means = np.array([0.3, -0.2, 1.0])
+    s2 = np.array([0.5, 2.0, 1.3])
+    counts = np.array([7, 30, 12])
+    lam = np.array([0.1, 0.1, 1.0])
+    t = 49
+    out = np.empty(3)
+    K_.dkm_gains(counts, means, s2, lam, t, plug_in, out)
+    for a in range(3):
+        v = math.log(t) / counts[a]
+        # interval end points by root finding on the divergence
+        from scipy.optimize import brentq
+
+        def h(x, a=a, v=v):
+            return K_.divergence(means[a], x, s2[a], plug_in) - v
+
+        up = brentq(h, means[a], means[a] + 100)
+        dn = brentq(h, means[a] - 100, means[a])
+        g = max(
+            K_.divergence(up, lam[a], s2[a], plug_in), K_.divergence(dn, lam[a], s2[a], plug_in)
+        )
+        bonus = v if plug_in else v * (1 + 2 * v)
+        assert out[a] == pytest.approx(max(g, bonus), rel=1e-9)
+
+
+@pytest.mark.parametrize("plug_in", [False, True])
+def test_fws_direction_gradients_and_game(plug_in):
+    """Gradients of f_j(x) = C(best, j; x) by finite differences; the direction is the best
+    vertex for one active constraint and the HiGHS game solution otherwise."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        K = 5
+        means = np.sort(rng.normal(size=K))[::-1].copy()
+        s2 = rng.uniform(0.2, 3, size=K)
+        x = rng.dirichlet(np.ones(K) * 3)
+        best = 0
+
+        def f(xx, j, means=means, s2=s2, best=best):
+            return K_.closest_alternative(
+                means[[best, j]], s2[[best, j]], xx[[best, j]], 0, plug_in
+            )[2]
+
+        fs = np.array([f(x, j) for j in range(1, K)])
+        grads = np.zeros((K - 1, K))
+        for jj, j in enumerate(range(1, K)):
+            for i in (best, j):
+                e = np.zeros(K)
+                e[i] = 1e-6
+                grads[jj, i] = (f(x + e, j) - f(x - e, j)) / 2e-6
+        for r in (0.0, 1e9):  # one active constraint / all active
+            z = np.empty(K)
+            n_act = K_.fws_direction(x, means, s2, best, r if r > 0 else 1e-300, plug_in, z)
+            if r == 0.0:
+                assert n_act == 1
+                jj = int(np.argmin(fs))
+                assert np.argmax(z) == int(np.argmax(grads[jj])) and z.max() == 1.0
+            else:
+                assert n_act == K - 1
+                M = grads - fs[:, None]
+                vh, _ = solve_game_highs(M)
+                assert (M @ z).min() == pytest.approx(vh, abs=1e-6)
+
+
+def test_fhn_elimination_hand_computed():
+    """Three arms, n = 10 paired samples. Differences of arm 2 against arm 0 have sample
+    variance S = 1, mean difference -3: t = n/S = 10, statistic 10 * (-3) = -30 and
+    g(10) = sqrt(11 (2 log(2/(2 * 0.05)) + log 11)) = sqrt(11 (2 log 20 + log 11)) = 9.606
+    -> arm 2 eliminated. Arm 1 vs arm 0: mean difference -0.5, S = 1: -5 > -9.606 kept;
+    arm 0 is never eliminated (positive differences)."""
+    K = 3
+    n = 10
+    means = np.array([1.0, 0.5, -2.0])
+    pair_m2 = np.zeros((K, K))
+    for a in range(K):
+        for b in range(K):
+            if a != b:
+                pair_m2[a, b] = 1.0 * (n - 1)  # S = m2/(n-1) = 1
+    active = np.ones(K, dtype=bool)
+    log_term = 2 * math.log((K - 1) / (2 * 0.05))
+    g = math.sqrt(11 * (log_term + math.log(11)))
+    assert g == pytest.approx(9.6064, abs=1e-3)
+    out = K_.fhn_eliminate(n, means, pair_m2, pair_m2, active, log_term, False)
+    assert out == 1 and active.tolist() == [True, True, False]
+    # with a larger variance of the paired differences (S = 4): t = 2.5, stat = -7.5,
+    # g(2.5) = sqrt(3.5 (2 log 20 + log 3.5)) = 5.02 -> still eliminated; S = 16:
+    # t = 0.625, stat = -1.875, g = sqrt(1.625 (5.99 + 0.486)) = 3.24 -> kept.
+    for S, expect in ((4.0, False), (16.0, True)):
+        pm = np.full((K, K), S * (n - 1))
+        active = np.ones(K, dtype=bool)
+        K_.fhn_eliminate(n, means, pm, pm, active, log_term, False)
+        assert active[2] == expect
+    # FHN1 uses the n0 variances, not the current ones
+    pm_now = np.full((K, K), 16.0 * (n - 1))
+    pm_n0 = np.full((K, K), 1.0)
+    active = np.ones(K, dtype=bool)
+    K_.fhn_eliminate(n, means, pm_now, pm_n0, active, log_term, True)
+    assert active.tolist() == [True, True, False]
+
+
+def test_tci_leader_probability():
+    """The leader is pulled with probability beta (exact binomial margin, 6 sigma)."""
+    rng = np.random.default_rng(3)
+    counts = np.array([10, 10, 10])
+    Z = np.array([math.inf, 5.0, 1.0])
+    for beta in (0.3, 0.5, 0.8):
+        n = 20000
+        picks = np.array([K_._step_tci(counts, Z, 0, beta, rng) for _ in range(n)])
+        frac = np.mean(picks == 0)
+        assert abs(frac - beta) < 6 * math.sqrt(beta * (1 - beta) / n)
+        assert set(np.unique(picks)) == {0, 2}  # challenger = argmin Z + log N = arm 2

@@ -1,0 +1,70 @@
+"""Transportation costs against brute-force minimisation (Lemma lem:calcul)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.optimize import minimize_scalar
+
+from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
+
+
+def brute_unknown(ma, sa, wa, mb, sb, wb):
+    f = lambda l: wa / 2 * np.log1p((ma - l) ** 2 / sa) + wb / 2 * np.log1p((mb - l) ** 2 / sb)  # noqa: E731
+    grid = np.linspace(mb, ma, 40001)
+    v = f(grid)
+    j = int(np.argmin(v))
+    lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
+    r = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-14})
+    return min(r.fun, v.min())
+
+
+pos = st.floats(1e-2, 1e2)
+
+
+@given(
+    gap=st.floats(1e-3, 50.0),
+    mb=st.floats(-10, 10),
+    sa=pos,
+    sb=pos,
+    wa=st.floats(1e-3, 1e3),
+    wb=st.floats(1e-3, 1e3),
+)
+def test_unknown_cost_matches_brute_force(gap, mb, sa, sb, wa, wb):
+    ma = mb + gap
+    got = tc_unknown(ma, sa, wa, mb, sb, wb)
+    ref = brute_unknown(ma, sa, wa, mb, sb, wb)
+    assert got <= ref * (1 + 1e-9) + 1e-300
+    assert got == pytest.approx(ref, rel=1e-6, abs=1e-300)
+    lam, val = lambda_unknown(ma, sa, wa, mb, sb, wb)
+    assert mb <= lam <= ma
+    assert val == got
+
+
+def test_unknown_cost_nonconvex_regime():
+    # large gap, small variances: log(1+z^2) is far from convex, several stationary points
+    for ma, sa, wa, mb, sb, wb in [
+        (0.0, 1.0, 0.5, -20.0, 0.5, 0.5),
+        (0.0, 1.0, 0.9, -5.0, 0.01, 0.1),
+        (3.0, 0.05, 1.0, -3.0, 0.05, 1.3),
+    ]:
+        assert tc_unknown(ma, sa, wa, mb, sb, wb) == pytest.approx(
+            brute_unknown(ma, sa, wa, mb, sb, wb), rel=1e-7
+        )
+
+
+@given(gap=st.floats(1e-3, 50.0), sa=pos, sb=pos, wa=st.floats(1e-3, 1e3), wb=st.floats(1e-3, 1e3))
+def test_known_cost_closed_form(gap, sa, sb, wa, wb):
+    f = lambda l: wa * (gap - l) ** 2 / (2 * sa) + wb * l**2 / (2 * sb)  # noqa: E731
+    r = minimize_scalar(f, bounds=(0, gap), method="bounded", options={"xatol": 1e-14})
+    # bounded scalar minimisation is accurate to ~1e-6 relative on flat minima
+    assert tc_known(gap, sa, wa, 0.0, sb, wb) == pytest.approx(r.fun, rel=1e-6, abs=1e-300)
+    assert tc_known(gap, sa, wa, 0.0, sb, wb) <= r.fun * (1 + 1e-12)
+
+
+def test_costs_vanish_when_not_ordered_or_no_weight():
+    assert tc_unknown(0.0, 1.0, 1.0, 1.0, 1.0, 1.0) == 0.0
+    assert tc_known(0.0, 1.0, 1.0, 1.0, 1.0, 1.0) == 0.0
+    assert tc_unknown(1.0, 1.0, 0.0, 0.0, 1.0, 1.0) == 0.0
+    assert tc_unknown(1.0, 1.0, 1.0, 0.0, 1.0, 0.0) == 0.0
+    assert lambda_unknown(1.0, 1.0, 1.0, 0.0, 1.0, 0.0)[0] == 1.0
