@@ -22,6 +22,7 @@ include: "workflow/rules/delta_correct.smk"
 include: "workflow/rules/asymptotic.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/reproduction.smk"
+include: "workflow/rules/report.smk"
 
 
 report: "workflow/report/workflow.rst"

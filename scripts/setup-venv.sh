@@ -19,3 +19,6 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet -e '.[workflow,test]'
   touch "$stamp"
 fi
+# Compile the kernels of `baiuv identify` once now (about a minute; skipped when the cache
+# already holds them), so that its first call answers at once.
+.venv/bin/python -m baiuv.warmup

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import math
 import sys
@@ -39,8 +38,61 @@ from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
 NAMED = {"standard": STANDARD, "easy": EASY}
 
 
+#: Without ``--n-arms`` an arm index must be below this cap and at most the number of
+#: distinct arms in the data (an index far beyond the arms seen is a typo, and the arrays of
+#: the identifier grow with the index), decision D122.
+MAX_ARMS_WITHOUT_N_ARMS = 1000
+#: Largest ``--n-arms`` accepted (memory of the identifier grows linearly with it).
+MAX_ARMS = 1_000_000
+
+HELP = """\
+Find the best of several options (arms) from observations, with a guarantee: the
+recommended arm is wrong with probability at most --delta (for Gaussian observations
+with unknown means and variances).
+
+Replay data you collected: one 'arm,value' row per observation (an optional header
+line 'arm,value'; arms are 0, 1, 2, ... or labels given with --arms). Rows are read in
+order and reading stops as soon as the best arm is identified. If the data run out
+first, the output names the arm to observe next: collect it, append it, run again.
+
+Or try it on a simulated problem: --simulate standard, --simulate easy, or your own
+Gaussian arms as --simulate "means;variances", e.g. --simulate "1,0.5;1,2".
+
+Progress goes to stderr, the result to stdout. Exit status 2 on invalid input.
+
+examples:
+  baiuv identify visits.csv --arms control,treatment --delta 0.05
+  tail -f live_feed.csv | baiuv identify - --n-arms 3
+  baiuv identify --simulate standard --seed 1
+"""
+
+
 class InputError(ValueError):
     """Invalid command line input (reported with exit status 2)."""
+
+
+def _decoded_lines(stream) -> Iterator[str]:
+    """Lines of ``stream`` as text; bytes are decoded as UTF-8 (a byte-order mark on the
+    first line is dropped) and a line that is not valid UTF-8 raises :class:`InputError`
+    naming it."""
+    for lineno, line in enumerate(stream, start=1):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"line {lineno}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                    f"column {exc.start + 1}); save the file as UTF-8"
+                ) from None
+        yield line
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_instance(spec: str) -> GaussianInstance:
@@ -61,14 +113,22 @@ def parse_instance(spec: str) -> GaussianInstance:
         raise InputError(f"--simulate: {exc}") from None
 
 
-def read_rows(stream: TextIO, labels: Sequence[str] | None) -> Iterator[tuple[int, int, float]]:
+def read_rows(
+    stream, labels: Sequence[str] | None, n_arms: int | None = None
+) -> Iterator[tuple[int, int, float]]:
     """Yield ``(line number, arm, value)`` from ``arm,value`` CSV rows, lazily.
 
-    A first row whose first field is neither an integer nor a label is a header. Blank
-    lines and lines starting with ``#`` are skipped. Raises :class:`InputError` naming the
-    line on a malformed row (wrong number of fields, unknown arm, non-numeric value)."""
+    ``stream`` yields text or bytes lines (bytes must be UTF-8). The first row is a header
+    when neither its arm nor its value field can be read (e.g. ``arm,value``); a first row
+    with a numeric value and an unknown arm is an error like any other row. Blank lines and
+    lines starting with ``#`` are skipped. Without ``n_arms``, arm indices must be below
+    :data:`MAX_ARMS_WITHOUT_N_ARMS` (with it, the identifier checks the range). Raises :class:`InputError` naming the line
+    on a malformed row (wrong number of fields, unknown arm, non-numeric value, bad
+    encoding)."""
     index = {lab: i for i, lab in enumerate(labels)} if labels else None
-    for lineno, row in enumerate(csv.reader(stream), start=1):
+    reader = csv.reader(_decoded_lines(stream))
+    for row in reader:
+        lineno = reader.line_num
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
         if len(row) != 2:
@@ -80,17 +140,27 @@ def read_rows(stream: TextIO, labels: Sequence[str] | None) -> Iterator[tuple[in
             try:
                 arm = int(a_s)
             except ValueError:
-                if lineno == 1:
+                if lineno == 1 and not _is_number(v_s):
                     continue  # header
-                known = f" (labels: {list(labels)})" if labels else ""
+                known = (
+                    f" (labels: {', '.join(labels)})"
+                    if labels
+                    else " (arms are 0, 1, 2, ...; give labels with --arms)"
+                )
                 raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
             if arm < 0:
                 raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
+            if n_arms is None and arm >= MAX_ARMS_WITHOUT_N_ARMS:
+                raise InputError(
+                    f"line {lineno}: arm index {arm} is too large: without --n-arms, arm "
+                    f"indices must be below {MAX_ARMS_WITHOUT_N_ARMS} (give --n-arms if you "
+                    "really have more arms)"
+                )
         try:
             value = float(v_s)
         except ValueError:
-            if lineno == 1:
-                continue  # header such as "0,value" is unlikely but harmless
+            if lineno == 1 and index is None and not _is_number(a_s):
+                continue  # header
             raise InputError(f"line {lineno}: value {v_s!r} is not a number") from None
         yield lineno, arm, value
 
@@ -171,13 +241,22 @@ def run_replay(args, stream: TextIO, err: TextIO) -> tuple[BestArmIdentifier, di
     if streaming:  # rows are processed as they arrive; nothing is read after the stop
         if n_arms is None:
             raise InputError("reading stdin needs --n-arms (or --arms)")
-        rows = read_rows(stream, labels)
+        rows = read_rows(stream, labels, n_arms)
     else:  # a file is parsed completely first (format errors anywhere are reported)
-        buffered = list(read_rows(stream, labels))
+        buffered = list(read_rows(stream, labels, n_arms))
         if not buffered:
             raise InputError("the input has no 'arm,value' rows")
         if n_arms is None:
-            n_arms = max(a for _, a, _ in buffered) + 1
+            seen = {a for _, a, _ in buffered}
+            top = max(seen)
+            if top > len(seen):  # more than one arm index missing below the largest one
+                line = next(n for n, a, _ in buffered if a == top)
+                raise InputError(
+                    f"line {line}: arm index {top} but the data contain only {len(seen)} "
+                    f"distinct arms ({_arm_list(seen)}); give --n-arms {top + 1} if arms "
+                    "without data really exist"
+                )
+            n_arms = top + 1
         rows = iter(buffered)
     idf = _build(args, n_arms, False, args.seed)
     every = _every(args)
@@ -213,6 +292,11 @@ def run_replay(args, stream: TextIO, err: TextIO) -> tuple[BestArmIdentifier, di
     return idf, extra
 
 
+def _arm_list(arms) -> str:
+    arms = sorted(arms)
+    return ", ".join(map(str, arms[:8])) + (", ..." if len(arms) > 8 else "")
+
+
 def _text_summary(idf: BestArmIdentifier, extra: dict) -> str:
     lines = [f"source: {extra['source']}", idf.format_summary()]
     labels = extra.get("arm_labels")
@@ -220,9 +304,14 @@ def _text_summary(idf: BestArmIdentifier, extra: dict) -> str:
         lines.append("arms: " + ", ".join(f"{i} = {lab}" for i, lab in enumerate(labels)))
     if "rows_used" in extra:
         unused = extra["rows_unused"]
+        after = ""
+        if idf.done:
+            after = ", unused after the stop: " + (
+                "not read (stream)" if unused is None else str(unused)
+            )
         lines.append(
-            f"rows used: {extra['rows_used']}, unused after the stop: "
-            + ("not read (stream)" if unused is None else str(unused))
+            f"rows used: {extra['rows_used']}"
+            + after
             + (f", skipped: {extra['rows_skipped']}" if extra["rows_skipped"] else "")
         )
         if not idf.done:
@@ -263,8 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     q = sub.add_parser(
         "identify",
-        help="identify the best arm from a stream of 'arm,value' rows or a simulation",
-        description=__doc__,
+        help="identify the best arm from 'arm,value' rows or a simulation",
+        description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     q.add_argument(
@@ -279,24 +368,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="simulate 'standard', 'easy' or 'mu1,mu2,...;s1,s2,...' instead of reading data",
     )
     q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    q.add_argument("--delta", type=float, default=0.01, help="confidence level (default 0.01)")
+    q.add_argument(
+        "--delta",
+        type=float,
+        default=0.01,
+        help="error probability: the recommended arm is wrong with probability at most "
+        "this (default 0.01)",
+    )
     q.add_argument(
         "--sampling",
         default="tci",
-        help=f"sampling rule: {', '.join(sorted(SAMPLING_RULES))} (default tci)",
+        help=f"how the next arm is chosen: {', '.join(sorted(SAMPLING_RULES))} (default tci)",
     )
     q.add_argument(
         "--threshold",
         default=None,
-        help="threshold family (default bob, or ev-bob for the ev- rules)",
+        help="stopping threshold: bob, box, kl, student (ev-bob, ev-box, ev-student for the "
+        "ev- rules) or heuristic (faster, no guarantee); default bob or ev-bob",
     )
-    q.add_argument("--n-arms", type=int, default=None, help="number of arms")
-    q.add_argument("--arms", default=None, help="comma-separated arm labels used in the CSV")
-    q.add_argument("--n0", type=int, default=2, help="initial samples per arm (default 2)")
-    q.add_argument("--beta", type=float, default=0.5, help="Top Two leader probability")
-    q.add_argument("--max-samples", type=int, default=None, help="sample budget")
     q.add_argument(
-        "--lazy-ratio", type=float, default=None, help="lazy stopping rule on a geometric grid"
+        "--n-arms",
+        type=int,
+        default=None,
+        help="number of arms (default: from the data, largest arm index + 1)",
+    )
+    q.add_argument("--arms", default=None, help="comma-separated arm labels used in the data")
+    q.add_argument("--n0", type=int, default=2, help="initial samples per arm (default 2)")
+    q.add_argument(
+        "--beta",
+        type=float,
+        default=0.5,
+        help="tci, ev-tci: probability of sampling the leader (default 0.5)",
+    )
+    q.add_argument(
+        "--max-samples", type=int, default=None, help="stop after this many observations"
+    )
+    q.add_argument(
+        "--lazy-ratio",
+        type=float,
+        default=None,
+        help="check the stopping rule only when the sample count grows by this factor",
     )
     q.add_argument(
         "--progress-every",
@@ -321,13 +432,16 @@ def identify(args, stdin: TextIO, out: TextIO, err: TextIO) -> int:
         args.threshold = "ev-bob" if str(args.sampling).lower().startswith("ev-") else "bob"
     if args.progress_every is not None and args.progress_every < 0:
         raise InputError(f"--progress-every must be >= 0, got {args.progress_every}")
+    if args.n_arms is not None and not (2 <= args.n_arms <= MAX_ARMS):
+        raise InputError(f"--n-arms must be between 2 and {MAX_ARMS}, got {args.n_arms}")
+    _prepare_kernels(args, err)
     if args.simulate is not None:
         idf, extra = run_simulation(args, err)
     elif args.input == "-":
-        idf, extra = run_replay(args, stdin, err)
+        idf, extra = run_replay(args, getattr(stdin, "buffer", stdin), err)
     else:
         try:
-            with open(args.input, newline="", encoding="utf-8") as f:
+            with open(args.input, "rb") as f:
                 idf, extra = run_replay(args, f, err)
         except OSError as exc:
             raise InputError(f"cannot read {args.input!r}: {exc.strerror}") from None
@@ -338,6 +452,21 @@ def identify(args, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     else:
         print(_text_summary(idf, extra), file=out)
     return 0
+
+
+def _prepare_kernels(args, err: TextIO) -> None:
+    """Compile the kernels first if the cache does not hold them, saying so (D123)."""
+    from baiuv import warmup
+
+    if warmup.kernels_ready():
+        return
+    if not args.quiet:
+        print(
+            "baiuv: compiling the numerical kernels for first use (up to a minute, done once)...",
+            file=err,
+            flush=True,
+        )
+    warmup.warm_up()
 
 
 def _json_safe(obj):
@@ -355,11 +484,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "identify":
-        stdin = sys.stdin
-        if isinstance(stdin, io.TextIOWrapper):
-            stdin.reconfigure(newline="")
         try:
-            return identify(args, stdin, sys.stdout, sys.stderr)
+            return identify(args, sys.stdin, sys.stdout, sys.stderr)
         except InputError as exc:
             print(f"baiuv identify: error: {exc}", file=sys.stderr)
             return 2

@@ -147,6 +147,82 @@ def test_bad_arguments(args, match):
     assert match in p.stderr, p.stderr
 
 
+@pytest.mark.parametrize(
+    "content,args,match",
+    [
+        (b"0,1.0\n99999999999,2.0\n", [], r"line 2: arm index 99999999999 is too large"),
+        (b"0,1.0\n1000,2.0\n", [], r"line 2: .*below 1000 \(give --n-arms"),
+        (b"0,1\n1,2\n5,3\n", [], r"line 3: arm index 5 but .* 3 distinct arms .*--n-arms 6"),
+        (b"arm,value\n0,1.5\n1,\xff2.0\n", [], r"line 3: not UTF-8 text \(byte 0xff"),
+        (b"\xe9,1.0\n", [], r"line 1: not UTF-8"),
+        (b"contrl,1.5\ncontrol,2\n", ["--arms", "control,b"], r"line 1: unknown arm 'contrl'"),
+        (b"control,1.5\n1,2\n", [], r"line 1: unknown arm 'control' .*--arms"),
+    ],
+)
+def test_bad_input_files_exit_2_with_one_clear_line(tmp_path, content, args, match):
+    f = tmp_path / "bad.csv"
+    f.write_bytes(content)
+    p = run([str(f), *args, "--quiet"])
+    assert p.returncode == 2, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert __import__("re").search(match, p.stderr), p.stderr
+
+
+def test_gap_in_arm_indices_accepted_with_n_arms_and_bom_header(tmp_path):
+    f = tmp_path / "gap.csv"
+    f.write_bytes("\ufeffarm,value\n0,1\n1,2\n5,3\n".encode())
+    p = run([str(f), "--n-arms", "6", "--json", "--quiet"])
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["counts"] == [1, 1, 0, 0, 0, 1]
+    f.write_bytes(b"0,1\n2,2\n")  # one arm without data below the largest index: fine
+    assert run([str(f), "--quiet"]).returncode == 0
+
+
+@pytest.mark.parametrize("n", ["99999999999", "1", "1000001"])
+def test_n_arms_out_of_range(n):
+    p = run(["-", "--n-arms", n], stdin="0,1\n")
+    assert p.returncode == 2 and "--n-arms must be between 2 and 1000000" in p.stderr
+
+
+def test_constant_data_warn_in_plain_words_and_stderr_stays_clean(tmp_path):
+    """Constant arms: no crash, no stop, a warning in the summary, nothing but progress on
+    stderr (no numpy warning), no 'after the stop' line since the rule did not stop."""
+    f = tmp_path / "const.csv"
+    f.write_text("".join(f"{i % 2},{5 if i % 2 else 3}\n" for i in range(300)))
+    p = run([str(f), "--progress-every", "50"])
+    assert p.returncode == 0, p.stderr
+    assert "warning: the data do not look Gaussian" in p.stdout
+    assert "all 150 observations are equal" in p.stdout
+    assert "after the stop" not in p.stdout and "status: running" in p.stdout
+    assert "Warning" not in p.stderr and "warning" not in p.stderr.lower(), p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if not ln.startswith("baiuv: compiling")]
+    assert all(ln.startswith("[t=") for ln in lines), p.stderr
+
+
+def test_help_is_short_and_plain():
+    p = subprocess.run(CMD + ["--help"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0
+    assert "error probability" in p.stdout and "confidence level" not in p.stdout
+    for markup in ("``", ":func:", ":class:", "decision", "D74"):
+        assert markup not in p.stdout
+    assert len(p.stdout.splitlines()) < 70
+
+
+def test_first_use_notice(monkeypatch, capsys):
+    """One line on stderr when the compiled kernels are not in the cache yet."""
+    from baiuv import cli, warmup
+
+    calls = []
+    monkeypatch.setattr(warmup, "warm_up", lambda: calls.append(1))
+    for ready in (False, True):
+        monkeypatch.setattr(warmup, "kernels_ready", lambda r=ready: r)
+        assert cli.main(["identify", "--simulate", "easy", "--quiet", "--delta", "0.2"]) == 0
+        assert cli.main(["identify", "--simulate", "easy", "--delta", "0.2"]) == 0
+        err = capsys.readouterr().err
+        assert err.count("compiling the numerical kernels") == (0 if ready else 1)
+    assert calls == [1, 1]
+
+
 def test_entry_point_declared():
     import tomllib
     from pathlib import Path

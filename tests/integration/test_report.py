@@ -1,12 +1,13 @@
 """The Snakemake HTML report: every figure and table has a caption, and the report builds.
 
 * Static: every ``report(..., caption=...)`` in ``workflow/rules/*.smk`` points to an
-  existing, non-empty caption in ``workflow/report/`` that says which part of the paper it
-  reproduces (or that it is not in the paper); every ``figures/*.pdf`` and
-  ``results/tables/*.md`` output of a rule is wrapped in ``report()``.
+  existing, non-empty caption in ``workflow/report/`` that cites the printed paper (Figure 1,
+  Lemma 2, Section 4.3, never a LaTeX label, no issue number, one notation for T⋆) or says
+  that it goes beyond the paper; every figure's PNG (the PDF is the print output) is
+  wrapped in ``report()``, and every table is in the report as HTML (report.smk).
 * Built: in the session's tiny-config run (``tiny_pipeline``, decision D64),
   ``snakemake --report report.html`` writes one self-contained HTML file that embeds every
-  figure and table with its caption.
+  figure and table with its caption (the browser test reads it: test_report_browser.py).
 """
 
 from __future__ import annotations
@@ -14,15 +15,22 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 from pipeline_helpers import REPO, run_snakemake
+
+from baiuv.report.paper_refs import LABELS
 
 RULES = sorted((REPO / "workflow" / "rules").glob("*.smk"))
 CAPTION = re.compile(r"""caption\s*=\s*["']([^"']+)["']""")
-# A caption must place its output relative to the paper.
+# A caption must place its output relative to the printed paper, or say it goes beyond it.
 PAPER_REF = re.compile(
-    r"Figure|Table|Section|Appendix|Lemma|Theorem|Corollary|fig:|tab:|sec:|app:|paper",
-    re.I,
+    r"\b(Figure|Section|Appendix|Lemma|Theorem|Corollary|Equation) [A-Z0-9(]|Beyond the paper"
 )
+PRINTED = re.compile(
+    r"\b(Figure|Section|Appendix|Lemma|Theorem|Corollary|Equation) "
+    r"(\(\d+\)|[A-Z](?:\.\d+)*(?![\w])|\d+(?:\.\d+)*)"
+)
+LATEX_LABEL = re.compile(r"\b(fig|tab|sec|ssec|app|lem|thm|cor|def|eq|algo):[A-Za-z_]")
 
 
 def _captions() -> list[tuple[str, str]]:
@@ -30,6 +38,11 @@ def _captions() -> list[tuple[str, str]]:
     for smk in RULES:
         for m in CAPTION.finditer(smk.read_text()):
             out.append((smk.name, m.group(1)))
+    # the tables' HTML pages (report.smk) take their captions from entries.yaml
+    entries = yaml.safe_load((REPO / "workflow" / "report" / "entries.yaml").read_text())
+    for e in entries["entries"].values():
+        if "caption" in e:
+            out.append(("report.smk", f"../report/{e['caption']}"))
     return out
 
 
@@ -46,9 +59,21 @@ def test_caption_exists_and_cites_the_paper(smk, caption):
         text = f.read_text().strip()
         assert len(text) > 40, f"{f.name}: caption too short to say what the output shows"
         assert PAPER_REF.search(text), (
-            f"{f.name}: the caption must say which figure/table/section of the paper the "
-            "output reproduces (or that it is not in the paper)"
+            f"{f.name}: the caption must say which figure/section of the printed paper the "
+            "output reproduces (or that it goes beyond the paper)"
         )
+        text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "", text, flags=re.S)  # Jinja
+        assert not LATEX_LABEL.search(text), f"{f.name}: LaTeX label in a caption"
+        assert not re.search(r"\bissues? \d|#\d", text, re.I), f"{f.name}: issue number"
+        assert not re.search(r"T\*|\bsigma\b|\bmu\b|\bdelta\b", text), (
+            f"{f.name}: write T⋆(μ, σ²), δ (the paper's notation), not ASCII"
+        )
+        printed = set(LABELS.values())
+        for kind, num in PRINTED.findall(text):
+            cited = f"{kind} {num}"
+            if kind in ("Section", "Appendix"):  # unlabelled subsections: the parent exists
+                cited = f"{kind} {num.split('.')[0]}"
+            assert cited in printed, f"{f.name}: {kind} {num} is not in the paper"
 
 
 def test_every_figure_and_table_output_is_in_the_report():
@@ -61,9 +86,7 @@ def test_every_figure_and_table_output_is_in_the_report():
             if not out:
                 continue
             block = out.group(1)
-            for path in re.findall(
-                r"""["']((?:figures/[^"']+\.pdf)|(?:results/tables/[^"']+\.md))["']""", block
-            ):
+            for path in re.findall(r"""["'](figures/[^"']+\.png)["']""", block):
                 # the path must sit inside a report( ... ) call of this output block
                 before = block[: block.index(path)]
                 if before.rfind("report(") <= before.rfind("),"):
@@ -78,13 +101,16 @@ def test_report_builds_self_contained(tiny_pipeline):
     assert res.returncode == 0, res.stdout[-5000:]
     html = (root / "report.html").read_text(errors="replace")
     assert len(html) > 10_000
-    for name in ("characteristic_times_ratio", "characteristic_times.md"):
+    for name in ("characteristic_times_ratio.png", "characteristic_times.html"):
         assert name in html, f"{name} missing from the report"
-    # every figure and table of the run is in the report
-    for f in [*(root / "figures").glob("*.pdf"), *(root / "results" / "tables").glob("*.md")]:
+    # every figure (as PNG) and table (as HTML) of the run is in the report
+    figures = [f.with_suffix(".png") for f in (root / "figures").glob("*.pdf")]
+    tables = [f.with_suffix(".html") for f in (root / "results" / "tables").glob("*.md")]
+    for f in [*figures, *tables, root / "results" / "reproduction.html"]:
         assert f.name in html, f"{f.name} missing from the report"
     # one caption file serves the three threshold figures, rendered per wildcard (D66)
-    for ref in ("glrt.", "evglrt ", "glrt_evglrt."):
-        assert f"fig:stopping_thresholds_evolutions_{ref}" in html, ref
+    for ref in ("Reproduces Figure 1 ", "Reproduces Figure 4 ", "Reproduces Figure 5 "):
+        assert ref in html, ref
+    assert not re.search(r"\b(fig|lem|ssec|app):[a-z]", html), "LaTeX label in the report"
     # self-contained: no reference to files of the run directory
     assert str(root) + "/figures" not in html

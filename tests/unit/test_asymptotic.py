@@ -306,6 +306,17 @@ def test_claims_verdicts():
     assert lb and lb[0].verdict == REPRODUCED
 
 
+def test_impossibility_claim_only_for_tight_thresholds():
+    """EV-BoB (delta-correct for the EV-GLR rule, so not asymptotically tight) never enters
+    the impossibility claim; the same slope with the tight BoB threshold does."""
+    T = theoretical_constants(TWO.mu, TWO.sigma2)
+    for thr, expected in [("ev-bob", 0), ("ev-box", 0), ("bob", 1), ("heuristic", 1)]:
+        runs = _fake_runs(slope=2 * T["T_star"], alg="EV-TCI").assign(threshold=thr)
+        s = summarize_asymptotic(runs, {"two_arm": TWO})
+        c = [c for c in asymptotic_claims(slope_table(s), s) if "impossibility" in c.where]
+        assert len(c) == expected, thr
+
+
 def test_theory_map_covers_the_issue_algorithms():
     for a in ("TaS", "TCI", "EV-TaS", "EV-TCI", "fixed"):
         assert a in THEORY

@@ -16,8 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baiuv import characteristic_time, glr_statistics, optimal_allocation
-from baiuv.thresholds import FAMILIES, make_threshold, pair_threshold
+from baiuv import BestArmIdentifier, characteristic_time, glr_statistics, optimal_allocation
+from baiuv.thresholds import (
+    FAMILIES,
+    ThresholdParams,
+    make_threshold,
+    pair_threshold,
+    solve_bob,
+    student_log_ratio,
+)
 
 MU = [1.0, 0.8, 0.5]
 S2 = [1.0, 0.5, 0.25]
@@ -48,6 +55,15 @@ def _mk(name="student", K=3, delta=0.1):
 def _pair(**kw):
     args = {"n_a": 5, "n_b": 7, "K": 3, "delta": 0.1} | kw
     return lambda: pair_threshold("student", **args)
+
+
+def _idf(*args, **kw):
+    args = args or (3, 0.1)
+    return lambda: BestArmIdentifier(*args, **kw)
+
+
+def _bob(counts=(5, 7), C=(0.1, 0.2), D=(0.5, 0.6), E=3.0):
+    return lambda: solve_bob(list(counts), list(C), list(D), E, backend="exact")
 
 
 # (id, call, regex the ValueError message must match: it names the argument)
@@ -82,6 +98,50 @@ CASES = [
     ("pair_n_zero", _pair(n_a=0), r"\bn_a\b"),
     ("pair_n_nan", _pair(n_b=NAN), r"\bn_b\b"),
     ("pair_t_nan", _pair(t=NAN), r"\bt\b"),
+    # numbers given as strings or bools are refused, not converted (range in the message)
+    ("ct_mu_numeric_strings", _ct(mu=["1.0", "0.8", "0.5"]), r"\bmu\b.*real numbers"),
+    ("ct_sigma2_bools", _ct(sigma2=[True, True, True]), r"\bsigma2\b.*real numbers"),
+    ("ct_mixed_bool", _ct(mu=[1.0, True, 0.5]), r"\bmu\b.*real numbers"),
+    ("ct_beta_string", _ct(beta="0.5"), r"\bbeta\b.*\(0, 1\)"),
+    ("ct_beta_bool", _ct(beta=True), r"\bbeta\b.*\(0, 1\)"),
+    ("w_mu_strings", _w(mu=["1", "0.5", "0"]), r"\bmu\b.*real numbers"),
+    ("glr_counts_bools", _glr(counts=[True, True, True]), r"\bcounts\b.*real numbers"),
+    ("glr_means_strings", _glr(means=["1", "0.8", "0.5"]), r"\bmeans\b.*real numbers"),
+    ("thr_delta_string", _mk(delta="0.1"), r"\bdelta\b.*\(0, 1\)"),
+    ("thr_delta_bool", _mk(delta=True), r"\bdelta\b.*\(0, 1\)"),
+    ("thr_K_string", _mk(K="3"), r"\bK\b.*>= 2"),
+    ("thr_K_bool", _mk(K=True), r"\bK\b.*>= 2"),
+    ("thr_K_float", _mk(K=2.5), r"\bK\b.*>= 2"),
+    ("thr_params_s_string", lambda: ThresholdParams(s="2"), r"\bs\b.*> 1"),
+    ("thr_params_gamma_bool", lambda: ThresholdParams(gamma=True), r"\bgamma\b.*> 1"),
+    ("thr_params_union_str", lambda: ThresholdParams(kl_union_over_pairs="no"), r"kl_union"),
+    ("thr_student_delta_str", lambda: student_log_ratio(5, "0.1"), r"\bdelta\b.*\(0, 1\)"),
+    ("pair_n_bool", _pair(n_a=True), r"\bn_a\b.*>= 1"),
+    ("pair_n_string", _pair(n_b="7"), r"\bn_b\b.*>= 1"),
+    ("pair_t_string", _pair(t="9"), r"\bt\b.*>= 1"),
+    ("bob_E_string", _bob(E="x"), r"\bE\b.*> 0"),
+    ("bob_E_bool", _bob(E=True), r"\bE\b.*> 0"),
+    ("bob_E_zero", _bob(E=0.0), r"\bE\b.*> 0"),
+    ("bob_D_above_one", _bob(D=(2.0, 0.5)), r"\bD\b.*\(0, 1\]"),
+    ("bob_D_zero", _bob(D=(0.0, 0.5)), r"\bD\b.*\(0, 1\]"),
+    ("bob_C_strings", _bob(C=("0.1", "0.2")), r"\bC\b.*real numbers"),
+    ("bob_counts_three", _bob(counts=(5, 7, 9)), r"\bcounts\b.*exactly 2"),
+    ("bob_counts_bools", _bob(counts=(True, True)), r"\bcounts\b.*real numbers"),
+    ("idf_delta_string", _idf(3, "0.1"), r"\bdelta\b.*\(0, 1\)"),
+    ("idf_delta_bool", _idf(3, True), r"\bdelta\b.*\(0, 1\)"),
+    ("idf_n_arms_string", _idf("3", 0.1), r"\bn_arms\b.*>= 2"),
+    ("idf_n_arms_bool", _idf(True, 0.1), r"\bn_arms\b.*>= 2"),
+    ("idf_beta_string", _idf(beta="0.5"), r"\bbeta\b.*\(0, 1\)"),
+    ("idf_n0_bool", _idf(n0=True), r"\bn0\b.*>= 2"),
+    ("idf_n0_string", _idf(n0="2"), r"\bn0\b.*>= 2"),
+    ("idf_max_samples_float", _idf(max_samples=100.5), r"\bmax_samples\b"),
+    ("idf_max_samples_below_init", _idf(max_samples=5), r"\bmax_samples\b.*n0 \* n_arms"),
+    ("idf_lazy_bool", _idf(lazy_ratio=True), r"\blazy_ratio\b.*> 1"),
+    ("idf_fws_exponent_str", _idf(fws_exponent="0.9"), r"\bfws_exponent\b.*> 0"),
+    ("idf_hedge_bool", _idf(hedge_delta0=True), r"\bhedge_delta0\b.*> 0"),
+    ("idf_strict_int", _idf(strict=1), r"\bstrict\b"),
+    ("idf_sampling", _idf(sampling="tsc"), r"\bsampling\b.*one of"),
+    ("idf_threshold_family", _idf(sampling="ev-tci", threshold="bob"), r"\bthreshold\b.*ev-bob"),
 ]
 
 # Known gaps in other modules, pinned so that the fix is noticed (strict xfail).

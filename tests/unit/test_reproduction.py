@@ -118,3 +118,219 @@ def test_render_and_decisions():
     )
     assert "| c | w | 1 | 2 | not checkable | machine |" in text
     assert "**D12**: second one" in text
+
+
+# ---------------------------------------------------------------- claims fed both ways
+def _curves(slopes: dict[str, float], t_fixed=5000):
+    x = np.linspace(1, 20, 20)
+    return pd.concat(
+        [
+            pd.DataFrame({"family": f, "x": x, "value": s * x + 10, "t": t_fixed})
+            for f, s in slopes.items()
+        ]
+    )
+
+
+def _time_curves(values: dict[str, float]):
+    return pd.DataFrame(
+        [{"family": f, "x": 1e5, "value": v, "t": 100000} for f, v in values.items()]
+    )
+
+
+def _initial(mono=3):
+    return pd.DataFrame(
+        [
+            {
+                "delta": d,
+                "family": f,
+                "statement_count": n,
+                "first_finite_count": n,
+                "monotonicity_count": mono if f == "kl" else np.nan,
+            }
+            for d in (0.1, 0.001)
+            for f, n in (("box", 16 if d == 0.1 else 20), ("kl", 18))
+        ]
+    )
+
+
+def _costs(bob_s=0.02, ipopt_s=0.02, backend="exact"):
+    rows = [("bob", bob_s), ("kl", 5e-5), ("box", 3e-5), ("student", 2.5e-5)]
+    return pd.DataFrame(
+        [
+            {
+                "family": f,
+                "python_s": s,
+                "bob_backend": backend,
+                "ipopt_s": ipopt_s if f == "bob" else np.nan,
+                "ipopt_backend": "cyipopt",
+            }
+            for f, s in rows
+        ]
+    )
+
+
+def _thr(slopes, at, **kw):
+    from baiuv.report.reproduction import threshold_claims
+
+    return {
+        c.claim.split(":")[0]: c
+        for c in threshold_claims(_curves(slopes), _time_curves(at), _initial(), _costs(), **kw)
+    }
+
+
+GOOD_AT = {"student": 50.0, "kl": 41.0, "box": 27.5, "bob": 28.6}
+
+
+def test_slope_claim_checks_every_part():
+    slope_key = "slopes in ln(1/δ) at t = 5000"
+    good = _thr({"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}, GOOD_AT)
+    assert good[slope_key].verdict == REPRODUCED
+    # the default run's numbers: BoB = Student = 1.97, KL 1.27: BoB is not KL's slope
+    bad = _thr({"kl": 1.27, "bob": 1.97, "box": 2.78, "student": 1.97}, GOOD_AT)
+    c = bad[slope_key]
+    assert c.verdict == DIFFERS and "BoB ≈ KL (±25%) no" in c.ours and "D171" in c.reason
+    bad2 = _thr({"kl": 2.5, "bob": 2.5, "box": 2.0, "student": 3.0}, GOOD_AT)
+    assert bad2[slope_key].verdict == DIFFERS and "KL < Box" in bad2[slope_key].reason
+
+
+def test_time_claim_two_sided_box_bob():
+    key = "at δ = 0.01 and large t"
+    sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
+    assert _thr(sl, GOOD_AT)[key].verdict == REPRODUCED
+    for bad in (dict(GOOD_AT, bob=20.0), dict(GOOD_AT, bob=35.0), dict(GOOD_AT, kl=60.0)):
+        c = _thr(sl, bad)[key]
+        assert c.verdict == DIFFERS and c.reason.startswith("fails")
+    assert "[0.9, 1.1]" in _thr(sl, GOOD_AT)[key].ours  # the tolerance is printed
+
+
+def test_monotonicity_row_is_computed():
+    from baiuv.report.reproduction import threshold_claims
+
+    sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
+    for mono, verdict in ((3, REPRODUCED), (5, DIFFERS)):
+        cl = threshold_claims(_curves(sl), _time_curves(GOOD_AT), _initial(mono), _costs())
+        c = [c for c in cl if c.claim.startswith("KL monotonicity")][0]
+        assert c.verdict == verdict
+
+
+def test_cost_rows_name_the_backend_and_use_ipopt():
+    sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
+    from baiuv.report.reproduction import threshold_claims
+
+    def rows(costs):
+        cl = threshold_claims(_curves(sl), _time_curves(GOOD_AT), _initial(), costs)
+        return {c.claim.split(" evaluation (")[0]: c for c in cl if c.claim.startswith("cost")}
+
+    r = rows(_costs(bob_s=5e-5, ipopt_s=0.02))  # exact 1x KL; Ipopt 400x KL
+    c = r["cost of one BoB evaluation / one kl"]
+    assert "exact global solver" in c.ours and "Pyomo + Ipopt" not in c.ours.split(";")[0]
+    assert c.verdict == REPRODUCED
+    r = rows(_costs(bob_s=5e-5, ipopt_s=5e-4))  # Ipopt only 10x KL: differs, with the cause
+    c = r["cost of one BoB evaluation / one kl"]
+    assert c.verdict == DIFFERS and "µs" in c.reason
+    nan = _costs(ipopt_s=np.nan)
+    assert rows(nan)["cost of one BoB evaluation / one kl"].verdict == NOT_CHECKABLE
+
+
+def test_bob_slope_claim_both_ways():
+    from baiuv.report.reproduction import bob_slope_claim
+
+    base = dict(
+        t=5000,
+        points=40,
+        tail_from=300.0,
+        tail_to=600.0,
+        box_tail_slope=4.3,
+        join_log_inv_delta=34.0,
+        tol=0.1,
+    )
+    good = pd.DataFrame([dict(base, points_above_bound=0, bob_tail_slope=1.06, kl_tail_slope=1.05)])
+    assert bob_slope_claim(good, tol=0.1).verdict == REPRODUCED
+    above = good.assign(points_above_bound=3)
+    assert bob_slope_claim(above, tol=0.1).verdict == DIFFERS
+    boxlike = good.assign(bob_tail_slope=2.0, join_log_inv_delta=np.inf)
+    c = bob_slope_claim(boxlike, tol=0.1)
+    assert c.verdict == DIFFERS and "D171" in c.reason and "does not join" in c.ours
+
+
+def test_ipopt_claim_both_ways():
+    from baiuv.report.reproduction import ipopt_claim
+
+    df = pd.DataFrame(
+        [
+            dict(
+                axis="delta",
+                family="bob",
+                exact=10.0,
+                ipopt=10.0,
+                rel_diff=0.0,
+                local_max=False,
+                backend="cyipopt",
+                exact_s=1e-4,
+                ipopt_s=0.02,
+            ),
+        ]
+    )
+    assert ipopt_claim(df).verdict == REPRODUCED
+    bad = pd.concat([df, df.assign(ipopt=7.5, rel_diff=0.25, local_max=True)])
+    c = ipopt_claim(bad)
+    assert c.verdict == DIFFERS and "D30" in c.reason and "local maxima caught 1" in c.ours
+
+
+def _errors(rows):
+    return pd.DataFrame(
+        [
+            {"experiment": e, "algorithm": a, "error_rate": r, "wilson_low": lo}
+            for e, a, r, lo in rows
+        ]
+    )
+
+
+def test_on_par_is_two_sided_and_names_causes():
+    errors = _errors([("easy", "EV-TaS", 0.03, 0.02), ("easy", "TaS", 0.0, 0.0)])
+    base = {"TaS": 50, "EV-TaS": 48, "TCI": 52, "EV-TCI": 49, "uniform": 90, "fixed": 50}
+    key = "wrapped algorithms on par with the 'fixed' oracle (easy)"
+    c = {c.claim: c for c in experiment_claims(errors, _times(base), 0.01, n0=2)}[key]
+    assert c.verdict == REPRODUCED and "[0.80, 1.25]" in c.paper
+    fast = dict(base, **{"EV-TaS": 28.5})  # 0.57x fixed: too fast is not "on par"
+    c = {c.claim: c for c in experiment_claims(errors, _times(fast), 0.01, n0=2)}[key]
+    assert c.verdict == DIFFERS and "faster than fixed: EV-TaS" in c.reason
+    assert "D50" in c.reason and "EV-TaS 0.03" in c.reason
+    slow = dict(base, TaS=70)
+    c = {c.claim: c for c in experiment_claims(errors, _times(slow), 0.01)}[key]
+    assert c.verdict == DIFFERS and "slower than fixed: TaS" in c.reason
+
+
+def test_comparable_two_sided_and_error_cause():
+    errors = _errors([("standard", "EV-TCI", 0.07, 0.05), ("standard", "TCI", 0.0, 0.0)])
+    key = "EV and adapted wrappers comparable (standard)"
+    ok = {"TCI": 100, "EV-TCI": 105}
+    c = {c.claim: c for c in experiment_claims(errors, _times(ok, "standard"), 0.01)}[key]
+    assert c.verdict == REPRODUCED and "[0.8, 1.2]" in c.paper
+    for ev in (70, 130):
+        times = _times({"TCI": 100, "EV-TCI": ev}, "standard")
+        c = {c.claim: c for c in experiment_claims(errors, times, 0.01, n0=2)}[key]
+        assert c.verdict == DIFFERS
+    err = {c.claim: c for c in experiment_claims(errors, _times(ok, "standard"), 0.01, n0=2)}
+    e = err["empirical error below δ for every algorithm (heuristic threshold)"]
+    assert e.verdict == DIFFERS and "n0 = 2" in e.reason and "D50" in e.reason
+    e6 = {c.claim: c for c in experiment_claims(errors, _times(ok, "standard"), 0.01, n0=6)}
+    assert (
+        "D50" not in e6["empirical error below δ for every algorithm (heuristic threshold)"].reason
+    )
+
+
+def test_lower_bound_row_is_checked():
+    errors = _errors([("easy", "TaS", 0.0, 0.0)])
+    t = _times({"TaS": 50, "EV-TaS": 45})  # lower_bound 10, se 1: above
+    key = "mean stopping time above the lower bound T*(μ,σ²)·log(1/δ) drawn in Fig. 2 (easy)"
+    assert {c.claim: c for c in experiment_claims(errors, t, 0.01)}[key].verdict == REPRODUCED
+    t.loc[t.algorithm == "EV-TaS", "mean"] = 5.0
+    c = {c.claim: c for c in experiment_claims(errors, t, 0.01)}[key]
+    assert c.verdict == DIFFERS and "EV-TaS" in c.reason and "T*_σ²" in c.reason
+
+
+def test_heading_keeps_delta():
+    text = render([Claim("δ-correctness audit", "c", "w", "1", "1", REPRODUCED)], [], "cfg")
+    assert "## δ-correctness audit" in text and "Δ" not in text
+    assert "## Thresholds" in render([Claim("thresholds", "c", "w", "1", "1", REPRODUCED)], [], "c")

@@ -103,12 +103,13 @@ if "asymptotic" in config:
         input:
             "results/asymptotic/summary.parquet",
         output:
-            pdf=report(
-                "figures/asymptotic.pdf",
+            pdf="figures/asymptotic.pdf",
+            png=report(
+                "figures/asymptotic.png",
                 caption="../report/asymptotic.rst",
-                category="Asymptotic regime",
+                category=report_category("asymptotic"),
+                labels=report_labels("asymptotic"),
             ),
-            png="figures/asymptotic.png",
         log:
             "logs/asymptotic/figure.log",
         conda:
@@ -125,11 +126,7 @@ if "asymptotic" in config:
             slopes="results/asymptotic/slopes.parquet",
             summary="results/asymptotic/summary.parquet",
         output:
-            report(
-                "results/tables/asymptotic_slopes.md",
-                caption="../report/asymptotic_slopes.rst",
-                category="Asymptotic regime",
-            ),
+            "results/tables/asymptotic_slopes.md",
         log:
             "logs/asymptotic/table.log",
         conda:

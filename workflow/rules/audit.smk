@@ -99,16 +99,8 @@ if "audit" in config:
             cells="results/audit/cells.parquet",
             summary="results/audit/summary.parquet",
         output:
-            flagged=report(
-                "results/tables/audit_flagged.md",
-                caption="../report/audit_flagged.rst",
-                category="delta-correctness audit",
-            ),
-            summary=report(
-                "results/tables/audit_summary.md",
-                caption="../report/audit_summary.rst",
-                category="delta-correctness audit",
-            ),
+            flagged="results/tables/audit_flagged.md",
+            summary="results/tables/audit_summary.md",
         log:
             "logs/audit/tables.log",
         conda:
@@ -124,12 +116,13 @@ if "audit" in config:
         input:
             "results/audit/summary.parquet",
         output:
-            pdf=report(
-                "figures/audit.pdf",
+            pdf="figures/audit.pdf",
+            png=report(
+                "figures/audit.png",
                 caption="../report/audit.rst",
-                category="delta-correctness audit",
+                category=report_category("audit"),
+                labels=report_labels("audit"),
             ),
-            png="figures/audit.png",
         log:
             "logs/audit/figure.log",
         conda:

@@ -45,11 +45,7 @@ rule characteristic_time_table:
     input:
         "results/characteristic_times/instances.parquet",
     output:
-        report(
-            "results/tables/characteristic_times.md",
-            caption="../report/characteristic_times_table.rst",
-            category="Characteristic times",
-        ),
+        "results/tables/characteristic_times.md",
     log:
         "logs/characteristic_times/table.log",
     conda:
@@ -65,12 +61,13 @@ rule characteristic_time_figure:
         gap="results/characteristic_times/sweep_gap.parquet",
         variance="results/characteristic_times/sweep_variance.parquet",
     output:
-        pdf=report(
-            "figures/characteristic_times_ratio.pdf",
+        pdf="figures/characteristic_times_ratio.pdf",
+        png=report(
+            "figures/characteristic_times_ratio.png",
             caption="../report/characteristic_times_ratio.rst",
-            category="Characteristic times",
+            category=report_category("characteristic_times_ratio"),
+            labels=report_labels("characteristic_times_ratio"),
         ),
-        png="figures/characteristic_times_ratio.png",
     log:
         "logs/characteristic_times/figure.log",
     conda:

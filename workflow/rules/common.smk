@@ -56,6 +56,10 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if "bob_slope" in config["thresholds"]:
+        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
     if "asymptotic" in config:
         out["asym_slopes"] = "results/asymptotic/slopes.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
@@ -63,6 +67,25 @@ def reproduction_inputs(wildcards):
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
     return out
+
+
+# Report layout (workflow/report/entries.yaml): the category and labels of every report
+# entry, the paper's printed numbering from baiuv.report.paper_refs.
+from baiuv.report.pages import load_entries  # noqa: E402
+
+REPORT = load_entries(
+    os.path.join(workflow.basedir, "workflow", "report", "entries.yaml")
+)
+
+
+def report_category(key):
+    """Category of report entry ``key`` (numbered in the order of the paper)."""
+    return REPORT.category(key)
+
+
+def report_labels(key):
+    """Labels of report entry ``key``: the paper's figure/section it reproduces, what it shows."""
+    return REPORT.labels(key)
 
 
 def all_targets():
@@ -76,6 +99,10 @@ def all_targets():
         "results/tables/threshold_initial_times.md",
         "results/tables/threshold_costs.md",
     ]
+    if "bob_slope" in config["thresholds"]:
+        targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        targets.append("results/tables/ipopt_agreement.md")
     targets += figure_files("stopping_times") + [
         "results/tables/error_rates.md",
         "results/tables/stopping_times.md",
@@ -91,7 +118,13 @@ def all_targets():
             "results/tables/audit_flagged.md",
             "results/tables/audit_summary.md",
         ]
-    targets.append("results/reproduction.md")
+    # the tables' HTML pages for the report (report.smk) and the reproduction report
+    targets += [
+        e["path"]
+        for key, e in REPORT.entries.items()
+        if "markdown" in e and REPORT.active(key, config)
+    ]
+    targets += ["results/reproduction.md", "results/reproduction.html"]
     if config.get("reproduction", {}).get("publish", False):
         targets.append("docs/reproduction.md")
     return targets

@@ -74,12 +74,13 @@ if "delta_correct" in config:
         input:
             "results/delta_correct.parquet",
         output:
-            pdf=report(
-                "figures/delta_correct_stopping.pdf",
+            pdf="figures/delta_correct_stopping.pdf",
+            png=report(
+                "figures/delta_correct_stopping.png",
                 caption="../report/delta_correct_stopping.rst",
-                category="delta-correct stopping",
+                category=report_category("delta_correct_stopping"),
+                labels=report_labels("delta_correct_stopping"),
             ),
-            png="figures/delta_correct_stopping.png",
         log:
             "logs/delta_correct/figure.log",
         conda:
@@ -95,11 +96,7 @@ if "delta_correct" in config:
         input:
             "results/delta_correct.parquet",
         output:
-            report(
-                "results/tables/delta_correct.md",
-                caption="../report/delta_correct_table.rst",
-                category="delta-correct stopping",
-            ),
+            "results/tables/delta_correct.md",
         log:
             "logs/delta_correct/table.log",
         conda:

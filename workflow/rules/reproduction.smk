@@ -6,17 +6,23 @@ rule reproduction_report:
     input:
         unpack(reproduction_inputs),
     output:
-        report(
-            "results/reproduction.md",
+        md="results/reproduction.md",
+        html=report(
+            "results/reproduction.html",
             caption="../report/reproduction.rst",
-            category="Reproduction report",
+            category=report_category("reproduction"),
+            labels=report_labels("reproduction"),
         ),
+        # included by the landing page (workflow/report/workflow.rst)
+        summary="results/reproduction_summary.rst",
     log:
         "logs/reproduction.log",
     conda:
         CONDA_ENV
     params:
         delta=config["simulation"]["delta"],
+        n0=config["simulation"].get("n0", 2),
+        bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config.get("audit", {}).get("delta"),
         config_name=lambda wc: ", ".join(
             os.path.relpath(f) for f in workflow.configfiles

@@ -80,12 +80,13 @@ rule sim_figure:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        pdf=report(
-            "figures/stopping_times.pdf",
+        pdf="figures/stopping_times.pdf",
+        png=report(
+            "figures/stopping_times.png",
             caption="../report/stopping_times.rst",
-            category="Stopping times",
+            category=report_category("stopping_times_figure"),
+            labels=report_labels("stopping_times_figure"),
         ),
-        png="figures/stopping_times.png",
     log:
         "logs/simulations/figure.log",
     conda:
@@ -101,16 +102,8 @@ rule sim_tables:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        errors=report(
-            "results/tables/error_rates.md",
-            caption="../report/stopping_times_errors.rst",
-            category="Stopping times",
-        ),
-        times=report(
-            "results/tables/stopping_times.md",
-            caption="../report/stopping_times_table.rst",
-            category="Stopping times",
-        ),
+        errors="results/tables/error_rates.md",
+        times="results/tables/stopping_times.md",
     log:
         "logs/simulations/tables.log",
     conda:

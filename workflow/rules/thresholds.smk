@@ -63,12 +63,13 @@ rule threshold_figure:
         delta="results/thresholds/curves_delta.parquet",
         time="results/thresholds/curves_time.parquet",
     output:
-        pdf=report(
-            "figures/thresholds_{which}.pdf",
+        pdf="figures/thresholds_{which}.pdf",
+        png=report(
+            "figures/thresholds_{which}.png",
             caption="../report/thresholds_figure.rst",
-            category="Stopping thresholds",
+            category=lambda wc: report_category(f"thresholds_{wc.which}"),
+            labels=lambda wc: report_labels(f"thresholds_{wc.which}"),
         ),
-        png="figures/thresholds_{which}.png",
     log:
         "logs/thresholds/figure_{which}.log",
     wildcard_constraints:
@@ -83,11 +84,7 @@ rule threshold_initial_times_table:
     input:
         "results/thresholds/initial_times.parquet",
     output:
-        report(
-            "results/tables/threshold_initial_times.md",
-            caption="../report/thresholds_initial_times.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/threshold_initial_times.md",
     log:
         "logs/thresholds/initial_times_table.log",
     conda:
@@ -100,11 +97,7 @@ rule threshold_costs_table:
     input:
         "results/thresholds/costs.parquet",
     output:
-        report(
-            "results/tables/threshold_costs.md",
-            caption="../report/thresholds_costs.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/threshold_costs.md",
     log:
         "logs/thresholds/costs_table.log",
     conda:
@@ -117,3 +110,108 @@ localrules:
     threshold_figure,
     threshold_initial_times_table,
     threshold_costs_table,
+
+
+# Where BoB's slope in ln(1/delta) joins KL's (decision D171): BoB (exact solver), KL, Box
+# and the bound min(Box(delta/2), KL(delta/2)) over a wide ln(1/delta) range, several t.
+rule bob_slope:
+    output:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    log:
+        "logs/thresholds/bob_slope.log",
+    benchmark:
+        "benchmarks/out/bob_slope.tsv"
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        thr=THR,
+        seed=config["seed"],
+        code=SRC_HASH,
+    script:
+        "../scripts/thresholds_bob_slope.py"
+
+
+rule bob_slope_table:
+    input:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    output:
+        report(
+            "results/tables/bob_slope.md",
+            caption="../report/bob_slope.rst",
+            category="Stopping thresholds",
+        ),
+    log:
+        "logs/thresholds/bob_slope_table.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_bob_slope_table.py"
+
+
+rule bob_slope_figure:
+    input:
+        curves="results/thresholds/bob_slope_curves.parquet",
+        summary="results/thresholds/bob_slope_summary.parquet",
+    output:
+        pdf=report(
+            "figures/bob_slope.pdf",
+            caption="../report/bob_slope.rst",
+            category="Stopping thresholds",
+        ),
+        png="figures/bob_slope.png",
+    log:
+        "logs/thresholds/bob_slope_figure.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_bob_slope_figure.py"
+
+
+# The design card's solver: BoB and EV-BoB on the figure grids through the Pyomo model and
+# Ipopt (the executable when one exists, else cyipopt), against the exact global solver.
+rule ipopt_agreement:
+    output:
+        "results/thresholds/ipopt_agreement.parquet",
+    log:
+        "logs/thresholds/ipopt_agreement.log",
+    benchmark:
+        "benchmarks/out/ipopt_agreement.tsv"
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        thr=THR,
+        seed=config["seed"],
+        code=SRC_HASH,
+    script:
+        "../scripts/thresholds_ipopt_agreement.py"
+
+
+rule ipopt_agreement_table:
+    input:
+        "results/thresholds/ipopt_agreement.parquet",
+    output:
+        report(
+            "results/tables/ipopt_agreement.md",
+            caption="../report/ipopt_agreement.rst",
+            category="Stopping thresholds",
+        ),
+    log:
+        "logs/thresholds/ipopt_agreement_table.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/thresholds_tables.py"
+
+
+localrules:
+    bob_slope_table,
+    bob_slope_figure,
+    ipopt_agreement_table,

@@ -3,11 +3,12 @@
 from baiuv.experiments.asymptotic import slopes_markdown
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
 slopes, _ = read_table(snakemake.input.slopes)
 summary, _ = read_table(snakemake.input.summary)
 p = snakemake.params
 text = slopes_markdown(slopes, summary, fit_points=p.fit_points, level=p.level, n0=p.n0)
-write_text(text, snakemake.output[0])
+write_text(for_readers(text), snakemake.output[0])
 log.info("\n%s", text)

@@ -3,6 +3,7 @@
 from baiuv.experiments.audit import audit_markdown
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -11,6 +12,6 @@ summary, _ = read_table(snakemake.input.summary)
 flagged_md, summary_md = audit_markdown(
     cells, summary, delta=p.delta, level=p.level, threshold=p.threshold
 )
-write_text(flagged_md, snakemake.output.flagged)
-write_text(summary_md, snakemake.output.summary)
+write_text(for_readers(flagged_md), snakemake.output.flagged)
+write_text(for_readers(summary_md), snakemake.output.summary)
 log.info("\n%s\n%s", summary_md, flagged_md)

@@ -7,10 +7,12 @@ import pandas as pd
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import table_page, verdict_summary_rst
 from baiuv.report.reproduction import (
     characteristic_claims,
     decisions,
     experiment_claims,
+    ipopt_claim,
     render,
     threshold_claims,
 )
@@ -25,9 +27,18 @@ claims += threshold_claims(
     read_table(inp.thr_time)[0],
     read_table(inp.thr_initial)[0],
     read_table(inp.thr_costs)[0],
+    bob_slopes=read_table(inp.bob_slope)[0] if "bob_slope" in inp.keys() else None,
+    bob_slope_tol=snakemake.params.bob_slope_tol,
 )
+if "ipopt_agreement" in inp.keys():
+    claims.append(ipopt_claim(read_table(inp.ipopt_agreement)[0]))
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
-claims += experiment_claims(error_rates(runs), stopping_time_summary(runs), snakemake.params.delta)
+claims += experiment_claims(
+    error_rates(runs),
+    stopping_time_summary(runs),
+    snakemake.params.delta,
+    n0=snakemake.params.n0,
+)
 if "asym_slopes" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
@@ -40,6 +51,9 @@ if "audit_summary" in inp.keys():
         read_table(inp.audit_cells)[0],
         delta=snakemake.params.audit_delta,
     )
-text = render(claims, decisions(Path(inp.decisions).read_text()), snakemake.params.config_name)
-write_text(text, snakemake.output[0])
+config_name = snakemake.params.config_name
+text = render(claims, decisions(Path(inp.decisions).read_text()), config_name)
+write_text(text, snakemake.output.md)
+write_text(table_page(text, "Reproduction report"), snakemake.output.html)
+write_text(verdict_summary_rst(claims, config_name), snakemake.output.summary)
 log.info("%d claims written", len(claims))

@@ -5,11 +5,12 @@ import pandas as pd
 from baiuv.experiments.stopping_times import error_rates_markdown, stopping_times_markdown
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
 df = pd.concat([read_table(p)[0] for p in snakemake.input], ignore_index=True)
 errors = error_rates_markdown(df, snakemake.params.delta)
 times = stopping_times_markdown(df, snakemake.params.delta)
-write_text(errors, snakemake.output.errors)
-write_text(times, snakemake.output.times)
+write_text(for_readers(errors), snakemake.output.errors)
+write_text(for_readers(times), snakemake.output.times)
 log.info("\n%s\n%s", errors, times)

@@ -1,13 +1,20 @@
 """Adapter: initial times / costs Parquet -> Markdown table."""
 
-from baiuv.experiments.thresholds import costs_markdown, initial_times_markdown
+from baiuv.experiments.thresholds import (
+    agreement_markdown,
+    costs_markdown,
+    initial_times_markdown,
+)
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
+from baiuv.report.pages import for_readers
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])
 if "statement_count" in df.columns:
     text = initial_times_markdown(df, params)
+elif "ipopt" in df.columns:
+    text = agreement_markdown(df, params)
 else:
     text = costs_markdown(df, params)
-write_text(text, snakemake.output[0])
+write_text(for_readers(text), snakemake.output[0])

@@ -94,9 +94,9 @@ def error_rates_markdown(df: pd.DataFrame, delta: float) -> str:
         er[["experiment", "algorithm", "runs", "errors", "error rate [95% Wilson]", "truncated"]]
     )
     return (
-        f"# Empirical error rates (delta = {delta})\n\n"
+        f"# Empirical error rates (δ = {delta})\n\n"
         "Proportion of runs whose recommendation is not the best arm, with the 95% Wilson score "
-        "interval.\n\n" + er_md
+        "interval (Section 4.3: the error stays below δ).\n\n" + er_md
     )
 
 
@@ -119,7 +119,7 @@ def stopping_times_markdown(df: pd.DataFrame, delta: float) -> str:
         floatfmt=".1f",
     )
     return (
-        f"# Stopping times (delta = {delta})\n\n"
+        f"# Stopping times (δ = {delta}, Figure 2)\n\n"
         "Mean ± standard error of the stopping time; `lower_bound` is "
-        "T*(mu, sigma^2) log(1/delta) (mean over instances for random instances).\n\n" + st_md
+        "T⋆(μ, σ²) log(1/δ) of Lemma 2 (mean over instances for random instances).\n\n" + st_md
     )

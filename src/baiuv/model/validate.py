@@ -2,15 +2,48 @@
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
 
+def is_real(x) -> bool:
+    """``True`` for a real number (Python or numpy), ``False`` for bools, strings, ..."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool | np.bool_)
+
+
+def check_real(x, name: str, allowed: str) -> float:
+    """``x`` as a float; ``ValueError`` naming ``name`` and its ``allowed`` range (e.g.
+    ``"in (0, 1)"``) when ``x`` is not a real number (bools and strings are refused). The
+    range itself is checked by the caller."""
+    if not is_real(x):
+        raise ValueError(f"{name} must be a number {allowed}, got {x!r}")
+    return float(x)
+
+
+def check_integer(x, name: str, minimum: int) -> int:
+    """``x`` as an int ``>= minimum``; refuses bools, strings and non-integral values."""
+    if not is_real(x) or not math.isfinite(float(x)) or int(x) != x or x < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {x!r}")
+    return int(x)
+
+
 def as_vector(x, name: str, *, min_len: int = 1) -> np.ndarray:
-    """Return ``x`` as a 1-D float64 array, rejecting wrong shapes and non-finite values."""
+    """Return ``x`` as a 1-D float64 array, rejecting wrong shapes, non-finite values and
+    entries that are not numbers (bools and strings are refused, not converted)."""
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        raw = np.asarray(x)
+        kind = raw.dtype.kind
+        if not isinstance(x, np.ndarray) or kind == "O":  # a list may mix bools in
+            if not all(is_real(v) for v in np.asarray(x, dtype=object).reshape(-1)):
+                kind = "b" if any(isinstance(v, bool) for v in np.ravel(raw)) else "X"
+        if kind not in "iufO":
+            raise TypeError("bools and strings are not accepted" if kind in "bUS" else "")
+        arr = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a 1-D array of real numbers ({exc})") from None
+        why = f" ({exc})" if str(exc) else ""
+        raise ValueError(f"{name} must be a 1-D array of real numbers{why}") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.size < min_len:
@@ -58,20 +91,15 @@ def check_beta(beta) -> float:
     """``beta`` is ``None`` (free allocation) or a float in (0, 1); returns -1.0 for None."""
     if beta is None:
         return -1.0
-    try:
-        b = float(beta)
-    except (TypeError, ValueError):
-        raise ValueError(f"beta must be None or a number in (0, 1), got {beta!r}") from None
+    b = check_real(beta, "beta", "in (0, 1) or None")
     if not (0.0 < b < 1.0):
         raise ValueError(f"beta must be in (0, 1), got {beta!r}")
     return b
 
 
 def check_delta(delta) -> float:
-    try:
-        d = float(delta)
-    except (TypeError, ValueError):
-        raise ValueError(f"delta must be a number in (0, 1), got {delta!r}") from None
+    """The error probability ``delta`` as a float in (0, 1)."""
+    d = check_real(delta, "delta", "in (0, 1)")
     if not (0.0 < d < 1.0):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     return d

@@ -26,11 +26,13 @@ import importlib.util
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from baiuv.pipeline.provenance import source_hash
 
 KEEP = 3
+MIN_AGE_S = 86400.0  # never prune a cache directory modified less than a day ago
 
 
 def _default_base() -> Path:
@@ -45,8 +47,13 @@ def _prune(base: Path, keep: Path) -> None:
             key=lambda p: p.stat().st_mtime,
             reverse=True,
         )
+        now = time.time()
         for old in dirs[KEEP - 1 :]:
-            shutil.rmtree(old, ignore_errors=True)
+            # a directory used in the last day may belong to a running process of another
+            # version of the sources (another checkout): removing it under that process
+            # makes numba fail when it writes its index (decision D123)
+            if now - old.stat().st_mtime > MIN_AGE_S:
+                shutil.rmtree(old, ignore_errors=True)
     except OSError:  # pragma: no cover - concurrent pruning
         pass
 
@@ -81,6 +88,10 @@ def _remove_hooks() -> None:
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SetCacheDirAfterImport)]
 
 
+#: The directory chosen by the last :func:`configure` call (``None``: unusable or not yet).
+CACHE_DIR: str | None = None
+
+
 def configure() -> str | None:
     """Point numba's cache at the hash-keyed directory; returns it (``None`` if unusable).
 
@@ -92,6 +103,7 @@ def configure() -> str | None:
     target = base / f"baiuv-{source_hash()}"
     try:
         target.mkdir(parents=True, exist_ok=True)
+        os.utime(target)  # mtime = last use (pruning spares directories in use)
     except OSError:
         return None  # unwritable: numba falls back to its default locations
     if not user:
@@ -102,4 +114,6 @@ def configure() -> str | None:
         config.CACHE_DIR = str(target)
     else:
         sys.meta_path.insert(0, _SetCacheDirAfterImport(str(target)))
-    return str(target)
+    global CACHE_DIR
+    CACHE_DIR = str(target)
+    return CACHE_DIR

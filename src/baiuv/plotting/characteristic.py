@@ -23,7 +23,8 @@ def ratio_figure(gap_df: pd.DataFrame, var_df: pd.DataFrame, r_fixed: float, gap
         ax.set_yscale("log")
         ax.set_xlabel(label)
         ax.set_title(title)
-    axes[0].set_ylabel("ratio")
+    for ax in axes:
+        ax.set_ylabel(r"$T^\star/T^\star_{\sigma^2}$ and bound")
     axes[0].legend(loc="upper left")
     fig.suptitle(r"$\mu=(0,-\Delta)$, $\sigma^2=(1,r)$", y=1.02)
     fig.tight_layout()

@@ -13,7 +13,7 @@ from matplotlib.patches import Patch
 from baiuv.plotting.style import setup
 
 PANEL_TITLES = {
-    "random": "random instances (K = 10)",
+    "random": "random instances, K = 10",
     "standard": "standard instance",
     "easy": "easy instance",
 }
@@ -67,6 +67,8 @@ def stopping_time_figure(
             showmeans=True,
             widths=0.7,
             flierprops={"markersize": 2, "alpha": 0.4},
+            # black median: an orange line vanished on the orange/brown boxes
+            medianprops={"color": "black", "linewidth": 1.6},
             meanprops={
                 "marker": "^",
                 "markerfacecolor": "white",
@@ -79,14 +81,16 @@ def stopping_time_figure(
             if a.startswith("EV-"):
                 patch.set_hatch("///")
                 patch.set_alpha(0.65)
-        ax.set_xticks(range(1, len(present) + 1), present, rotation=60, ha="right")
+        ax.set_xticks(
+            range(1, len(present) + 1), present, rotation=60, ha="right", rotation_mode="anchor"
+        )
         lb = float(sub["lower_bound"].mean())
         if math.isfinite(lb) and lb > 0:
             ax.axhline(
                 lb, ls="--", color="black", lw=1.2, label=r"$T^\star(\mu,\sigma^2)\log(1/\delta)$"
             )
         ax.set_yscale("log")
-        ax.set_title(f"{PANEL_TITLES.get(exp, exp)} ({len(sub) // max(1, len(present))} runs)")
+        ax.set_title(f"{PANEL_TITLES.get(exp, exp)}: {len(sub) // max(1, len(present))} runs")
         ax.set_ylabel("stopping time")
         # separate the wrapper pairs visually
         for k in range(1, len(present)):
@@ -96,11 +100,23 @@ def stopping_time_figure(
         Patch(facecolor="white", edgecolor="black", label="adapted costs"),
         Patch(facecolor="white", edgecolor="black", hatch="///", label="EV (plug-in)"),
     ]
-    handles.append(
-        plt.Line2D([], [], ls="--", color="black", label=r"lower bound $T^\star\log(1/\delta)$")
+    handles += [
+        plt.Line2D([], [], color="black", lw=1.6, label="median"),
+        plt.Line2D(
+            [],
+            [],
+            ls="none",
+            marker="^",
+            markerfacecolor="white",
+            markeredgecolor="black",
+            label="mean",
+        ),
+        plt.Line2D([], [], ls="--", color="black", label=r"lower bound $T^\star\log(1/\delta)$"),
+    ]
+    fig.legend(
+        handles=handles, loc="upper center", ncol=5, bbox_to_anchor=(0.5, 1.0), frameon=False
     )
-    fig.legend(handles=handles, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 1.04))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     return fig
 
 

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time
+from baiuv.report.paper_refs import cite, notation
 from baiuv.report.tables import markdown_table
 
 REPRODUCED = "reproduced"
@@ -150,6 +151,25 @@ def characteristic_claims(
 # ----------------------------------------------------------------------------------------
 PAPER_BOX_INITIAL = {0.1: 16, 0.001: 20}
 PAPER_COST = {"kl": 400, "box": 600, "student": 800}
+#: "BoB ≈ KL" in slope: |slope(BoB) - slope(KL)| <= SLOPE_TOL * slope(KL) (decision D170).
+SLOPE_TOL = 0.25
+#: "Box ≈ BoB" at large t: BoB/Box in [1 - BOX_BOB_TOL, 1 + BOX_BOB_TOL] (decision D170).
+BOX_BOB_TOL = 0.10
+#: "400×" read as an order of magnitude: our ratio within [paper/COST_FACTOR, paper·COST_FACTOR].
+COST_FACTOR = 3.0
+#: Readable names of the BoB backends (the ``bob_backend`` column of the cost table).
+BACKEND_LABELS = {
+    "exact": "exact global solver",
+    "cyipopt": "Pyomo + Ipopt (cyipopt)",
+    "ipopt": "Pyomo + Ipopt (executable)",
+}
+
+
+def backend_label(backend: str) -> str:
+    """Human-readable name of a concrete BoB backend (``exact``, ``cyipopt``, ``ipopt``)."""
+    if backend not in BACKEND_LABELS:
+        raise ValueError(f"backend must be one of {tuple(BACKEND_LABELS)}, got {backend!r}")
+    return BACKEND_LABELS[backend]
 
 
 def _mean_curve(curves: pd.DataFrame) -> pd.DataFrame:
@@ -168,43 +188,146 @@ def slopes_in_log_inv_delta(curves_delta: pd.DataFrame, last: int = 5) -> dict[s
     return out
 
 
+def _near(a: float, b: float, tol: float) -> bool:
+    """``a`` within ``tol`` (relative to ``|b|``) of ``b``, on both sides."""
+    return abs(a - b) <= tol * abs(b)
+
+
+def _slope_claims(curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None) -> list[Claim]:
+    sl = slopes_in_log_inv_delta(curves_delta)
+    if not {"kl", "box", "student", "bob"} <= sl.keys():
+        return []
+    xmax = float(curves_delta["x"].max())
+    t_fixed = int(curves_delta["t"].iloc[0])
+    fmt = ", ".join(f"{k} {sl[k]:.3g}" for k in ("kl", "bob", "box", "student"))
+    parts = {
+        "KL < Box": sl["kl"] < sl["box"],
+        "KL < Student": sl["kl"] < sl["student"],
+        f"BoB ≈ KL (±{SLOPE_TOL:.0%})": _near(sl["bob"], sl["kl"], SLOPE_TOL),
+    }
+    failed = [k for k, ok in parts.items() if not ok]
+    reason = ""
+    if failed:
+        reason = "fails: " + "; ".join(failed) + ". "
+        if f"BoB ≈ KL (±{SLOPE_TOL:.0%})" in failed and not failed[:-1]:
+            reason += (
+                "On this range BoB follows the slope of its Box part (BoB ≤ min(Box(δ/2), "
+                "KL(δ/2)) and Box(δ/2) is the smaller one up to large ln(1/δ))"
+            )
+            join = _join_text(bob_slopes)
+            reason += f"; {join}" if join else ""
+            reason += " (decision D171)"
+        else:
+            reason += "the slope ordering of the figure is not that of the paper"
+    return [
+        Claim(
+            "thresholds",
+            f"slopes in ln(1/δ) at t = {t_fixed}: KL best, Box and Student worse, "
+            "BoB with KL's dependency",
+            "Fig. fig:stopping_thresholds_evolutions_glrt(a), Sec. ssec:simulations_stopping_thresholds",
+            "KL < Box, Student; BoB ≈ KL",
+            f"slopes fitted over the 5 largest ln(1/δ) ≤ {xmax:g}: {fmt}; checks: "
+            + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
+            _v(not failed),
+            reason,
+        )
+    ]
+
+
+def _join_text(bob_slopes: pd.DataFrame | None) -> str:
+    """Where BoB's slope joins KL's, from the table of :func:`baiuv.experiments.bob_slope.
+    bob_slope_summary` (empty string without it)."""
+    if bob_slopes is None or bob_slopes.empty:
+        return ""
+    parts = []
+    for r in bob_slopes.itertuples(index=False):
+        j = r.join_log_inv_delta
+        parts.append(
+            f"t = {int(r.t)}: from ln(1/δ) ≈ {j:.0f}" if np.isfinite(j) else f"t = {int(r.t)}: not"
+        )
+    return "BoB's slope joins KL's (bob-slope study) " + ", ".join(parts)
+
+
+def bob_slope_claim(summary: pd.DataFrame, *, tol: float) -> Claim:
+    """The paper's reading of Fig. 1 (App. app:ss_asymptotically_tight_thresholds): BoB ≤
+    min(Box(δ/2), KL(δ/2)), hence BoB inherits KL's ln(1/δ) dependency. Checked on the
+    wide-range study: per t, BoB never above the bound, and BoB's slope over the largest
+    ln(1/δ) within ``tol`` of KL's there."""
+    above = int(summary["points_above_bound"].sum())
+    npts = int(summary["points"].sum())
+    tail_ok = [bool(_near(r.bob_tail_slope, r.kl_tail_slope, tol)) for r in summary.itertuples()]
+    ours = "; ".join(
+        f"t = {int(r.t)}: slope over ln(1/δ) ∈ [{r.tail_from:g}, {r.tail_to:g}] BoB "
+        f"{r.bob_tail_slope:.3g}, KL {r.kl_tail_slope:.3g}, Box {r.box_tail_slope:.3g}; "
+        + (
+            f"joins KL (±{tol:.0%}) from ln(1/δ) ≈ {r.join_log_inv_delta:.0f}"
+            if np.isfinite(r.join_log_inv_delta)
+            else "does not join KL on the grid"
+        )
+        for r in summary.itertuples()
+    )
+    ours += f"; BoB > min(Box(δ/2), KL(δ/2)) at {above} of {npts} points"
+    ok = above == 0 and all(tail_ok)
+    reasons = []
+    if above:
+        reasons.append(f"BoB exceeds min(Box(δ/2), KL(δ/2)) at {above} points")
+    bad = [int(r.t) for r, k in zip(summary.itertuples(), tail_ok, strict=True) if not k]
+    if bad:
+        reasons.append(
+            "BoB's slope is not KL's at the largest ln(1/δ) for t = "
+            + ", ".join(map(str, bad))
+            + " (the Box part of BoB is still the smaller one there, decision D171)"
+        )
+    return Claim(
+        "thresholds",
+        "BoB inherits KL's ln(1/δ) dependency (BoB ≤ min(Box(δ/2), KL(δ/2)))",
+        "App. app:ss_asymptotically_tight_thresholds, Fig. fig:stopping_thresholds_evolutions_glrt(a)",
+        "BoB ≤ min(Box(δ/2), KL(δ/2)); slope → KL's",
+        ours,
+        _v(ok),
+        "; ".join(reasons),
+    )
+
+
 def threshold_claims(
     curves_delta: pd.DataFrame,
     curves_time: pd.DataFrame,
     initial: pd.DataFrame,
     costs: pd.DataFrame,
+    *,
+    bob_slopes: pd.DataFrame | None = None,
+    bob_slope_tol: float = SLOPE_TOL,
 ) -> list[Claim]:
-    out = []
-    sl = slopes_in_log_inv_delta(curves_delta)
-    fmt = ", ".join(f"{k} {v:.3g}" for k, v in sorted(sl.items()))
-    if {"kl", "box", "student", "bob"} <= sl.keys():
-        ok = sl["kl"] < sl["box"] and sl["kl"] < sl["student"] and sl["bob"] < sl["box"]
-        out.append(
-            Claim(
-                "thresholds",
-                "slopes in ln(1/δ): KL and BoB smallest (≈1, asymptotically tight), Student and Box larger",
-                "Fig. fig:stopping_thresholds_evolutions_glrt(a), App. app:ss_asymptotically_tight_thresholds",
-                "KL, BoB ≈ 1 < Box, Student (≤ 2 at best)",
-                f"fitted slopes over the largest ln(1/δ): {fmt}",
-                _v(ok),
-                "" if ok else "slope ordering differs on the configured grid",
-            )
-        )
+    """Claims of the threshold section. ``bob_slopes``: summary of the wide-range BoB slope
+    study (:func:`baiuv.experiments.bob_slope.bob_slope_summary`), when computed."""
+    out = _slope_claims(curves_delta, bob_slopes)
+    if bob_slopes is not None and not bob_slopes.empty:
+        out.append(bob_slope_claim(bob_slopes, tol=bob_slope_tol))
     mt = _mean_curve(curves_time)
     tmax = mt["x"].max()
     at = mt[mt["x"] == tmax].set_index("family")["value"]
     if {"kl", "box", "bob", "student"} <= set(at.index):
-        ok = at["kl"] > at["box"] and at["student"] > at["box"] and at["bob"] <= at["kl"]
+        parts = {
+            "Student > KL": at["student"] > at["kl"],
+            "KL > Box": at["kl"] > at["box"],
+            f"BoB/Box = {at['bob'] / at['box']:.3f} ∈ [{1 - BOX_BOB_TOL:g}, {1 + BOX_BOB_TOL:g}]": (
+                _near(at["bob"], at["box"], BOX_BOB_TOL)
+            ),
+        }
+        failed = [k for k, ok in parts.items() if not ok]
         out.append(
             Claim(
                 "thresholds",
-                "at δ = 0.01 and large t: KL above Box (large constant), Student worst in t, BoB close to Box",
+                "at δ = 0.01 and large t: KL above Box (large constant), Student worst in t, "
+                "BoB close to Box",
                 "Fig. fig:stopping_thresholds_evolutions_glrt(b)",
                 "Student > KL > Box ≈ BoB",
                 f"at t = {tmax:g}: "
-                + ", ".join(f"{k} {at[k]:.4g}" for k in ("student", "kl", "box", "bob")),
-                _v(ok),
-                "" if ok else "ordering differs",
+                + ", ".join(f"{k} {at[k]:.4g}" for k in ("student", "kl", "box", "bob"))
+                + "; checks: "
+                + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
+                _v(not failed),
+                "" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
             )
         )
     pairs = [("student", "ev-student"), ("box", "ev-box"), ("bob", "ev-bob")]
@@ -231,7 +354,10 @@ def threshold_claims(
                 "always above",
                 "; ".join(f"{e}: {k}/{n} grid points above" for e, k, n in res),
                 _v(ok),
-                "" if ok else "some EV threshold below its GLR version",
+                ""
+                if ok
+                else "below at some grid points: "
+                + ", ".join(f"{e} ({n - k})" for e, k, n in res if k < n),
             )
         )
     box = initial[initial.family == "box"].set_index("delta")
@@ -255,38 +381,113 @@ def threshold_claims(
             )
         )
     m = initial[initial.family == "kl"]
-    if len(m):
+    if len(m) and "monotonicity_count" in m.columns:
+        # "satisfied after 2 samples": the first per-arm count meeting the strict condition is 3
+        after = {float(r.delta): int(r.monotonicity_count) - 1 for r in m.itertuples()}
+        ok = all(v == 2 for v in after.values())
         out.append(
             Claim(
                 "thresholds",
-                "KL monotonicity condition (eq. def_initial_time_monotonicity) satisfied after 2 samples per arm",
+                "KL monotonicity condition (eq. def_initial_time_monotonicity) satisfied after "
+                "2 samples per arm",
                 "Sec. ssec:beyond_box",
                 "2",
-                "KL family's full initial count "
-                + ", ".join(f"δ={r.delta:g}: {int(r.statement_count)}" for r in m.itertuples()),
-                NOT_CHECKABLE,
-                "this table records the KL family's whole initial time, dominated by its Box "
-                "condition at δ/3 (D16, D21); the monotonicity condition alone holds from the "
-                "3rd sample, as the paper says (tests/unit/test_thresholds_concentration.py)",
+                "satisfied after "
+                + ", ".join(f"{v} (δ = {d:g})" for d, v in after.items())
+                + " samples; the KL family's whole initial count, dominated by its Box "
+                "condition at δ/3 (D16, D21): "
+                + ", ".join(f"{int(r.statement_count)} (δ = {r.delta:g})" for r in m.itertuples()),
+                _v(ok),
+                ""
+                if ok
+                else "t^m as written in eq. def_initial_time_monotonicity needs more samples",
             )
         )
+    out += _cost_claims(costs)
+    return out
+
+
+def ipopt_claim(agreement: pd.DataFrame) -> Claim:
+    """The paper solves the BoB program with Ipopt, calling it a concave maximisation under
+    convex constraints (App. app:ss_Kinf_thresholds): Ipopt's answer is then the optimum.
+    Checked on the figure grids against the exact global solver (decision D30)."""
+    from baiuv.experiments.thresholds import agreement_summary
+
+    s = agreement_summary(agreement)
+    n = int(s["programs"].sum())
+    fail = int(s["failures"].sum())
+    loc = int(s["local_maxima"].sum())
+    worst = float(s["max_abs_rel_diff"].max())
+    backend = backend_label(str(s["backend"].iloc[0]))
+    ok = fail == 0 and loc == 0
+    reasons = []
+    if loc:
+        reasons.append(
+            f"Ipopt stopped at a local maximum on {loc} programs: the BoB program is not "
+            "convex (x·y ≤ C is not a convex constraint, decision D30)"
+        )
+    if fail:
+        reasons.append(f"Ipopt failed on {fail} programs")
+    return Claim(
+        "thresholds",
+        "Ipopt solves the BoB and EV-BoB programs (concave objective, convex constraints)",
+        "App. app:ss_Kinf_thresholds, Sec. ssec:simulations_stopping_thresholds",
+        "Ipopt's answer is the optimum",
+        f"{n} programs of the figure grids by {backend}: max |exact − Ipopt|/exact "
+        f"{worst:.2g}; local maxima caught {loc}; failures {fail}",
+        _v(ok),
+        "; ".join(reasons),
+    )
+
+
+def _cost_claims(costs: pd.DataFrame) -> list[Claim]:
     c = costs.set_index("family")
+    if "bob" not in c.index:
+        return []
+    backend = str(c.loc["bob", "bob_backend"]) if "bob_backend" in c.columns else None
+    has_ipopt = "ipopt_s" in c.columns and np.isfinite(c.loc["bob", "ipopt_s"])
+    out = []
     for fam, paper in PAPER_COST.items():
-        if fam in c.index:
-            ratio = float(c.loc["bob", "python_s"] / c.loc[fam, "python_s"])
-            out.append(
-                Claim(
-                    "thresholds",
-                    f"cost of one BoB evaluation / one {fam} evaluation",
-                    "Sec. ssec:simulations_stopping_thresholds",
-                    f"≈{paper}",
-                    f"{ratio:.0f} (Pyomo + Ipopt vs Python {fam}; machine-dependent)",
-                    NOT_CHECKABLE,
-                    "timings depend on the machine, the language (Julia/JuMP in the paper) and "
-                    "the solver interface; we report our measured ratio, and the exact BoB "
-                    "solver removes the gap (benchmarks/bench_bob.py)",
-                )
+        if fam not in c.index:
+            continue
+        ratio = float(c.loc["bob", "python_s"] / c.loc[fam, "python_s"])
+        label = backend_label(backend) if backend else "BoB backend not recorded"
+        ours = f"{ratio:.0f} (BoB by the {label} vs Python {fam})"
+        lo, hi = paper / COST_FACTOR, paper * COST_FACTOR
+        if has_ipopt:
+            ip = float(c.loc["bob", "ipopt_s"] / c.loc[fam, "python_s"])
+            ipb = backend_label(str(c.loc["bob", "ipopt_backend"]))
+            ours += f"; {ip:.0f} (BoB by {ipb}, as in the paper)"
+            ok = lo <= ip <= hi
+            reason = (
+                ""
+                if ok
+                else f"with Ipopt, as in the paper, our ratio {ip:.0f} is outside "
+                f"[{lo:.0f}, {hi:.0f}]: one Python {fam} call costs "
+                f"{c.loc[fam, 'python_s'] * 1e6:.0f} µs here"
+                + (" (a scipy quantile)" if fam == "student" else "")
+                + ", one Pyomo + Ipopt BoB solve "
+                f"{c.loc['bob', 'ipopt_s'] * 1e3:.1f} ms (Julia/JuMP in the paper; decisions "
+                "D22, D90)"
             )
+            verdict = _v(ok)
+        else:
+            verdict = NOT_CHECKABLE
+            reason = (
+                "no Ipopt backend available here: the paper's ratio is a Pyomo/JuMP + Ipopt cost"
+            )
+        out.append(
+            Claim(
+                "thresholds",
+                f"cost of one BoB evaluation / one {fam} evaluation (same order of magnitude: "
+                f"within ×{COST_FACTOR:g})",
+                "Sec. ssec:simulations_stopping_thresholds",
+                f"≈{paper}",
+                ours + "; machine-dependent",
+                verdict,
+                reason,
+            )
+        )
     return out
 
 
@@ -294,39 +495,52 @@ def threshold_claims(
 # Stopping-time experiments (Section ssec:experiments, Fig. fig:random_instances_heuristic_threshold)
 # ----------------------------------------------------------------------------------------
 WRAPPED = ("TaS", "EV-TaS", "TCI", "EV-TCI", "DKM", "EV-DKM", "FWS", "EV-FWS")
-ON_PAR_TOLERANCE = 0.25  # "on par with fixed": mean stopping time within 25% (decision D5)
+#: "on par with fixed": mean τ / mean τ(fixed) in [1/(1+tol), 1+tol] (decisions D5, D170).
+ON_PAR_TOLERANCE = 0.25
+#: "similar"/"comparable": mean τ(EV-X) / mean τ(X) in [1 - tol, 1 + tol] (decision D5).
+COMPARABLE_TOLERANCE = 0.2
 
 
-def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -> list[Claim]:
-    out = []
-    bad = errors[errors["wilson_low"] > delta]
-    above = errors[errors["error_rate"] > delta]
-    out.append(
-        Claim(
-            "experiments",
-            "empirical error below δ for every algorithm (heuristic threshold)",
-            "Sec. ssec:experiments",
-            f"< δ = {delta:g}",
-            f"{len(errors)} (experiment, algorithm) pairs; max error rate "
-            f"{errors['error_rate'].max():.3g}; Wilson 95% intervals above δ: {len(bad)}; "
-            f"point estimates above δ: {len(above)}",
-            _v(len(bad) == 0),
-            ""
-            if len(bad) == 0
-            else "some intervals lie above δ: "
-            + ", ".join(f"{r.algorithm}@{r.experiment}" for r in bad.itertuples()),
-        )
+def _on_par_bounds(tol: float = ON_PAR_TOLERANCE) -> tuple[float, float]:
+    return 1.0 / (1.0 + tol), 1.0 + tol
+
+
+def _err_of(errors: pd.DataFrame, exp: str, alg: str) -> float:
+    e = errors[(errors["experiment"] == exp) & (errors["algorithm"] == alg)]
+    return float(e["error_rate"].iloc[0]) if len(e) else math.nan
+
+
+def _ev_cause(errors: pd.DataFrame, exp: str, algs: Iterable[str], n0: int | None) -> str:
+    """Measured mechanism behind EV rules stopping early: the EV-GLR statistic (plug-in
+    variances) has complexity T*_σ² ≤ T* and, with n0 = 2, starves the best arm (D50)."""
+    errs = ", ".join(f"{a} {_err_of(errors, exp, a):.2g}" for a in algs)
+    text = (
+        "EV-GLR stopping plugs in the empirical variances (complexity T*_σ² ≤ T*, Theorem "
+        f"thm:impossibility_result): error rates here {errs}"
     )
+    if n0 is not None and n0 < 6:
+        text += f"; with n0 = {n0} a tiny plug-in variance starves an arm (D50)"
+    return text
+
+
+def experiment_claims(
+    errors: pd.DataFrame, times: pd.DataFrame, delta: float, *, n0: int | None = None
+) -> list[Claim]:
+    """Claims of Section ssec:experiments. ``n0``: initial pulls per arm of the run (names
+    decision D50 as the cause of EV errors when below 6, the n0 of the EVTCI theorem)."""
+    out = [_error_claim(errors, delta, n0)]
+    lo_par, hi_par = _on_par_bounds()
     t = times.set_index(["experiment", "algorithm"])
     for exp in times["experiment"].unique():
         sub = t.loc[exp]
+        algs = [a for a in WRAPPED if a in sub.index]
         if "uniform" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
             beat = [
                 a
                 for a in algs
                 if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc["uniform", "mean"]
             ]
+            miss = sorted(set(algs) - set(beat))
             out.append(
                 Claim(
                     "experiments",
@@ -335,94 +549,194 @@ def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -
                     "all wrapped < uniform",
                     f"{len(beat)}/{len(algs)} below uniform by > 2 s.e. "
                     f"(uniform {sub.loc['uniform', 'mean']:.1f})",
-                    _v(len(beat) == len(algs)),
+                    _v(not miss),
                     ""
-                    if len(beat) == len(algs)
-                    else "not below uniform: " + ", ".join(sorted(set(algs) - set(beat))),
+                    if not miss
+                    else "not below uniform by 2 s.e. (D5): "
+                    + ", ".join(
+                        f"{a} {sub.loc[a, 'mean']:.1f} ± {sub.loc[a, 'se']:.1f}" for a in miss
+                    ),
                 )
             )
         if "fixed" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
             rel = {a: sub.loc[a, "mean"] / sub.loc["fixed", "mean"] for a in algs}
-            par = [a for a, r in rel.items() if r <= 1 + ON_PAR_TOLERANCE]
+            fast = [a for a, r in rel.items() if r < lo_par]
+            slow = [a for a, r in rel.items() if r > hi_par]
+            reasons = []
+            if fast:
+                ev = [a for a in fast if a.startswith("EV-")]
+                reasons.append("faster than fixed: " + ", ".join(fast))
+                if ev:
+                    reasons.append(_ev_cause(errors, exp, ev, n0))
+                if len(ev) < len(fast):
+                    reasons.append(
+                        "adapted rules faster than fixed: fixed tracks w*(μ,σ²) of the true "
+                        "instance and stops with the same heuristic GLR rule, so it is not a "
+                        "lower bound on their stopping time"
+                    )
+            if slow:
+                reasons.append(
+                    "slower than fixed: "
+                    + ", ".join(slow)
+                    + (" (DKM: its AdaHedge learner and bonus, D43)" if "DKM" in slow else "")
+                )
             out.append(
                 Claim(
                     "experiments",
                     f"wrapped algorithms on par with the 'fixed' oracle ({exp})",
                     "Sec. ssec:experiments",
-                    "≈ fixed",
+                    f"≈ fixed (ratio in [{lo_par:.2f}, {hi_par:.2f}], D5)",
                     "mean τ / mean τ(fixed): " + ", ".join(f"{a} {r:.2f}" for a, r in rel.items()),
-                    _v(len(par) == len(algs)),
-                    ""
-                    if len(par) == len(algs)
-                    else f"more than {ON_PAR_TOLERANCE:.0%} above fixed: "
-                    + ", ".join(sorted(set(algs) - set(par))),
+                    _v(not fast and not slow),
+                    "; ".join(reasons),
                 )
             )
         pairs = [
-            (a, "EV-" + a)
-            for a in ("TaS", "TCI", "DKM", "FWS")
-            if a in sub.index and "EV-" + a in sub.index
+            a for a in ("TaS", "TCI", "DKM", "FWS") if a in sub.index and "EV-" + a in sub.index
         ]
         if pairs:
-            rel = {a: sub.loc["EV-" + a, "mean"] / sub.loc[a, "mean"] for a, _ in pairs}
-            comparable = all(0.8 <= r <= 1.2 for r in rel.values())
+            rel = {a: sub.loc["EV-" + a, "mean"] / sub.loc[a, "mean"] for a in pairs}
             text = ", ".join(f"EV-{a}/{a} {r:.3f}" for a, r in rel.items())
             if exp == "easy":
-                ev_better = all(r < 1 for r in rel.values())
-                out.append(
-                    Claim(
-                        "experiments",
-                        "EV wrappers slightly better than adapted ones on the easy instance",
-                        "Sec. ssec:experiments",
-                        "EV < adapted",
-                        text,
-                        _v(ev_better),
-                        "" if ev_better else "EV not faster for every algorithm",
-                    )
-                )
+                out.append(_easy_claim(sub, rel, text))
             else:
+                lo, hi = 1 - COMPARABLE_TOLERANCE, 1 + COMPARABLE_TOLERANCE
+                bad = {a: r for a, r in rel.items() if not lo <= r <= hi}
+                reason = ""
+                if bad:
+                    reason = "outside the band: " + ", ".join(
+                        f"EV-{a}/{a} {r:.3f}" for a, r in bad.items()
+                    )
+                    early = [f"EV-{a}" for a, r in bad.items() if r < lo]
+                    if early:
+                        reason += "; " + _ev_cause(errors, exp, early, n0)
+                    late = [f"EV-{a}" for a, r in bad.items() if r > hi]
+                    if late:
+                        reason += "; slower EV rules: " + ", ".join(late)
                 out.append(
                     Claim(
                         "experiments",
                         f"EV and adapted wrappers comparable ({exp})",
                         "Sec. ssec:experiments",
-                        "similar",
+                        f"similar (EV/adapted in [{lo:g}, {hi:g}], D5)",
                         text,
-                        _v(comparable),
-                        "" if comparable else "ratio outside [0.8, 1.2]",
+                        _v(not bad),
+                        reason,
                     )
                 )
-        if "FHN2" in sub.index:
-            algs = [a for a in WRAPPED if a in sub.index]
-            worst = max(sub.loc[a, "mean"] for a in algs) if algs else math.nan
+        if "FHN2" in sub.index and exp == "easy" and algs:
+            worst = max(sub.loc[a, "mean"] for a in algs)
             fhn = sub.loc["FHN2", "mean"]
-            if exp == "easy":
-                ok = fhn > worst
-                out.append(
-                    Claim(
-                        "experiments",
-                        "FHN2 wastes samples on the easy instance",
-                        "Sec. ssec:experiments",
-                        "FHN2 ≫ wrapped algorithms",
-                        f"FHN2 {fhn:.1f} vs worst wrapped {worst:.1f}",
-                        _v(ok),
-                        "" if ok else "FHN2 not above every wrapped algorithm",
-                    )
-                )
-        if "lower_bound" in sub.columns:
+            ok = fhn > worst
             out.append(
                 Claim(
                     "experiments",
-                    f"mean stopping time relative to T*(μ,σ²)·log(1/δ) ({exp})",
-                    "Lemma lem:lower_bound_sample_complexity, Fig. fig:random_instances_heuristic_threshold",
-                    "above the lower bound (the heuristic threshold is not δ-correct, so not guaranteed)",
-                    ", ".join(f"{a} {sub.loc[a, 'ratio_to_bound']:.2f}" for a in sub.index),
-                    NOT_CHECKABLE,
-                    "the paper only draws the bound; ratios are reported for reference",
+                    "FHN2 wastes samples on the easy instance",
+                    "Sec. ssec:experiments",
+                    "FHN2 ≫ wrapped algorithms",
+                    f"FHN2 {fhn:.1f} vs worst wrapped {worst:.1f}",
+                    _v(ok),
+                    ""
+                    if ok
+                    else "FHN2 not above every wrapped algorithm: its initial phase of "
+                    "max(2, ⌈10 ln(1/δ)⌉) samples per arm (D45) is shorter than their runs",
                 )
             )
+        if "lower_bound" in sub.columns:
+            out.append(_lower_bound_claim(sub, exp, errors, n0))
     return out
+
+
+def _easy_claim(sub: pd.DataFrame, rel: dict[str, float], text: str) -> Claim:
+    """ "Slightly better on the easy instance": every EV/adapted ratio below 1 (D5); a pair
+    above 1 is reported with whether the difference is resolved (2 s.e. of the ratio)."""
+    worse = {a: r for a, r in rel.items() if r >= 1}
+    reason = ""
+    if worse:
+        items = []
+        for a, r in worse.items():
+            m1, s1 = sub.loc["EV-" + a, "mean"], sub.loc["EV-" + a, "se"]
+            m0, s0 = sub.loc[a, "mean"], sub.loc[a, "se"]
+            se = r * math.hypot(s1 / m1, s0 / m0)
+            resolved = r - 2 * se > 1
+            items.append(
+                f"EV-{a}/{a} {r:.3f} ± {se:.3f} "
+                + ("(significantly slower)" if resolved else "(within 2 s.e. of 1: not resolved)")
+            )
+        reason = "EV not faster: " + "; ".join(items)
+    return Claim(
+        "experiments",
+        "EV wrappers slightly better than adapted ones on the easy instance",
+        "Sec. ssec:experiments",
+        "EV < adapted (every ratio < 1, D5)",
+        text,
+        _v(not worse),
+        reason,
+    )
+
+
+def _lower_bound_claim(sub: pd.DataFrame, exp: str, errors: pd.DataFrame, n0) -> Claim:
+    """Fig. 2 draws T*(μ,σ²)·log(1/δ) under the boxes (Lemma lem:lower_bound_sample_complexity
+    for δ-correct algorithms): an algorithm is below it when mean + 2 s.e. < bound."""
+    below = [
+        a
+        for a in sub.index
+        if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc[a, "lower_bound"]
+    ]
+    reason = ""
+    if below:
+        ev = [a for a in below if str(a).startswith("EV-")]
+        other = [a for a in below if a not in ev]
+        reason = "below the bound: " + ", ".join(below)
+        if ev:
+            reason += "; " + _ev_cause(errors, exp, ev, n0)
+        if other:
+            reason += (
+                "; the heuristic threshold is not δ-correct (D17), so the Lemma does not bind "
+                + ", ".join(other)
+            )
+    return Claim(
+        "experiments",
+        f"mean stopping time above the lower bound T*(μ,σ²)·log(1/δ) drawn in Fig. 2 ({exp})",
+        "Lemma lem:lower_bound_sample_complexity, Fig. fig:random_instances_heuristic_threshold",
+        "mean τ / bound ≥ 1",
+        ", ".join(f"{a} {sub.loc[a, 'ratio_to_bound']:.2f}" for a in sub.index),
+        _v(not below),
+        reason,
+    )
+
+
+def _error_claim(errors: pd.DataFrame, delta: float, n0: int | None) -> Claim:
+    bad = errors[errors["wilson_low"] > delta]
+    above = errors[errors["error_rate"] > delta]
+    reason = ""
+    if len(bad):
+        names = [f"{r.algorithm}@{r.experiment} {r.error_rate:.3g}" for r in bad.itertuples()]
+        ev = bad[bad["algorithm"].astype(str).str.startswith("EV-")]
+        reason = "Wilson intervals above δ: " + ", ".join(names)
+        if len(ev):
+            reason += (
+                "; EV rules: the EV-GLR stopping rule with the heuristic threshold is not "
+                "δ-correct (Theorem thm:impossibility_result)"
+            )
+            if n0 is not None and n0 < 6:
+                reason += (
+                    f", and with n0 = {n0} a tiny plug-in variance starves an arm (D50; "
+                    "see also the δ-resolving audit, D106)"
+                )
+        if len(ev) < len(bad):
+            reason += "; GLR rules: the heuristic threshold is not δ-correct (D17)"
+    return Claim(
+        "experiments",
+        "empirical error below δ for every algorithm (heuristic threshold)",
+        "Sec. ssec:experiments",
+        f"< δ = {delta:g}",
+        f"{len(errors)} (experiment, algorithm) pairs; max error rate "
+        f"{errors['error_rate'].max():.3g}; Wilson 95% intervals above δ: {len(bad)}; "
+        f"point estimates above δ: {len(above)}",
+        _v(len(bad) == 0),
+        reason,
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -431,6 +745,11 @@ def experiment_claims(errors: pd.DataFrame, times: pd.DataFrame, delta: float) -
 def decisions(decisions_md: str) -> list[tuple[str, str]]:
     """``(id, title)`` of every ``## D<n>: title`` section of docs/decisions.md."""
     return re.findall(r"^## (D\d+):\s*(.+)$", decisions_md, flags=re.M)
+
+
+def _heading(topic: str) -> str:
+    """Capitalise an ASCII first letter only (``str.capitalize`` turns δ into Δ)."""
+    return topic[:1].upper() + topic[1:] if topic[:1].isascii() else topic
 
 
 def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], config_name: str) -> str:
@@ -448,10 +767,13 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         "",
     ]
     for topic, g in df.groupby("topic", sort=False):
-        lines += [f"## {topic.capitalize()}", ""]
+        lines += [f"## {_heading(topic)}", ""]
         tab = g.drop(columns=["topic"]).rename(
             columns={"paper": "paper value", "ours": "our value (uncertainty)"}
         )
+        # the paper's printed numbering ("Lemma 4", "Section 4.3"), never LaTeX labels,
+        # and its notation (T⋆(μ, σ²))
+        tab = tab.map(lambda v: notation(cite(v)) if isinstance(v, str) else v)
         lines.append(markdown_table(tab))
     lines += [
         "## Decisions where the paper is ambiguous",

@@ -56,7 +56,7 @@ import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
-from baiuv.model.validate import check_delta, check_instance
+from baiuv.model.validate import check_delta, check_instance, check_integer, check_real, is_real
 from baiuv.pipeline.shards import concat_runs
 from baiuv.simulation import rules as K_
 from baiuv.simulation.rng import run_generator, run_seed
@@ -205,22 +205,18 @@ class RunSettings:
         check_delta(self.delta)
         if self.threshold not in FAMILIES:
             raise ValueError(f"threshold must be one of {FAMILIES}, got {self.threshold!r}")
-        if int(self.n0) != self.n0 or self.n0 < 2:
-            raise ValueError(f"n0 must be an integer >= 2, got {self.n0!r}")
-        if self.fhn_n0 is not None and (int(self.fhn_n0) != self.fhn_n0 or self.fhn_n0 < 2):
-            raise ValueError(f"fhn_n0 must be None or an integer >= 2, got {self.fhn_n0!r}")
-        if not (0.0 < self.beta < 1.0):
+        check_integer(self.n0, "n0", 2)
+        if self.fhn_n0 is not None:
+            check_integer(self.fhn_n0, "fhn_n0", 2)
+        if not (0.0 < check_real(self.beta, "beta", "in (0, 1)") < 1.0):
             raise ValueError(f"beta must be in (0, 1), got {self.beta!r}")
-        if not (self.fws_exponent > 0.0):
+        if not (check_real(self.fws_exponent, "fws_exponent", "> 0") > 0.0):
             raise ValueError(f"fws_exponent must be > 0, got {self.fws_exponent!r}")
-        if not (self.hedge_delta0 > 0.0):
+        if not (check_real(self.hedge_delta0, "hedge_delta0", "> 0") > 0.0):
             raise ValueError(f"hedge_delta0 must be > 0, got {self.hedge_delta0!r}")
-        if int(self.max_samples) != self.max_samples or self.max_samples < 1:
-            raise ValueError(f"max_samples must be a positive integer, got {self.max_samples!r}")
+        check_integer(self.max_samples, "max_samples", 1)
         if self.lazy_ratio is not None and not (
-            isinstance(self.lazy_ratio, int | float)
-            and math.isfinite(self.lazy_ratio)
-            and self.lazy_ratio > 1.0
+            is_real(self.lazy_ratio) and math.isfinite(self.lazy_ratio) and self.lazy_ratio > 1.0
         ):
             raise ValueError(
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"

@@ -37,6 +37,12 @@ Protocol (decision D73)
   pending request. The stopping rule stays δ-correct because the thresholds hold
   uniformly over time for any adaptive sampling; only the sampling rule's guarantees on
   the sample complexity are lost.
+* Degenerate statistics (decision D120): while some arm's observations are all equal
+  (zero empirical variance) or a challenger's GLR statistic is ``nan``/``inf`` (e.g. two
+  equal constant arms), :meth:`next_arm` asks for the least-sampled arm (forced
+  exploration) and the stopping rule does not stop; the same guard
+  (:func:`~baiuv.simulation.rules.degenerate_arm`) runs in the simulator's loop. With
+  Gaussian observations this never happens.
 * Every invalid call (``arm`` not an integer in ``[0, K)``, ``value`` not a finite real
   number, protocol violation, observation after the stop) raises ``ValueError`` and leaves
   the identifier unchanged.
@@ -69,6 +75,72 @@ SAMPLING_RULES: dict[str, str] = {
 _NO_CAP = 2**62
 
 
+#: Shape check of the data (decision D121): an arm with at least ``_MIN_N`` observations is
+#: flagged when at most ``_FEW_VALUES`` distinct values were seen, when one value makes up
+#: at least ``_TOP_SHARE`` of its observations, or when its sample skewness is at least
+#: ``_SKEW`` in absolute value; an arm with zero variance is always flagged.
+_MIN_N = 20
+_FEW_VALUES = 10
+_TOP_SHARE = 0.5
+_SKEW = 2.0
+_TRACKED_VALUES = 64  # distinct values counted per arm (enough for the checks above)
+
+
+class _ShapeCheck:
+    """Per-arm statistics of the observed values that say whether a Gaussian model fits:
+    value counts (first ``_TRACKED_VALUES`` distinct values) and the first three central
+    moments (one-pass update of Pebay, 2008). Used only for the warnings of
+    :meth:`BestArmIdentifier.summary`; the identification itself never reads them."""
+
+    def __init__(self, K: int) -> None:
+        self.n = [0] * K
+        self.mean = [0.0] * K
+        self.m2 = [0.0] * K
+        self.m3 = [0.0] * K
+        self.values: list[dict[float, int]] = [{} for _ in range(K)]
+        self.overflow = [False] * K
+
+    def add(self, arm: int, x: float) -> None:
+        n1 = self.n[arm]
+        n = n1 + 1
+        d = x - self.mean[arm]
+        dn = d / n
+        t1 = d * dn * n1
+        self.m3[arm] += t1 * dn * (n - 2) - 3.0 * dn * self.m2[arm]
+        self.m2[arm] += t1
+        self.mean[arm] += dn
+        self.n[arm] = n
+        vals = self.values[arm]
+        if x in vals:
+            vals[x] += 1
+        elif len(vals) < _TRACKED_VALUES:
+            vals[x] = 1
+        else:
+            self.overflow[arm] = True
+
+    def problems(self, arm: int) -> list[str]:
+        """Plain-words reasons why the observations of ``arm`` do not look Gaussian."""
+        n = self.n[arm]
+        if n < 2:
+            return []
+        vals = self.values[arm]
+        if len(vals) == 1 and not self.overflow[arm]:
+            return [f"all {n} observations are equal (zero variance)"]
+        out = []
+        if n >= _MIN_N:
+            if not self.overflow[arm] and len(vals) <= _FEW_VALUES:
+                out.append(f"only {len(vals)} distinct values")
+            top_value, top = max(vals.items(), key=lambda kv: kv[1])
+            if top >= _TOP_SHARE * n:
+                out.append(f"{100.0 * top / n:.0f}% of the observations equal {top_value:g}")
+            m2 = self.m2[arm]
+            if m2 > 0.0:
+                skew = math.sqrt(n) * self.m3[arm] / m2**1.5
+                if math.isfinite(skew) and abs(skew) >= _SKEW:
+                    out.append(f"strongly skewed or heavy-tailed (skewness {skew:.3g})")
+        return out
+
+
 class IdentifierError(ValueError):
     """A call that violates the ask/tell protocol (the identifier is left unchanged)."""
 
@@ -87,7 +159,7 @@ class BestArmIdentifier:
     n_arms : int
         Number of arms ``K >= 2``.
     delta : float
-        Confidence level in ``(0, 1)``: with a δ-correct threshold the recommendation is
+        Error probability in ``(0, 1)``: with a δ-correct threshold the recommendation is
         wrong with probability at most ``delta`` (Gaussian observations).
     sampling : str
         Sampling rule (case-insensitive): ``tci``/``ev-tci`` (β-EB-TCI, Top Two),
@@ -104,8 +176,9 @@ class BestArmIdentifier:
     beta : float
         Leader probability of the Top Two rules.
     max_samples : int or None
-        Budget: the identifier stops with ``stop_reason == "budget"`` after this many
-        samples if the stopping rule has not fired (``None``: no budget).
+        Budget (at least ``n0 * n_arms``): the identifier stops with
+        ``stop_reason == "budget"`` after this many samples if the stopping rule has not
+        fired (``None``: no budget).
     lazy_ratio : float or None
         ``> 1``: lazy stopping rule, evaluated only at the times ``ceil(n0 K ratio^k)``
         (decision D70); ``None``: after every sample.
@@ -173,6 +246,16 @@ class BestArmIdentifier:
             or max_samples < 1
         ):
             raise ValueError(f"max_samples must be None or a positive integer, got {max_samples!r}")
+        if (
+            max_samples is not None
+            and isinstance(n0, numbers.Integral)
+            and isinstance(n_arms, numbers.Integral)
+            and max_samples < n0 * n_arms
+        ):
+            raise ValueError(
+                f"max_samples must be None or at least n0 * n_arms = {n0 * n_arms} (the "
+                f"initial samples), got {max_samples!r}"
+            )
         if not isinstance(strict, bool):
             raise ValueError(f"strict must be a bool, got {strict!r}")
         if threshold_params is not None and not isinstance(threshold_params, dict):
@@ -226,6 +309,8 @@ class BestArmIdentifier:
         self._ws: np.ndarray | None = None
         self._scal: np.ndarray | None = None
         self._best = -1
+        self._forced = -1  # arm of the forced exploration while degenerate (D120), else -1
+        self._shape = _ShapeCheck(K)
         self._pending: int | None = None
         self._done = False
         self._stop_reason: str | None = None
@@ -241,7 +326,8 @@ class BestArmIdentifier:
 
     @property
     def delta(self) -> float:
-        """Confidence level."""
+        """Error probability ``delta`` (the recommendation is right with probability at
+        least ``1 - delta``)."""
         return float(self._settings.delta)
 
     @property
@@ -336,6 +422,8 @@ class BestArmIdentifier:
             return self._pending
         if self.in_initialisation:
             arm = int(np.argmin(self._counts))
+        elif self._forced >= 0:
+            arm = self._forced
         else:
             arm = int(
                 K_.select_arm(
@@ -406,6 +494,7 @@ class BestArmIdentifier:
                     "(strict=True; use strict=False to accept unrequested arms)"
                 )
         self._pending = None
+        self._shape.add(arm, x)
         was_init = self.in_initialisation
         K_.observe_update(
             arm,
@@ -419,7 +508,11 @@ class BestArmIdentifier:
             self._states,
         )
         if self.in_initialisation:
-            return False
+            if self.n_samples >= self._max:  # unrequested arms (strict=False) used the budget
+                seen = np.where(self._counts > 0, self._means, -np.inf)
+                self._best = int(np.argmax(seen))
+                self._finish("budget")
+            return self._done
         if was_init:  # initialisation just completed: workspace of the sampling rules
             self._ws, self._scal = K_.init_workspace(self._counts, self._params)
         self._evaluate()
@@ -431,13 +524,14 @@ class BestArmIdentifier:
         self._best = int(
             glr_stats_into(self._counts, self._means, self._vars, self._alg.plug_in, self._Z)
         )
+        self._forced = int(K_.degenerate_arm(self._counts, self._vars, self._Z, self._best))
         lazy = self._lazy > 1.0
         if not lazy or t >= K_.lazy_check_time(self._t0, self._lazy, self._k_next):
             if lazy:
                 self._k_next = int(K_.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if K_.glr_stop_check(
+            if self._forced < 0 and K_.glr_stop_check(
                 self._spec.code,
                 self._spec.fparams,
                 self._spec.table,
@@ -498,6 +592,8 @@ class BestArmIdentifier:
         """
         glr = self.glr()
         thr = self.thresholds()
+        with np.errstate(invalid="ignore"):  # inf - inf before the initial times
+            margin = glr - thr
 
         def lst(x):
             return [None if np.isnan(v) else float(v) for v in x]
@@ -521,9 +617,33 @@ class BestArmIdentifier:
             "variances": [float(v) for v in self._vars],
             "glr": lst(glr),
             "thresholds": lst(thr),
-            "margin": lst(glr - thr),
+            "margin": lst(margin),
             "checks": self._checks,
+            "forced_exploration": self._forced >= 0 and not self._done,
+            "warnings": self.data_warnings(),
         }
+
+    def data_warnings(self) -> list[str]:
+        """Plain-words warnings when the observations do not look Gaussian (decision D121):
+        an arm whose observations are all equal, many ties (few distinct values, or one
+        value for half of the observations), or a strong skew (``|skewness| >= 2``). The
+        error guarantee assumes Gaussian observations. Empty when nothing is flagged."""
+        arms = [(a, self._shape.problems(a)) for a in range(self._K)]
+        arms = [(a, p) for a, p in arms if p]
+        if not arms:
+            return []
+        out = [
+            "the data do not look Gaussian: "
+            + "; ".join(f"arm {a}: {', '.join(p)}" for a, p in arms)
+            + ". The error probability delta is guaranteed only for Gaussian observations; "
+            "read the result as indicative."
+        ]
+        if self._forced >= 0 and not self._done:
+            out.append(
+                "an arm has zero variance (or two arms cannot be told apart): the rule samples "
+                "the least-sampled arm and does not stop until every arm's observations vary."
+            )
+        return out
 
     def format_summary(self) -> str:
         """Human-readable :meth:`summary` (used by ``baiuv identify``)."""
@@ -550,6 +670,7 @@ class BestArmIdentifier:
             return f"{v:.4g}" if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
         best = s["recommendation"] if s["done"] else s["empirical_best"]
+        trailer = [f"warning: {w}" for w in s["warnings"]]
         for a in range(self._K):
             tag = "*" if a == best else " "
             g = "(best)" if a == best else fmt(s["glr"][a])
@@ -558,7 +679,7 @@ class BestArmIdentifier:
                 f"{a:>3}{tag} {s['counts'][a]:>8d} {s['means'][a]:>11.5g} "
                 f"{s['variances'][a]:>11.5g} {g:>11} {th:>11}"
             )
-        return "\n".join(lines)
+        return "\n".join(lines + trailer)
 
     def __repr__(self) -> str:
         state = (

@@ -459,6 +459,36 @@ def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     raise ValueError("unknown sampling rule code")
 
 
+@njit(cache=True)
+def degenerate_arm(counts, variances, Z, best):
+    """Guard of the GLR loop against degenerate statistics (decision D120).
+
+    The statistics are *degenerate* when some arm has no positive empirical variance (all
+    its observations are equal) or some challenger's GLR statistic is ``nan`` or ``+inf``
+    (zero variance, equal constant arms, overflow). Returns ``-1`` when they are not, and
+    otherwise the arm to sample next: the least-sampled arm, an arm with zero variance
+    first on equal counts, then the first index (forced exploration). While the
+    statistics are degenerate the stopping rule does not stop and the sampling rule is not
+    consulted. On Gaussian observations (``n0 >= 2``) this never happens (probability 0),
+    so the loop is unchanged.
+    """
+    K = counts.shape[0]
+    bad = False
+    for a in range(K):
+        if not (variances[a] > 0.0) or (a != best and not (Z[a] < math.inf)):
+            bad = True
+            break
+    if not bad:
+        return -1
+    arm = 0
+    for a in range(1, K):
+        if counts[a] < counts[arm] or (
+            counts[a] == counts[arm] and not (variances[a] > 0.0) and variances[arm] > 0.0
+        ):
+            arm = a
+    return arm
+
+
 # --------------------------------------------------------------------------- loop body
 # The functions below are the body of the GLR loop. :func:`run_glr` (simulator) and
 # :class:`baiuv.simulation.identify.BestArmIdentifier` (ask/tell API) call the same ones, so a run of
@@ -648,19 +678,24 @@ def run_glr(
     truncated = False
     best = empirical_best(means)
     while True:
+        # the degeneracy guard reads every challenger's statistic: refresh the invalid ones
+        for a in range(K):
+            if a != best and not ok[a]:
+                Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                thr_pair[a] = math.nan
+                ok[a] = True
+        forced = degenerate_arm(counts, variances, Z, best)
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
-            stop = True
+            stop = forced < 0
             thr_t = math.nan
             have_thr_t = False
             for a in range(K):  # glr_stop_check, in the same order, with cached values
+                if not stop:
+                    break
                 if a == best:
                     continue
-                if not ok[a]:
-                    Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
-                    thr_pair[a] = math.nan
-                    ok[a] = True
                 z = Z[a]
                 if t_only:
                     if not (z > thr_lo):  # then not (z > c(t)) either
@@ -702,17 +737,14 @@ def run_glr(
         if t >= max_samples:
             truncated = True
             break
-        if rule == RULE_UNIFORM:
+        if forced >= 0:
+            arm = forced
+        elif rule == RULE_UNIFORM:
             arm = t % K
         elif rule == RULE_TCI:
             if rng.random() < params[P_BETA]:
                 arm = best
             else:
-                for a in range(K):
-                    if a != best and not ok[a]:
-                        Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
-                        thr_pair[a] = math.nan
-                        ok[a] = True
                 arm = _tci_challenger(Z, log_counts, best)
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)

@@ -46,6 +46,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from baiuv.model.validate import as_vector, check_real
+
 
 class _LazyModule:
     """Import a module on first attribute access: Pyomo takes seconds to import and only
@@ -74,6 +76,9 @@ __all__ = [
     "bob_fallback_count",
     "reset_bob_fallback_count",
     "available_backends",
+    "resolve_backend",
+    "ipopt_backend",
+    "ipopt_solution",
     "bob_upper_bound",
 ]
 
@@ -114,6 +119,35 @@ def available_backends() -> tuple[str, ...]:
     except ImportError:  # pragma: no cover
         pass
     return tuple(out)
+
+
+def resolve_backend(backend: str = "auto") -> str:
+    """The concrete backend :func:`solve_bob` uses for ``backend`` (``"auto"``: the first of
+    :func:`available_backends`, the exact solver whenever it is installed)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if backend != "auto":
+        return backend
+    avail = available_backends()
+    if not avail:
+        raise BobSolverError("no BoB backend available (ipopt, cyipopt, exact)")
+    return avail[0]
+
+
+def ipopt_backend() -> str | None:
+    """The Ipopt backend of this environment: ``"ipopt"`` when an ``ipopt`` executable is
+    found (on PATH, or installed by ``idaes get-extensions``: importing ``idaes`` puts its
+    binary directory on PATH), else ``"cyipopt"`` when the library is installed, else
+    ``None``."""
+    try:  # optional extra `idaes`: makes `idaes get-extensions`' ipopt visible to Pyomo
+        import idaes  # noqa: F401
+    except ImportError:
+        pass
+    avail = available_backends()
+    for b in ("ipopt", "cyipopt"):
+        if b in avail:
+            return b
+    return None
 
 
 # ----------------------------------------------------------------------------- model
@@ -176,18 +210,25 @@ def set_bob_data(m: pyo.ConcreteModel, counts, C, D, E) -> None:
 
 
 def _validate(counts, C, D, E):
-    n = np.asarray(counts, dtype=np.float64).reshape(-1)
-    c = np.asarray(C, dtype=np.float64).reshape(-1)
-    d = np.asarray(D, dtype=np.float64).reshape(-1)
-    for name, arr in (("counts", n), ("C", c), ("D", d)):
+    """Arguments of the BoB program: ``counts`` and ``C`` two finite numbers > 0, ``D`` two
+    numbers in (0, 1] (``D = 1 - eps``), ``E`` a number > 0 or ``+inf``."""
+    arrays = []
+    for name, x, allowed in (
+        ("counts", counts, "> 0"),
+        ("C", C, "> 0"),
+        ("D", D, "in (0, 1]"),
+    ):
+        arr = as_vector(x, name)
         if arr.shape != (2,):
-            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {arr!r}")
-        if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-            raise ValueError(f"{name} must be finite and > 0, got {arr!r}")
-    e = float(E)
+            raise ValueError(f"{name} must have exactly 2 entries (one per arm), got {x!r}")
+        bad = arr <= 0 if name != "D" else (arr <= 0) | (arr > 1)
+        if np.any(bad):
+            raise ValueError(f"{name} must be {allowed}, got {x!r}")
+        arrays.append(arr)
+    e = check_real(E, "E", "> 0 (or +inf to drop the KL constraint)")
     if math.isnan(e) or e <= 0:
         raise ValueError(f"E must be > 0 (or +inf to drop the KL constraint), got {E!r}")
-    return n, c, d, e
+    return (*arrays, e)
 
 
 def _box_value(n, c, d, ev: bool) -> float:
@@ -410,8 +451,9 @@ def _bridge_for(ev: bool, hessian: str):
 _SUCCESS_CYIPOPT = (0, 1)  # Solve_Succeeded, Solved_To_Acceptable_Level (then verified)
 
 
-def _verify(m, n, c, d, e, ev: bool) -> float:
-    """Check feasibility of the model's current point; return its objective value."""
+def _verify(m, n, c, d, e, ev: bool, certify: bool = True) -> float:
+    """Check feasibility of the model's current point; return its objective value
+    (``certify``: also check it against the exact global maximum)."""
     x = np.array([pyo.value(m.x[i]) for i in (0, 1)])
     y = np.array([pyo.value(m.y[i]) for i in (0, 1)])
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
@@ -429,6 +471,8 @@ def _verify(m, n, c, d, e, ev: bool) -> float:
     ub = bob_upper_bound(n, c, d, e, ev=ev)
     if val > ub * (1 + 1e-5) + 1e-9:
         raise BobSolverError(f"solver value {val} exceeds the a-priori upper bound {ub}")
+    if not certify:
+        return val
     try:
         from .bob_exact import bob_exact
     except ImportError:  # pragma: no cover - exact solver always shipped
@@ -442,7 +486,7 @@ def _verify(m, n, c, d, e, ev: bool) -> float:
     return val
 
 
-def _solve_ipopt_exe(n, c, d, e, ev, options):
+def _solve_ipopt_exe(n, c, d, e, ev, options, certify=True):
     from pyomo.opt import SolverFactory, TerminationCondition
 
     m, _ = _cached(ev, "exact")
@@ -465,10 +509,10 @@ def _solve_ipopt_exe(n, c, d, e, ev, options):
     if tc not in (TerminationCondition.optimal, TerminationCondition.locallyOptimal):
         raise BobSolverError(f"ipopt terminated with {tc}")
     m.solutions.load_from(res)
-    return _verify(m, n, c, d, e, ev)
+    return _verify(m, n, c, d, e, ev, certify)
 
 
-def _solve_cyipopt(n, c, d, e, ev, options, hessian):
+def _solve_cyipopt(n, c, d, e, ev, options, hessian, certify=True):
     m, br = _bridge_for(ev, hessian)
     set_bob_data(m, n, c, d, e)
     x0 = np.array([v.value for v in br.vars])
@@ -477,7 +521,7 @@ def _solve_cyipopt(n, c, d, e, ev, options, hessian):
         raise BobSolverError(
             f"cyipopt terminated with status {info['status']}: {info['status_msg']!r}"
         )
-    return _verify(m, n, c, d, e, ev)
+    return _verify(m, n, c, d, e, ev, certify)
 
 
 def _solve_exact(n, c, d, e, ev):
@@ -551,11 +595,7 @@ def solve_bob(
     if hessian not in ("exact", "limited-memory"):
         raise ValueError(f"hessian must be 'exact' or 'limited-memory', got {hessian!r}")
     n, c, d, e = _validate(counts, C, D, E)
-    if backend == "auto":
-        avail = available_backends()
-        if not avail:
-            raise BobSolverError("no BoB backend available (ipopt, cyipopt, exact)")
-        backend = avail[0]
+    backend = resolve_backend(backend)
     try:
         if backend == "ipopt":
             return _solve_ipopt_exe(n, c, d, e, ev, options)
@@ -572,3 +612,33 @@ def solve_bob(
             stacklevel=2,
         )
         return bob_upper_bound(n, c, d, e, ev=ev)
+
+
+def ipopt_solution(
+    counts: Sequence[float],
+    C: Sequence[float],
+    D: Sequence[float],
+    E: float,
+    *,
+    ev: bool = False,
+    backend: str = "cyipopt",
+    options: dict | None = None,
+) -> float:
+    """Objective value at the point Ipopt returns for the BoB (or EV-BoB) NLP, checked for
+    feasibility but *not* certified against the global maximum (the program is not convex,
+    decision D30): what Ipopt alone gives, for the agreement table of the pipeline. Use
+    :func:`solve_bob` for a threshold.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is not ``"ipopt"`` or ``"cyipopt"``.
+    BobSolverError
+        If Ipopt fails or returns an infeasible point.
+    """
+    if backend not in ("ipopt", "cyipopt"):
+        raise ValueError(f"backend must be 'ipopt' or 'cyipopt', got {backend!r}")
+    n, c, d, e = _validate(counts, C, D, E)
+    if backend == "ipopt":
+        return _solve_ipopt_exe(n, c, d, e, ev, options, certify=False)
+    return _solve_cyipopt(n, c, d, e, ev, options, "exact", certify=False)

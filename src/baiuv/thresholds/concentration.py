@@ -21,6 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
+from baiuv.model.validate import check_delta, check_integer, check_real
+
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 
 __all__ = [
@@ -86,20 +88,15 @@ def one_plus_eps_plus_L(t: float, L: float, s: float, eta1: float) -> float:
 
 # --------------------------------------------------------------------------- validation
 def _check_delta(delta) -> float:
-    d = float(delta)
-    if not (0.0 < d < 1.0):
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    return d
+    return check_delta(delta)
 
 
 def _check_K(K) -> int:
-    if int(K) != K or int(K) < 2:
-        raise ValueError(f"K must be an integer >= 2, got {K!r}")
-    return int(K)
+    return check_integer(K, "K", 2)
 
 
 def _check_s(s) -> float:
-    s = float(s)
+    s = check_real(s, "s", "> 1")
     if not (s > 1.0) or math.isinf(s):
         raise ValueError(f"s must be a finite number > 1, got {s!r}")
     return s

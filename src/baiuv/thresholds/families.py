@@ -22,6 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from baiuv.model.validate import check_integer, check_real, is_real
+
 from . import kernels as _k
 from .bob import solve_bob
 from .concentration import (
@@ -93,14 +95,18 @@ class ThresholdParams:
     kl_union_over_pairs: bool = False
 
     def __post_init__(self):
-        if not (float(self.s) > 1.0) or math.isinf(float(self.s)):
-            raise ValueError(f"s must be a finite number > 1, got {self.s!r}")
-        if not (float(self.gamma) > 1.0) or math.isinf(float(self.gamma)):
-            raise ValueError(f"gamma must be a finite number > 1, got {self.gamma!r}")
+        for name in ("s", "gamma"):
+            v = check_real(getattr(self, name), name, "> 1")
+            if not (v > 1.0) or math.isinf(v):
+                raise ValueError(f"{name} must be a finite number > 1, got {getattr(self, name)!r}")
         for name in ("eta0", "eta1"):
             v = getattr(self, name)
-            if v is not None and (not (float(v) > 0.0) or math.isinf(float(v))):
+            if v is not None and (not is_real(v) or not (float(v) > 0.0) or math.isinf(float(v))):
                 raise ValueError(f"{name} must be None or a finite number > 0, got {v!r}")
+        if not isinstance(self.kl_union_over_pairs, bool | np.bool_):
+            raise ValueError(
+                f"kl_union_over_pairs must be True or False, got {self.kl_union_over_pairs!r}"
+            )
 
     def etas(self, delta: float) -> tuple[float, float]:
         """``(eta0, eta1)`` with ``None`` resolved to ``1/ln(1/delta)``."""
@@ -300,8 +306,7 @@ def make_threshold(
     p = _check_params(params)
     d = _check_delta(delta)
     K = _check_K(K)
-    if int(n_table) != n_table or n_table < 3:
-        raise ValueError(f"n_table must be an integer >= 3, got {n_table!r}")
+    check_integer(n_table, "n_table", 3)
     fp, table = _spec_cached(name, K, d, p, int(n_table) if "student" in name else 0)
     return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
 
@@ -425,17 +430,11 @@ def pair_threshold(
     """
     _check_family(family)
     p = _check_params(params)
-    for nm, v in (("n_a", n_a), ("n_b", n_b)):
-        try:
-            ok = math.isfinite(float(v)) and int(v) == v and v >= 1
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{nm} must be an integer >= 1, got {v!r}")
-    n_a, n_b = int(n_a), int(n_b)
+    n_a = check_integer(n_a, "n_a", 1)
+    n_b = check_integer(n_b, "n_b", 1)
     if t is None:
         t = float(n_a + n_b)
-    if not (float(t) >= 1.0):
+    if not (check_real(t, "t", ">= 1") >= 1.0):
         raise ValueError(f"t must be >= 1, got {t!r}")
     spec = make_threshold(family, K, delta, p, n_table=3)
     if family in STATEFUL:

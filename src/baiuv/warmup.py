@@ -1,0 +1,70 @@
+"""Compile the kernels of ``baiuv identify`` ahead of its first call (decision D123).
+
+numba compiles the identifier's kernels (sampling rules, GLR statistics, every threshold
+family) on first use, which takes from about half a minute to a minute; afterwards they
+are loaded from numba's on-disk cache (directory keyed by the source hash, decision D19)
+in about a second. :func:`warm_up` runs a short identification that calls every kernel
+the identifier uses (each is compiled once for all rules and families: the rule and the
+family are run-time codes) and then writes a marker file into that cache directory;
+:func:`kernels_ready` checks the marker, so ``baiuv identify`` can say when it still has to
+compile. ``scripts/setup-venv.sh`` runs ``python -m baiuv.warmup`` as its last step.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+MARKER = "identify-kernels-ready"
+
+
+def marker_path() -> Path | None:
+    """The marker file in numba's cache directory (``None`` when there is no usable one)."""
+    from baiuv.pipeline import _numba_setup
+
+    return Path(_numba_setup.CACHE_DIR) / MARKER if _numba_setup.CACHE_DIR else None
+
+
+def kernels_ready() -> bool:
+    """Whether :func:`warm_up` completed for the current sources (no numba import)."""
+    p = marker_path()
+    return p is not None and p.exists()
+
+
+def warm_up() -> None:
+    """Compile (or load) every kernel of :class:`baiuv.BestArmIdentifier`, then mark the
+    cache directory as ready."""
+    import numpy as np
+
+    from baiuv.simulation.identify import BestArmIdentifier
+
+    g = np.random.default_rng(0)
+    for lazy in (None, 1.5):
+        idf = BestArmIdentifier(2, 0.1, "tci", "bob", max_samples=40, lazy_ratio=lazy, rng=0)
+        while not idf.done:
+            arm = idf.next_arm()
+            idf.observe(arm, (0.0, 1.0)[arm] + float(g.standard_normal()))
+        idf.summary()
+    p = marker_path()
+    if p is not None:
+        try:
+            p.write_text("kernels of baiuv identify compiled\n")
+        except OSError:  # pragma: no cover - read-only cache: the notice stays
+            pass
+
+
+def main() -> int:
+    """``python -m baiuv.warmup``: compile the kernels unless they are ready."""
+    if kernels_ready():
+        print("==> baiuv identify: compiled kernels already in the cache")
+        return 0
+    print("==> compiling the kernels of 'baiuv identify' (once; about a minute)", flush=True)
+    t0 = time.perf_counter()
+    warm_up()
+    print(f"    done in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,11 @@
+"""Adapter: BoB slope study -> figure."""
+
+from baiuv.pipeline.io import read_table, save_figure
+from baiuv.pipeline.logs import setup_logging
+from baiuv.plotting.thresholds import bob_slope_figure
+
+setup_logging(snakemake.log[0])
+fig = bob_slope_figure(
+    read_table(snakemake.input.curves)[0], read_table(snakemake.input.summary)[0]
+)
+save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
