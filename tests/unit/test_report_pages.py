@@ -68,13 +68,13 @@ def test_markdown_table_round_trips_through_html():
 
     df = pd.DataFrame(
         {
-            "algorithm": ["TaS", "EV-<TaS>", "a|b"],
+            "algorithm": ["TaS", "EV-<TaS>", "a|b"],  # escaped by markdown_table
             "mean": [12.5, float("nan"), 3e-7],
             "verdict": ["reproduced", "differs", "not checkable"],
         }
     )
     md = "# Title with `code`\n\nSome *text* & more.\n\n" + markdown_table(df)
-    md = md.replace("a|b", "a\\|b")  # a pipe inside a cell is escaped in Markdown
+    assert "a\\|b" in md
     page = _parse(markdown_to_html(md))
     (table,) = page.tables
     assert [c[2] for c in table[0]] == ["algorithm", "mean", "verdict"]

@@ -120,9 +120,7 @@ def all_targets():
         ]
     # the tables' HTML pages for the report (report.smk) and the reproduction report
     targets += [
-        e["path"]
-        for key, e in REPORT.entries.items()
-        if "markdown" in e and REPORT.active(key, config)
+        e["path"] for e in REPORT.entries.values() if e.get("markdown") in targets
     ]
     targets += ["results/reproduction.md", "results/reproduction.html"]
     if config.get("reproduction", {}).get("publish", False):

@@ -4,7 +4,7 @@
 
 
 for _key, _entry in REPORT.entries.items():
-    if "markdown" not in _entry or not REPORT.active(_key, config):
+    if "markdown" not in _entry:
         continue
 
     rule:

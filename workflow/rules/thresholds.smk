@@ -140,11 +140,7 @@ rule bob_slope_table:
         curves="results/thresholds/bob_slope_curves.parquet",
         summary="results/thresholds/bob_slope_summary.parquet",
     output:
-        report(
-            "results/tables/bob_slope.md",
-            caption="../report/bob_slope.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/bob_slope.md",
     log:
         "logs/thresholds/bob_slope_table.log",
     conda:
@@ -158,12 +154,13 @@ rule bob_slope_figure:
         curves="results/thresholds/bob_slope_curves.parquet",
         summary="results/thresholds/bob_slope_summary.parquet",
     output:
-        pdf=report(
-            "figures/bob_slope.pdf",
+        pdf="figures/bob_slope.pdf",
+        png=report(
+            "figures/bob_slope.png",
             caption="../report/bob_slope.rst",
-            category="Stopping thresholds",
+            category=report_category("bob_slope_figure"),
+            labels=report_labels("bob_slope_figure"),
         ),
-        png="figures/bob_slope.png",
     log:
         "logs/thresholds/bob_slope_figure.log",
     conda:
@@ -198,11 +195,7 @@ rule ipopt_agreement_table:
     input:
         "results/thresholds/ipopt_agreement.parquet",
     output:
-        report(
-            "results/tables/ipopt_agreement.md",
-            caption="../report/ipopt_agreement.rst",
-            category="Stopping thresholds",
-        ),
+        "results/tables/ipopt_agreement.md",
     log:
         "logs/thresholds/ipopt_agreement_table.log",
     conda:

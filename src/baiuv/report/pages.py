@@ -21,8 +21,6 @@ from baiuv.report.paper_refs import cite, notation, ref
 from baiuv.report.tables import html_page, markdown_to_html
 
 BEYOND_THE_PAPER = "beyond the paper"
-# categories built only when the configuration has the section of the same name
-OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit")
 
 
 @dataclass(frozen=True)
@@ -61,12 +59,6 @@ class ReportEntries:
         if e.get("item"):
             return e["item"]
         return ", ".join(ref(lbl) for lbl in e["paper"]) or BEYOND_THE_PAPER
-
-    def active(self, key: str, config: dict) -> bool:
-        """Whether the configuration builds entry ``key``: entries of the categories
-        beyond the paper need the configuration section of the same name."""
-        category = self._entry(key)["category"]
-        return category not in OPTIONAL_SECTIONS or category in config
 
     def labels(self, key: str) -> dict[str, str]:
         return {"paper": self.item(key), "shows": self._entry(key)["shows"]}

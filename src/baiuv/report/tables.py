@@ -20,11 +20,16 @@ def _fmt(v, floatfmt: str) -> str:
 
 
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
-    """Render ``df`` as a GitHub-flavoured Markdown table."""
-    cols = [str(c) for c in df.columns]
+    """Render ``df`` as a GitHub-flavoured Markdown table (a ``|`` inside a cell or a
+    column name, as in ``|exact − Ipopt|``, is escaped so it does not split the cell)."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    cols = [cell(str(c)) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v, floatfmt) for v in row) + " |")
+        lines.append("| " + " | ".join(cell(_fmt(v, floatfmt)) for v in row) + " |")
     return "\n".join(lines) + "\n"
 
 
