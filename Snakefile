@@ -3,15 +3,12 @@
 #   snakemake --cores 2                        # every figure and table, default config
 #   snakemake --cores 2 figures/characteristic_times_ratio.pdf   # one figure
 #   snakemake --cores 32 --configfile config/paper.yaml          # paper scale
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("8.0")
 
 
 configfile: "config/config.yaml"
-
-
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/common.smk"

@@ -19,7 +19,7 @@ Two comparisons with a Box evaluation are printed (decision D90):
 
 Timings are best of several repeats after warm-up, the compared loops interleaved in each
 repeat (:func:`best_times`), so ratios are robust to the load of the machine. The headline
-states whether each ratio meets the issue's "BoB costs at most 5x a Box evaluation".
+states whether each ratio meets the target "BoB costs at most 5x a Box evaluation".
 
 Usage: ``python benchmarks/bench_bob.py [--cases 20000] [--ipopt-cases 100]``.
 """

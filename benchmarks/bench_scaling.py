@@ -1,4 +1,4 @@
-"""Cost of every sampling rule as the number of arms K grows (issue 8).
+"""Cost of every sampling rule as the number of arms K grows.
 
 For each rule of ``baiuv.simulation.ALGORITHMS`` and K in ``--K`` (default 2, 5, 10, 50,
 200, 1000), on a random instance with tiny gaps (so that no run stops within the budget),
@@ -16,7 +16,7 @@ measures in this run:
 A combination is skipped (with the reason printed) when the previous K already cost more
 than ``--max-us`` µs per sample. Prints a table and the growth exponent of the per-step cost
 (least-squares slope of log cost against log K, over all K, over K >= 10 and over K >= 50)
-per rule, and whether each rule meets the goal of issue 8 (decision D95): the exponent over
+per rule, and whether each rule meets the goal of decision D95: the exponent over
 K >= 10 (below, a fixed per-step overhead hides the growth) is at most 1.10 ("linear":
 TCI, uniform, FHN and their EV versions) or at most 1.15 ("near-linear": TaS and EV-TaS,
 whose oracle solves one equation per arm inside a 1-D search); DKM, FWS and "fixed" have
@@ -220,7 +220,7 @@ def main() -> None:
             )
         else:
             verdicts.append(f"{rule:8s} no growth goal (exponent over K >= 10: {s10:.2f})")
-    print("\nGoals of issue 8 (decision D95):")
+    print("\nGoals of decision D95:")
     print("\n".join(verdicts))
     print(f"\ntotal benchmark time {time.perf_counter() - t0:.0f} s")
 

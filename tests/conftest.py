@@ -36,3 +36,11 @@ def tiny_pipeline(tmp_path_factory) -> Path:
     if res.returncode != 0:
         pytest.fail(f"the tiny pipeline run failed:\n{res.stdout[-8000:]}", pytrace=False)
     return work
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that runs Snakemake (marker ``pipeline``) takes more than 5 s: it is also
+    ``slow``, so ``-m "not slow"`` is the quick part of the suite."""
+    for item in items:
+        if "pipeline" in item.keywords:
+            item.add_marker(pytest.mark.slow)

@@ -116,7 +116,7 @@ def parse_instance(spec: str) -> GaussianInstance:
 def read_rows(
     stream, labels: Sequence[str] | None, n_arms: int | None = None
 ) -> Iterator[tuple[int, int, float]]:
-    """Yield ``(line number, arm, value)`` from ``arm,value`` CSV rows, lazily.
+    """Yield ``(line number, arm, value)`` from ``arm,value`` CSV rows, one at a time.
 
     ``stream`` yields text or bytes lines (bytes must be UTF-8). The first row is a header
     when neither its arm nor its value field can be read (e.g. ``arm,value``); a first row

@@ -12,11 +12,13 @@ def run(args, cwd, check=True, timeout=1500):
     return proc
 
 
+@pytest.mark.pipeline
 def test_lint_is_clean():
     proc = run(["--lint"], REPO)
     assert "Congratulations" in proc.stdout
 
 
+@pytest.mark.pipeline
 def test_default_config_dry_run():
     # --forceall: every rule is listed whatever the checkout's results/ already hold
     proc = run(["-n", "--forceall", "--quiet", "rules"], REPO)

@@ -8,6 +8,8 @@ Read statically from the rule files, so the check needs no Snakemake run.
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
 COMPUTE = re.compile(r"(_shard|_sweep|_curves|_costs|_initial_times|_instances)$")
@@ -40,6 +42,7 @@ def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
     assert light <= local, sorted(light - local)
 
 
+@pytest.mark.pipeline
 def test_dry_run_in_another_working_directory(tmp_path):
     """``--directory`` elsewhere: every input that belongs to the checkout (the decision
     list of the reproduction report) is found there, not looked up in the run directory."""
@@ -79,11 +82,12 @@ def _report_inputs(*extra: str, cwd: Path) -> list[str]:
     return [p.strip() for p in lines[i + 1].split("input:", 1)[1].split(",")]
 
 
+@pytest.mark.pipeline
 def test_report_inputs_are_relative_to_the_working_directory(tmp_path):
     """The decision list is recorded relative to the working directory, never as an
     absolute path: a checkout copied or moved together with its results keeps the same
-    input set, so Snakemake reruns nothing (the CI failure of stop 10 was the absolute
-    path, which changed when the tiny run was copied). With ``--directory`` elsewhere
+    input set, so Snakemake reruns nothing (an absolute path changes when the tiny run is
+    copied). With ``--directory`` elsewhere
     the relative path still leads to the checkout's file."""
     inside = _report_inputs(cwd=ROOT)
     assert "docs/decisions.md" in inside

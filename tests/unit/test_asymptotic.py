@@ -1,4 +1,4 @@
-"""Asymptotic-regime experiment (issue 8): slope fit, summaries, constants, claims, figure."""
+"""Asymptotic-regime experiment: slope fit, summaries, constants, claims, figure."""
 
 import math
 
@@ -317,7 +317,7 @@ def test_impossibility_claim_only_for_tight_thresholds():
         assert len(c) == expected, thr
 
 
-def test_theory_map_covers_the_issue_algorithms():
+def test_theory_map_covers_the_wrapped_algorithms():
     for a in ("TaS", "TCI", "EV-TaS", "EV-TCI", "fixed"):
         assert a in THEORY
     assert THEORY["TCI"][0] == "T_star_beta" and THEORY["EV-TaS"][0] == "T_star_known"

@@ -1,4 +1,4 @@
-"""delta-correctness audit (issue 8): instances, runs, cells, flags, explanation, claims."""
+"""delta-correctness audit: instances, runs, cells, flags, explanation, claims."""
 
 import math
 

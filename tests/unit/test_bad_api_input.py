@@ -1,4 +1,4 @@
-"""The public API refuses bad input with a ValueError naming the argument (issue 5).
+"""The public API refuses bad input with a ValueError naming the argument.
 
 One table across modules: NaN/inf, wrong shapes, wrong lengths, non-positive variances or
 counts, ties where a unique best arm is required, out-of-range delta/beta/K, unknown

@@ -18,24 +18,30 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize, minimize_scalar
 
 from baiuv.thresholds.bob_exact import (
-    _binding_proven,
-    _bob_core,
-    _box_proven,
-    _chebyshev_step,
-    _em1m,
-    _ev_waterfill,
-    _h_any,
-    _ha_upper,
-    _hinv,
-    _l1p_shift,
-    _make_arm,
-    _neglog_upper,
-    _solve_w,
-    _solve_w_l1p,
     bob_exact,
     bob_exact_solution,
     solve_bob_exact,
     solve_bob_exact_solution,
+)
+from baiuv.thresholds.bob_exact.arms import (
+    _em1m,
+    _h_any,
+    _hinv,
+    _l1p_shift,
+    _make_arm,
+    _solve_w,
+    _solve_w_l1p,
+)
+from baiuv.thresholds.bob_exact.shortcuts import (
+    _binding_proven,
+    _box_proven,
+    _chebyshev_step,
+    _ev_waterfill,
+    _ha_upper,
+    _neglog_upper,
+)
+from baiuv.thresholds.bob_exact.solver import (
+    _bob_core,
 )
 
 
@@ -466,12 +472,8 @@ def test_known_nonconvex_instance():
 
 # ----------------------------------------------------------------------------- Ipopt
 def _ipopt_or_skip():
-    try:
-        from baiuv.thresholds import bob
-    except Exception as exc:  # pragma: no cover - depends on the other engineer's module
-        pytest.skip(f"baiuv.thresholds.bob not importable yet: {exc}")
-    if not hasattr(bob, "solve_bob"):
-        pytest.skip("baiuv.thresholds.bob.solve_bob not available yet")
+    from baiuv.thresholds import bob
+
     try:
         backends = bob.available_backends()
     except Exception:

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baiuv import BestArmIdentifier
-from baiuv.simulation import rules as K_
+from baiuv.simulation import rules
 from baiuv.simulation.engine import RunSettings, _fresh_states, _threshold_spec, rule_params
 from baiuv.simulation.identify import SAMPLING_RULES
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -145,7 +145,7 @@ def test_simulator_loop_uses_the_same_guard(plug_in, rule):
     fam = "ev-bob" if plug_in else "bob"
     spec = _threshold_spec(fam, 3, 0.1, ())
     params = rule_params(RunSettings(threshold=fam))
-    tau, rec, counts, trunc = K_.run_glr(
+    tau, rec, counts, trunc = rules.run_glr(
         rule,
         plug_in,
         mu,
@@ -162,7 +162,7 @@ def test_simulator_loop_uses_the_same_guard(plug_in, rule):
         0.0,
     )
     assert trunc and tau == 90 and counts.tolist() == [30, 30, 30]
-    if rule == K_.RULE_FIXED:
+    if rule == rules.RULE_FIXED:
         return
     name = {v: k for k, v in SAMPLING_RULES.items()}
     sampling = [k for k, v in SAMPLING_RULES.items() if _rule_of(v) == (rule, plug_in)][0]

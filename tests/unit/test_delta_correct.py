@@ -1,4 +1,4 @@
-"""Experiment "δ-correct stopping" (issue 6, decision D71)."""
+"""Experiment "δ-correct stopping" (decision D71)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Ask/tell API: ``baiuv.BestArmIdentifier`` (issue 6, decisions D72-D74)."""
+"""Ask/tell API: ``baiuv.BestArmIdentifier`` (decisions D72-D74)."""
 
 import copy
 import math

@@ -1,4 +1,4 @@
-"""Lazy public names (decision D105): cheap ``import baiuv``, every public name resolves."""
+"""Deferred public names (decision D105): cheap ``import baiuv``, every public name resolves."""
 
 import importlib
 import json

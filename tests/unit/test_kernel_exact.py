@@ -108,7 +108,7 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
     every pair and non-decreasing in ``t`` (a lower bound recorded at ``t`` stays valid);
     every other family does not depend on ``t``."""
     from baiuv.simulation.engine import _fresh_states, _threshold_spec
-    from baiuv.thresholds.kernels import depends_on_t_only, threshold_pair, update_state
+    from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel, update_state
 
     rng = np.random.default_rng(3)
     for fam in GLR_FAMILIES + EV_FAMILIES + ("heuristic",):
@@ -125,17 +125,17 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
                     update_state(spec.code, spec.fparams, states[a], i + 1, m, m2 / (i + 1))
             ts = np.unique(np.geomspace(4, 1e9, 3000).astype(np.int64)).astype(float)
             vals = [
-                threshold_pair(
+                pair_threshold_kernel(
                     spec.code, spec.fparams, spec.table, t, 300, 120, states[0], states[1]
                 )
                 for t in ts
             ]
             if depends_on_t_only(spec.code):
                 assert np.all(np.diff(vals) >= 0.0), fam
-                other = threshold_pair(
+                other = pair_threshold_kernel(
                     spec.code, spec.fparams, spec.table, 1e5, 7, 9, states[2], states[3]
                 )
-                assert other == threshold_pair(
+                assert other == pair_threshold_kernel(
                     spec.code, spec.fparams, spec.table, 1e5, 300, 120, states[0], states[1]
                 )
             else:

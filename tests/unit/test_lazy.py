@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baiuv import STANDARD, GaussianInstance, glr_statistics
+from baiuv.registry import RULE_UNIFORM, Algorithm
 from baiuv.simulation import RunSettings, simulate_run
-from baiuv.simulation.engine import Algorithm
-from baiuv.simulation.rules import RULE_UNIFORM, lazy_check_time, lazy_next_index
+from baiuv.simulation.rules import lazy_check_time, lazy_next_index
 
 INST = GaussianInstance(np.array([0.5, 0.2, 0.0]), np.array([1.0, 0.3, 2.0]))
 

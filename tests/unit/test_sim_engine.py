@@ -1,4 +1,4 @@
-"""End-to-end behaviour of the simulation engine (issue 4 acceptance tests)."""
+"""End-to-end behaviour of the simulation engine."""
 
 import math
 
@@ -61,7 +61,7 @@ def _reference_uniform(mu, s2, n0, delta, plug_in, rng):
 
 @pytest.mark.parametrize("plug_in", [False, True])
 def test_engine_loop_matches_reference_implementation(plug_in):
-    from baiuv.simulation.engine import Algorithm
+    from baiuv.registry import Algorithm
 
     alg = Algorithm("uniform-test", "glr", ALGORITHMS["uniform"].rule, plug_in)
     inst = GaussianInstance(np.array([0.5, 0.2, 0.0, 0.1]), np.array([1.0, 0.3, 2.0, 0.5]))

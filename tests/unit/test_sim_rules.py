@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from baiuv.simulation import rules as K_
+from baiuv.simulation import rules
 from baiuv.simulation.game import solve_game_highs
 
 
 def test_perfect_square_brute_force():
     squares = {i * i for i in range(200)}
     for n in range(0, 30000):
-        assert K_.is_perfect_square(n) == (n in squares)
+        assert rules.is_perfect_square(n) == (n in squares)
 
 
 def test_c_tracking_follows_fixed_weights():
@@ -23,7 +23,7 @@ def test_c_tracking_follows_fixed_weights():
     counts = np.full(4, 2, dtype=np.int64)
     sumw = counts.astype(float)
     for _ in range(20000):
-        a = K_.c_tracking(sumw, counts, w)
+        a = rules.c_tracking(sumw, counts, w)
         counts[a] += 1
         assert np.all(counts - sumw <= 1.0 + 1e-9) and np.all(counts - sumw >= -3.0 - 1e-9)
     assert counts / counts.sum() == pytest.approx(w, abs=1e-3)
@@ -33,9 +33,9 @@ def test_forced_exploration():
     out = np.empty(4)
     w = np.array([0.7, 0.1, 0.1, 0.1])
     # t = 100: sqrt(t) - K/2 = 8; arms with N <= 8 are undersampled
-    n = K_.forced_exploration(np.array([80, 8, 3, 9]), 100, w, out)
+    n = rules.forced_exploration(np.array([80, 8, 3, 9]), 100, w, out)
     assert n == 2 and out == pytest.approx([0, 0.5, 0.5, 0])
-    n = K_.forced_exploration(np.array([80, 9, 9, 9]), 100, w, out)
+    n = rules.forced_exploration(np.array([80, 9, 9, 9]), 100, w, out)
     assert n == 0 and out == pytest.approx(w)
 
 
@@ -52,13 +52,13 @@ def test_adahedge_against_formula():
     for _ in range(200):
         loss = -rng.uniform(0, 3, size=5)
         u = np.empty(5)
-        eta = K_.hedge_weights(L, delta, u)
+        eta = rules.hedge_weights(L, delta, u)
         ub, etab = _hedge_brute(L.copy(), delta)
         assert eta == pytest.approx(etab) and u == pytest.approx(ub, rel=1e-9, abs=1e-300)
         # mixability gap by direct formula: <u, l> + log(sum u exp(-eta l)) / eta
         mix = -np.log(np.sum(u * np.exp(-eta * (loss - loss.min())))) / eta + loss.min()
         expected = delta + max(0.0, float(u @ loss - mix))
-        delta = K_.hedge_update(L, delta, u, eta, loss)
+        delta = rules.hedge_update(L, delta, u, eta, loss)
         assert delta == pytest.approx(expected, rel=1e-9)
     assert delta > 0.01
 
@@ -70,7 +70,7 @@ def _brute_closest(means, s2, w, best, plug_in):
             continue
 
         def f(lam, a=a):
-            return sum(w[c] * K_.divergence(means[c], lam, s2[c], plug_in) for c in (best, a))
+            return sum(w[c] * rules.divergence(means[c], lam, s2[c], plug_in) for c in (best, a))
 
         r = minimize_scalar(
             f, bounds=(means[a], means[best]), method="bounded", options={"xatol": 1e-12}
@@ -88,7 +88,7 @@ def test_closest_alternative_brute_force(plug_in):
         s2 = rng.uniform(0.05, 5, size=K)
         w = rng.dirichlet(np.ones(K))
         best = int(np.argmax(means))
-        k, lam, v = K_.closest_alternative(means, s2, w, best, plug_in)
+        k, lam, v = rules.closest_alternative(means, s2, w, best, plug_in)
         vb, kb, lamb = _brute_closest(means, s2, w, best, plug_in)
         assert v == pytest.approx(vb, rel=1e-6, abs=1e-12)
         assert k == kb
@@ -105,19 +105,20 @@ def test_dkm_gains_confidence_interval(plug_in):
     lam = np.array([0.1, 0.1, 1.0])
     t = 49
     out = np.empty(3)
-    K_.dkm_gains(counts, means, s2, lam, t, plug_in, out)
+    rules.dkm_gains(counts, means, s2, lam, t, plug_in, out)
     for a in range(3):
         v = math.log(t) / counts[a]
         # interval end points by root finding on the divergence
         from scipy.optimize import brentq
 
         def h(x, a=a, v=v):
-            return K_.divergence(means[a], x, s2[a], plug_in) - v
+            return rules.divergence(means[a], x, s2[a], plug_in) - v
 
         up = brentq(h, means[a], means[a] + 100)
         dn = brentq(h, means[a] - 100, means[a])
         g = max(
-            K_.divergence(up, lam[a], s2[a], plug_in), K_.divergence(dn, lam[a], s2[a], plug_in)
+            rules.divergence(up, lam[a], s2[a], plug_in),
+            rules.divergence(dn, lam[a], s2[a], plug_in),
         )
         bonus = v if plug_in else v * (1 + 2 * v)
         assert out[a] == pytest.approx(max(g, bonus), rel=1e-9)
@@ -136,7 +137,7 @@ def test_fws_direction_gradients_and_game(plug_in):
         best = 0
 
         def f(xx, j, means=means, s2=s2, best=best):
-            return K_.closest_alternative(
+            return rules.closest_alternative(
                 means[[best, j]], s2[[best, j]], xx[[best, j]], 0, plug_in
             )[2]
 
@@ -149,7 +150,7 @@ def test_fws_direction_gradients_and_game(plug_in):
                 grads[jj, i] = (f(x + e, j) - f(x - e, j)) / 2e-6
         for r in (0.0, 1e9):  # one active constraint / all active
             z = np.empty(K)
-            n_act = K_.fws_direction(x, means, s2, best, r if r > 0 else 1e-300, plug_in, z)
+            n_act = rules.fws_direction(x, means, s2, best, r if r > 0 else 1e-300, plug_in, z)
             if r == 0.0:
                 assert n_act == 1
                 jj = int(np.argmin(fs))
@@ -179,7 +180,7 @@ def test_fhn_elimination_hand_computed():
     log_term = 2 * math.log((K - 1) / (2 * 0.05))
     g = math.sqrt(11 * (log_term + math.log(11)))
     assert g == pytest.approx(9.6064, abs=1e-3)
-    out = K_.fhn_eliminate(n, means, pair_m2, pair_m2, active, log_term, False)
+    out = rules.fhn_eliminate(n, means, pair_m2, pair_m2, active, log_term, False)
     assert out == 1 and active.tolist() == [True, True, False]
     # with a larger variance of the paired differences (S = 4): t = 2.5, stat = -7.5,
     # g(2.5) = sqrt(3.5 (2 log 20 + log 3.5)) = 5.02 -> still eliminated; S = 16:
@@ -187,13 +188,13 @@ def test_fhn_elimination_hand_computed():
     for S, expect in ((4.0, False), (16.0, True)):
         pm = np.full((K, K), S * (n - 1))
         active = np.ones(K, dtype=bool)
-        K_.fhn_eliminate(n, means, pm, pm, active, log_term, False)
+        rules.fhn_eliminate(n, means, pm, pm, active, log_term, False)
         assert active[2] == expect
     # FHN1 uses the n0 variances, not the current ones
     pm_now = np.full((K, K), 16.0 * (n - 1))
     pm_n0 = np.full((K, K), 1.0)
     active = np.ones(K, dtype=bool)
-    K_.fhn_eliminate(n, means, pm_now, pm_n0, active, log_term, True)
+    rules.fhn_eliminate(n, means, pm_now, pm_n0, active, log_term, True)
     assert active.tolist() == [True, True, False]
 
 
@@ -204,7 +205,7 @@ def test_tci_leader_probability():
     Z = np.array([math.inf, 5.0, 1.0])
     for beta in (0.3, 0.5, 0.8):
         n = 20000
-        picks = np.array([K_._step_tci(counts, Z, 0, beta, rng) for _ in range(n)])
+        picks = np.array([rules._step_tci(counts, Z, 0, beta, rng) for _ in range(n)])
         frac = np.mean(picks == 0)
         assert abs(frac - beta) < 6 * math.sqrt(beta * (1 - beta) / n)
         assert set(np.unique(picks)) == {0, 2}  # challenger = argmin Z + log N = arm 2

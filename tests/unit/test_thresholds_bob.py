@@ -14,7 +14,6 @@ from baiuv.thresholds import (
     bob_fallback_count,
     bob_upper_bound,
     build_bob_model,
-    kernels,
     reset_bob_fallback_count,
     solve_bob,
 )
@@ -165,10 +164,6 @@ def test_ipopt_executable_and_cyipopt_agree(ev):
         assert a == pytest.approx(b, rel=1e-7)
 
 
-@pytest.mark.skipif(
-    not kernels.HAVE_BOB_EXACT,
-    reason="baiuv.thresholds.bob_exact (other engineer's numba solver) not available yet",
-)
 @pytest.mark.parametrize("ev", [False, True])
 def test_exact_backend_agrees_with_cyipopt(ev):
     for N, C, D, E in INSTANCES:

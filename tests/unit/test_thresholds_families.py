@@ -84,7 +84,9 @@ def test_student_pair_and_kernel_table():
         )
         spec = make_threshold("student", 2, delta)
         st = new_arm_state()
-        k = kernels.threshold_pair(spec.code, spec.fparams, spec.table, na + nb, na, nb, st, st)
+        k = kernels.pair_threshold_kernel(
+            spec.code, spec.fparams, spec.table, na + nb, na, nb, st, st
+        )
         assert k == pytest.approx(expect, rel=1e-12)
     assert pair_threshold("student", n_a=1, n_b=5, K=2, delta=delta) == math.inf
 
@@ -101,7 +103,9 @@ def test_student_bound_beyond_table_is_safe_and_tight():
     assert np.all((bound - exact) / exact < np.where(n >= 1000, 2e-3, 0.5))
     small = make_threshold("student", 2, delta, n_table=50)
     st = new_arm_state()
-    v = kernels.threshold_pair(small.code, small.fparams, small.table, 2000.0, 1000, 1000, st, st)
+    v = kernels.pair_threshold_kernel(
+        small.code, small.fparams, small.table, 2000.0, 1000, 1000, st, st
+    )
     assert v >= 1000 * exact[3] and v == pytest.approx(1000 * exact[3], rel=2e-3)
 
 
@@ -298,12 +302,10 @@ def test_heuristic():
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_kernel_equals_python(name):
-    if name in ("bob", "ev-bob") and not kernels.HAVE_BOB_EXACT:
-        pytest.skip("baiuv.thresholds.bob_exact (other engineer's numba solver) not available yet")
     delta, n = 0.01, 300
     sa, sb = _states(name, n, delta) if name in ("kl", "bob", "ev-bob") else (new_arm_state(),) * 2
     spec = make_threshold(name, 2, delta)
-    k = kernels.threshold_pair(spec.code, spec.fparams, spec.table, 2.0 * n, n, n, sa, sb)
+    k = kernels.pair_threshold_kernel(spec.code, spec.fparams, spec.table, 2.0 * n, n, n, sa, sb)
     p = pair_threshold(name, n_a=n, n_b=n, K=2, delta=delta, state_a=sa, state_b=sb)
     assert k == pytest.approx(p, rel=1e-6)
 

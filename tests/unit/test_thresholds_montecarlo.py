@@ -81,7 +81,7 @@ def _violations_kl(seed, R, T, mu, sig2, code, fparams, table):
                 kernels.update_state(code, fparams, sb, int(n[1]), m[1], m2[1] / n[1])
             if n[0] < 2 or n[1] < 2:
                 continue
-            c = kernels.threshold_pair(code, fparams, table, t, int(n[0]), int(n[1]), sa, sb)
+            c = kernels.pair_threshold_kernel(code, fparams, table, t, int(n[0]), int(n[1]), sa, sb)
             if not math.isfinite(c):
                 continue
             s = 0.0
@@ -106,7 +106,9 @@ def _thr_by_time(name):
     for t in range(1, T + 1):
         na, nb = (t + 1) // 2, t // 2
         if nb >= 1:
-            thr[t] = kernels.threshold_pair(spec.code, spec.fparams, spec.table, t, na, nb, st, st)
+            thr[t] = kernels.pair_threshold_kernel(
+                spec.code, spec.fparams, spec.table, t, na, nb, st, st
+            )
     return thr
 
 

@@ -1,24 +1,16 @@
-# delta-correctness audit of the heuristic threshold (issue 8): every algorithm of the
+# delta-correctness audit of the heuristic threshold: every algorithm of the
 # experiments with its paper stopping rule, on many instances, for several n0. One shard
 # file per (algorithm, n0, shard) covering all instances -> runs and cells -> tables
 # (flagged cells, summary, explanation) and figure. Seeds: (seed, "audit", instance,
 # algorithm, run), common to every n0 (decision D85).
 if "audit" in config:
-    from baiuv.experiments.audit import audit_n0, check_audit_config
+    from baiuv.experiments.audit import SHARED_SETTINGS, audit_n0
 
     AUD = config["audit"]
-    try:
-        check_audit_config(AUD, INSTANCES, config["seed"])
-    except ValueError as exc:
-        raise ValueError(f"invalid configuration: {exc}") from None
-    AUD_SIM = config.get("simulation", {})
-    AUD_SETTINGS = {
-        k: AUD_SIM[k]
-        for k in ("beta", "fws_exponent", "hedge_delta0", "max_samples")
-        if k in AUD_SIM
-    }
-    AUD_FHN_N0 = AUD_SIM.get("fhn_n0")
-    AUD_SHARDS = int(AUD.get("shards", 1))
+    # run parameters shared with the stopping-time experiments (simulation section)
+    AUD_SETTINGS = {k: config["simulation"][k] for k in SHARED_SETTINGS}
+    AUD_FHN_N0 = config["simulation"]["fhn_n0"]
+    AUD_SHARDS = AUD["shards"]
     AUD_CELLS = [
         (alg, n0)
         for alg in AUD["algorithms"]
@@ -89,7 +81,7 @@ if "audit" in config:
             mem_mb=4000,
         params:
             delta=float(AUD["delta"]),
-            level=float(AUD.get("level", 0.95)),
+            level=AUD["level"],
             code=SRC_HASH,
         script:
             "../scripts/audit_aggregate.py"
@@ -107,8 +99,8 @@ if "audit" in config:
             CONDA_ENV
         params:
             delta=float(AUD["delta"]),
-            level=float(AUD.get("level", 0.95)),
-            threshold=AUD.get("threshold", "heuristic"),
+            level=AUD["level"],
+            threshold=AUD["threshold"],
         script:
             "../scripts/audit_tables.py"
 

@@ -3,14 +3,19 @@
 # environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
-from baiuv.pipeline.config import ConfigError, validate_config_semantics
+from baiuv.pipeline.config import ConfigError, validate_config
 from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.pipeline.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
 
+# One validation call: schema (enums and run-parameter defaults from baiuv.registry),
+# defaults filled in, cross-field and experiment-section checks.
 try:
-    validate_config_semantics(config)
+    validate_config(
+        config,
+        os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml"),
+    )
 except ConfigError as exc:
     raise ValueError(f"invalid configuration: {exc}") from None
 
@@ -123,6 +128,6 @@ def all_targets():
         e["path"] for e in REPORT.entries.values() if e.get("markdown") in targets
     ]
     targets += ["results/reproduction.md", "results/reproduction.html"]
-    if config.get("reproduction", {}).get("publish", False):
+    if config["reproduction"]["publish"]:
         targets.append("docs/reproduction.md")
     return targets

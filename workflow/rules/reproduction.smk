@@ -21,9 +21,9 @@ rule reproduction_report:
         CONDA_ENV
     params:
         delta=config["simulation"]["delta"],
-        n0=config["simulation"].get("n0", 2),
+        n0=config["simulation"]["n0"],
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
-        audit_delta=config.get("audit", {}).get("delta"),
+        audit_delta=config["audit"]["delta"] if "audit" in config else None,
         config_name=lambda wc: ", ".join(
             os.path.relpath(f) for f in workflow.configfiles
         )

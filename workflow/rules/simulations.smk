@@ -3,21 +3,11 @@
 # figure and tables. Seeds come from (seed, experiment, instance, algorithm, run) only, so
 # the number of shards never changes the results.
 
+from baiuv.registry import run_parameters
+
 SIM = config["simulation"]
-SIM_SETTINGS = {
-    k: SIM[k]
-    for k in (
-        "delta",
-        "threshold",
-        "n0",
-        "fhn_n0",
-        "beta",
-        "fws_exponent",
-        "hedge_delta0",
-        "max_samples",
-    )
-    if k in SIM
-}
+# the run parameters of the registry (baiuv.registry.PARAMETERS), defaults filled in
+SIM_SETTINGS = run_parameters(SIM)
 SIM_EXPERIMENTS = list(SIM["experiments"])
 SIM_ALGORITHMS = list(SIM["algorithms"])
 SIM_SHARDS = int(SIM["shards"])

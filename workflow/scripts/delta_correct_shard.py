@@ -18,10 +18,10 @@ df = run_delta_correct_cell(
     runs,
     seed=p.seed,
     delta=sec["delta"],
-    n0=sec.get("n0", 2),
-    beta=sec.get("beta", 0.5),
-    max_samples=sec.get("max_samples", 10_000_000),
-    lazy_ratio=sec.get("lazy_ratio", 1.1),
+    n0=sec["n0"],
+    beta=sec["beta"],
+    max_samples=sec["max_samples"],
+    lazy_ratio=sec["lazy_ratio"],
 )
 write_shard(
     df,

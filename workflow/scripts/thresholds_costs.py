@@ -10,9 +10,9 @@ thr = dict(snakemake.params.thr)
 df = threshold_costs(
     delta=float(thr["delta_fixed"]),
     n=int(thr["t_fixed"]) // 2,
-    repeats=int(thr.get("cost_repeats", 20)),
+    repeats=int(thr["cost_repeats"]),
     params=ThresholdParams.from_config(thr),
     seed=int(snakemake.params.seed),
-    backend=thr.get("bob_backend", "auto"),
+    backend=thr["bob_backend"],
 )
 write_table(df, snakemake.output[0], params=thr)

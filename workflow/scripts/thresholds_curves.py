@@ -20,8 +20,8 @@ df = threshold_curves(
     times=grid(thr["t_grid"], integer=True),
     streams=int(thr["streams"]),
     seed=int(snakemake.params.seed),
-    seed_offset=int(thr.get("seed_offset", 0)),
-    backend=thr.get("bob_backend", "auto"),
+    seed_offset=int(thr["seed_offset"]),
+    backend=thr["bob_backend"],
 )
 log.info("%d rows, BoB fallbacks: %d", len(df), bob_fallback_count())
 write_table(df, snakemake.output[0], params={**thr, "axis": axis, "seed": snakemake.params.seed})

@@ -7,6 +7,6 @@ from baiuv.thresholds import ThresholdParams
 
 setup_logging(snakemake.log[0])
 thr = dict(snakemake.params.thr)
-deltas = thr.get("initial_time_deltas", [0.1, 0.01, 0.001])
+deltas = thr["initial_time_deltas"]
 df = initial_times(deltas, params=ThresholdParams.from_config(thr))
 write_table(df, snakemake.output[0], params=thr)

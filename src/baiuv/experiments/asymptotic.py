@@ -1,4 +1,4 @@
-"""The asymptotic regime ``delta -> 0`` (issue 8, first part).
+"""The asymptotic regime ``delta -> 0``.
 
 Theorem ``thm:upper_bound_sample_complexity_algorithm`` states that, with the GLR stopping
 rule and an asymptotically tight family of thresholds (Definition
@@ -35,6 +35,7 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta
+from baiuv.registry import ALGORITHMS, PARAMETERS, selection
 from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
@@ -71,20 +72,29 @@ CONSTANT_LABELS = {
     "T_star_known_beta": "T*_σ²,β(μ)",
 }
 
-#: Asymptotic constant of ``E[tau_delta]/log(1/delta)`` per algorithm: ``(key of
-#: theoretical_constants, where it comes from)``. DKM/FWS are not analysed in the paper
-#: (Section ssec:experiments: "we believe that similar guarantees ... can be shown").
-THEORY: dict[str, tuple[str, str]] = {
-    "TaS": ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
-    "TCI": ("T_star_beta", "Theorem thm:upper_bound_sample_complexity_algorithm (n0 >= 4)"),
-    "EV-TaS": ("T_star_known", "Appendix app:expected_sample_complexity"),
-    "EV-TCI": ("T_star_known_beta", "Appendix app:expected_sample_complexity (n0 >= 6)"),
-    "fixed": ("T_star", "tracking of w*(mu, sigma^2) (no theorem; decision D82)"),
-    "DKM": ("T_star", "conjectured (Section ssec:experiments)"),
-    "FWS": ("T_star", "conjectured (Section ssec:experiments)"),
-    "EV-DKM": ("T_star_known", "conjectured (Section ssec:experiments)"),
-    "EV-FWS": ("T_star_known", "conjectured (Section ssec:experiments)"),
-}
+
+class _Theory(Mapping):
+    """Read-only view of the registry: algorithm name -> ``(key of
+    :func:`theoretical_constants`, where the constant comes from)``, for every registered
+    algorithm with an asymptotic constant (:attr:`baiuv.registry.Algorithm.constant`)."""
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        alg = ALGORITHMS.get(name)
+        if alg is None or alg.constant is None:
+            raise KeyError(name)
+        return alg.constant, alg.constant_source
+
+    def __iter__(self):
+        return iter(selection("asymptotic_algorithms"))
+
+    def __len__(self) -> int:
+        return len(selection("asymptotic_algorithms"))
+
+
+#: Asymptotic constant of ``E[tau_delta]/log(1/delta)`` per algorithm (from the registry).
+#: DKM/FWS are not analysed in the paper (Section ssec:experiments: "we believe that
+#: similar guarantees ... can be shown").
+THEORY: Mapping[str, tuple[str, str]] = _Theory()
 
 
 def delta_label(delta: float) -> str:
@@ -223,7 +233,7 @@ def run_asymptotic_cell(
     seed: int,
     n0: int = 6,
     beta: float = 0.5,
-    max_samples: int = 10_000_000,
+    max_samples: int = PARAMETERS["max_samples"].default,
     n_shards: int = 1,
     shard: int = 0,
     progress=None,

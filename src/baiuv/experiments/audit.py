@@ -1,4 +1,4 @@
-"""A delta-correctness audit of the heuristic stopping threshold (issue 8, second part).
+"""A delta-correctness audit of the heuristic stopping threshold.
 
 The paper's experiments stop with the heuristic threshold ``log((1 + log t)/delta)``, which
 "doesn't ensure delta-correctness" but "yields an empirical error which is several order
@@ -50,6 +50,7 @@ from baiuv.thresholds import FAMILIES
 
 __all__ = [
     "FEATURES",
+    "SHARED_SETTINGS",
     "AuditInstance",
     "audit_cells",
     "audit_claims",
@@ -64,6 +65,10 @@ __all__ = [
     "run_audit_shard",
     "runs_to_resolve",
 ]
+
+#: Run parameters the audit takes from the ``simulation`` section (its own section sets
+#: ``delta``, ``threshold`` and ``n0``).
+SHARED_SETTINGS = ("beta", "fws_exponent", "hedge_delta0", "max_samples")
 
 #: Instance features reported next to flagged cells (see :func:`instance_features`).
 FEATURES = (

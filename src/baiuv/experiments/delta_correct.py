@@ -1,4 +1,4 @@
-"""Experiment "δ-correct stopping": what does δ-correctness cost? (issue 6)
+"""Experiment "δ-correct stopping": what does δ-correctness cost?
 
 The paper's experiments (Section ``ssec:experiments``) stop with the heuristic threshold
 ``ln((1 + ln t)/delta)``, which is not proven δ-correct. This experiment runs the same
@@ -29,6 +29,7 @@ import pandas as pd
 
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.instance import GaussianInstance
+from baiuv.registry import EV_FAMILIES, GLR_FAMILIES, LAZY_SUFFIX, PARAMETERS
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
     ALGORITHMS,
@@ -38,7 +39,6 @@ from baiuv.simulation.engine import (
     _lower_bound,
     run_cell,
 )
-from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
 __all__ = [
     "EXPERIMENT",
@@ -51,7 +51,6 @@ __all__ = [
 ]
 
 EXPERIMENT = "delta_correct"
-LAZY_SUFFIX = "-lazy"
 RESULT_COLUMNS = [
     "instance",
     "algorithm",
@@ -135,7 +134,7 @@ def run_delta_correct_cell(
     delta: float = 0.01,
     n0: int = 2,
     beta: float = 0.5,
-    max_samples: int = 10_000_000,
+    max_samples: int = PARAMETERS["max_samples"].default,
     lazy_ratio: float = 1.1,
 ) -> pd.DataFrame:
     """Simulate the runs ``runs`` of one (instance, algorithm, threshold variant) cell.

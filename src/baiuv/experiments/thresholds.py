@@ -207,7 +207,7 @@ def initial_times(
                     C, D, E = _bob_cde(spec, n, st)
                     finite = n >= spec.fparams[_k.P_NMIN] and np.all(D > 0)
                 else:
-                    v = _k.threshold_pair(
+                    v = _k.pair_threshold_kernel(
                         spec.code, spec.fparams, spec.table, 2.0 * n, n, n, st, st
                     )
                     finite = math.isfinite(v)
@@ -254,8 +254,7 @@ def threshold_costs(
     concrete one in the column ``bob_backend``: ``auto`` is the exact solver whenever it is
     installed); ``ipopt_s``: for bob/ev-bob, one Pyomo + Ipopt solve (backend in
     ``ipopt_backend``, the executable when one exists, else cyipopt; NaN without Ipopt);
-    ``kernel_s``: one numba ``threshold_pair`` call (not for bob/ev-bob unless ``bob_exact``
-    exists). Median over ``repeats``.
+    ``kernel_s``: one numba ``pair_threshold_kernel`` call Median over ``repeats``.
     """
     used = resolve_backend(backend)
     ipb = ipopt_backend()
@@ -291,13 +290,11 @@ def threshold_costs(
             ip = _median_time(
                 lambda name=name, kw=kw: pair_threshold(name, backend=ipb, **kw), int(repeats)
             )
-        kern = math.nan
-        if name not in ("bob", "ev-bob") or _k.HAVE_BOB_EXACT:
-            _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
-            reps = 2000
-            t0 = time.perf_counter()
-            _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
-            kern = (time.perf_counter() - t0) / reps
+        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
+        reps = 2000
+        t0 = time.perf_counter()
+        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
+        kern = (time.perf_counter() - t0) / reps
         rows.append(
             dict(
                 family=name,
@@ -445,7 +442,7 @@ def agreement_summary(df: pd.DataFrame) -> pd.DataFrame:
 def _kernel_loop(code, fparams, table, n, sa, sb, reps):
     acc = 0.0
     for i in range(reps):
-        acc += _k.threshold_pair(code, fparams, table, 2.0 * n + (i % 2), n, n, sa, sb)
+        acc += _k.pair_threshold_kernel(code, fparams, table, 2.0 * n + (i % 2), n, n, sa, sb)
     return acc
 
 
@@ -529,7 +526,7 @@ def costs_markdown(df: pd.DataFrame, params: dict) -> str:
         )
         + ")"
         + (f"; one BoB solve by {iplabel} takes {ip * 1e3:.3g} ms" if iplabel else "")
-        + "; and mean of one numba `threshold_pair` call (BoB through `bob_exact`). Measured "
+        + "; and mean of one numba `pair_threshold_kernel` call (BoB through `bob_exact`). Measured "
         "on the machine that ran the pipeline.\n\n"
     )
     text += markdown_table(out, floatfmt=".4g")

@@ -1,17 +1,101 @@
-"""Semantic checks of the pipeline configuration (after JSON-schema validation).
+"""Validation of the pipeline configuration: one call, :func:`validate_config`.
 
-The schema (``workflow/schemas/config.schema.yaml``) checks types, ranges and unknown
-keys; this module checks what a schema cannot: cross-field consistency. Every error names
-the offending field (dotted path) and what is allowed.
+1. The JSON schema (``workflow/schemas/config.schema.yaml``) checks types, ranges and
+   unknown keys and fills the defaults; its ``registry:`` marks become the enums of the
+   registered algorithms and threshold families, its ``registry_default:`` marks the
+   defaults of the run parameters (:mod:`baiuv.registry`), so a registered rule is a valid
+   configuration value and defaults are written once.
+2. Cross-field checks that a schema cannot express (:func:`validate_config_semantics`),
+   then each optional experiment section's own checks.
+
+Every error is a :class:`ConfigError` naming the offending field (dotted path) and what is
+allowed.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import MutableMapping
+
 import numpy as np
+import yaml
+
+from baiuv.registry import PARAMETERS, selection
 
 
 class ConfigError(ValueError):
     """Invalid configuration; the message names the field."""
+
+
+def load_schema(path: str | os.PathLike) -> dict:
+    """The configuration schema at ``path`` with its registry marks resolved."""
+    with open(path) as f:
+        schema = yaml.safe_load(f)
+
+    def resolve(node):
+        if isinstance(node, dict):
+            if "registry" in node:
+                node["enum"] = selection(node.pop("registry"))
+            if "registry_default" in node:
+                node["default"] = PARAMETERS[node.pop("registry_default")].default
+            for v in node.values():
+                resolve(v)
+        elif isinstance(node, list):
+            for v in node:
+                resolve(v)
+
+    resolve(schema)
+    return schema
+
+
+def _validator(schema: dict):
+    """A JSON-schema validator of ``schema`` that fills the defaults it meets."""
+    from jsonschema import validators
+
+    base = validators.validator_for(schema)
+    check_properties = base.VALIDATORS["properties"]
+
+    def properties(validator, props, instance, sub):
+        if isinstance(instance, MutableMapping):
+            for name, subschema in props.items():
+                if isinstance(subschema, dict) and "default" in subschema:
+                    instance.setdefault(name, subschema["default"])
+        yield from check_properties(validator, props, instance, sub)
+
+    return validators.extend(base, {"properties": properties})(schema)
+
+
+def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> MutableMapping:
+    """Validate ``config`` in place: schema (with the registry's enums and defaults, defaults
+    filled), cross-field checks, and the checks of each experiment section present.
+
+    Returns ``config``; raises :class:`ConfigError` naming the first bad field.
+    """
+    errors = sorted(_validator(load_schema(schema_path)).iter_errors(config), key=str)
+    if errors:
+        err = errors[0]
+        where = ".".join(str(k) for k in err.absolute_path) or "(top level)"
+        raise ConfigError(f"{where}: {err.message}")
+    validate_config_semantics(config)
+    insts = {inst["name"]: inst for inst in config["instances"]}
+    try:
+        if "asymptotic" in config:
+            from baiuv.experiments.asymptotic import check_asymptotic_config
+
+            check_asymptotic_config(config["asymptotic"], insts)
+        if "audit" in config:
+            from baiuv.experiments.audit import check_audit_config
+
+            check_audit_config(config["audit"], insts, config["seed"])
+        if "delta_correct" in config:
+            from baiuv.experiments.delta_correct import check_delta_correct_config
+
+            check_delta_correct_config(config["delta_correct"], list(insts))
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return config
 
 
 def _instances(config: dict) -> dict[str, dict]:

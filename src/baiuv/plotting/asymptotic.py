@@ -1,4 +1,4 @@
-"""Figures of issue 8: the asymptotic regime and the delta-correctness audit."""
+"""Figures of the asymptotic regime and the delta-correctness audit."""
 
 from __future__ import annotations
 

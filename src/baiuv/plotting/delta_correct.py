@@ -1,4 +1,4 @@
-"""Figure of the "δ-correct stopping" experiment (issue 6)."""
+"""Figure of the "δ-correct stopping" experiment."""
 
 from __future__ import annotations
 

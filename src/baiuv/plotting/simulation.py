@@ -7,10 +7,9 @@ from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import pandas as pd
-import seaborn as sns
 from matplotlib.patches import Patch
 
-from baiuv.plotting.style import setup
+from baiuv.plotting.style import algorithm_colours, setup
 
 PANEL_TITLES = {
     "random": "random instances, K = 10",
@@ -52,8 +51,7 @@ def stopping_time_figure(
     setup()
     exps = list(experiments) if experiments is not None else list(dict.fromkeys(df["experiment"]))
     algs = list(algorithms) if algorithms is not None else list(dict.fromkeys(df["algorithm"]))
-    families = list(dict.fromkeys(a.removeprefix("EV-") for a in algs))
-    palette = dict(zip(families, sns.color_palette("colorblind", len(families)), strict=True))
+    palette = algorithm_colours(algs)
     fig, axes = plt.subplots(
         1, len(exps), figsize=(max(4.5, 0.45 * len(algs)) * len(exps), 4.2), squeeze=False
     )
@@ -77,7 +75,7 @@ def stopping_time_figure(
             },
         )
         for patch, a in zip(bp["boxes"], present, strict=True):
-            patch.set_facecolor(palette[a.removeprefix("EV-")])
+            patch.set_facecolor(palette[a])
             if a.startswith("EV-"):
                 patch.set_hatch("///")
                 patch.set_alpha(0.65)

@@ -3,14 +3,14 @@
 See :mod:`baiuv.simulation.engine` (registry, runs, shards) and
 :mod:`baiuv.simulation.rules` (numba kernels; how to add a rule).
 
-Names are imported on first use (:mod:`baiuv._lazy`, decision D105).
+Names are imported on first use (:mod:`baiuv._deferred`, decision D105).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from baiuv._lazy import lazy_attributes
+from baiuv._deferred import deferred_attributes
 
 __all__ = [
     "ALGORITHMS",
@@ -25,7 +25,7 @@ __all__ = [
     "simulate_run",
 ]
 
-__getattr__, __dir__ = lazy_attributes(
+__getattr__, __dir__ = deferred_attributes(
     __name__,
     {
         "ALGORITHMS": ".engine",

@@ -6,33 +6,9 @@ tables.
 
 Registry
 --------
-:data:`ALGORITHMS` maps a name to an :class:`Algorithm`:
-
-=============  ==============================================  ===============
-name           sampling rule                                   stopping rule
-=============  ==============================================  ===============
-``TaS``        Track-and-Stop with ``w*(mu_t, sigma_t^2)``      GLR
-``EV-TaS``     Track-and-Stop with ``w*_{sigma_t^2}(mu_t)``     EV-GLR
-``TCI``        beta-EB-TCI (adapted costs)                     GLR
-``EV-TCI``     beta-EB-EVTCI (plug-in variances)               EV-GLR
-``DKM``        DKM game, one AdaHedge learner (adapted costs)  GLR
-``EV-DKM``     DKM game with plug-in variances                 EV-GLR
-``FWS``        Frank-Wolfe Sampling (adapted costs)            GLR
-``EV-FWS``     Frank-Wolfe Sampling with plug-in variances     EV-GLR
-``FHN2``       procedure 2 of Fan, Hong and Nelson (2016)      own eliminations
-``FHN1``       procedure 1 of Fan, Hong and Nelson (2016)      own eliminations
-``uniform``    round robin                                     GLR
-``fixed``      C-tracking of the true ``w*(mu, sigma^2)``      GLR
-=============  ==============================================  ===============
-
-To add a sampling rule, write its numba step function and give it a code in
-:mod:`baiuv.simulation.rules` (see that module's docstring), then register it::
-
-    ALGORITHMS["my-rule"] = Algorithm("my-rule", kernel="glr", rule=kernels.RULE_MY,
-                                      plug_in=False, family="my-rule", wrapper="adapted")
-
-``kernel="glr"`` runs it inside the single engine loop :func:`kernels.run_glr` with the
-GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule; nothing else changes.
+The sampling rules (:data:`ALGORITHMS`, :class:`Algorithm`) and the run parameters with
+their defaults live in :mod:`baiuv.registry`, with the recipe for adding a rule; the table
+of the rules is ``baiuv.registry.ALGORITHMS`` (name, kernel, stopping rule, description).
 
 Randomness
 ----------
@@ -58,7 +34,15 @@ from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
 from baiuv.model.validate import check_delta, check_instance, check_integer, check_real, is_real
 from baiuv.pipeline.shards import concat_runs
-from baiuv.simulation import rules as K_
+from baiuv.registry import (
+    ALGORITHMS,
+    N_PARAMS,
+    PARAMETERS,
+    Algorithm,
+    get_algorithm,
+    run_parameters,
+)
+from baiuv.simulation import rules
 from baiuv.simulation.rng import run_generator, run_seed
 from baiuv.thresholds.families import FAMILIES, ThresholdParams, make_threshold
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
@@ -80,76 +64,6 @@ __all__ = [
     "shard_runs",
     "simulate_run",
 ]
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """A registered sampling rule.
-
-    Attributes
-    ----------
-    name : str
-        Registry key (used in file names, seeds and tables).
-    kernel : {"glr", "fhn"}
-        ``"glr"``: runs in :func:`kernels.run_glr`; ``"fhn"``: :func:`kernels.run_fhn`.
-    rule : int
-        ``RULE_*`` code of the rule in :mod:`baiuv.simulation.rules` (``glr`` only).
-    plug_in : bool
-        ``True`` for the empirical-variance ("EV-") wrapper: known-variance formulas with
-        ``sigma_t^2`` plugged in, and the EV-GLR stopping rule; ``False``: adapted
-        unknown-variance transportation costs and the GLR stopping rule.
-    family : str
-        Base algorithm shared by the two wrappers (``"TaS"`` for TaS and EV-TaS); used to
-        pair them in figures.
-    wrapper : {"adapted", "EV", "baseline"}
-        Which wrapper of Section ``sec:sampling_rules`` (baselines have none).
-    """
-
-    name: str
-    kernel: str
-    rule: int = -1
-    plug_in: bool = False
-    family: str = ""
-    wrapper: str = "adapted"
-    description: str = ""
-
-    @property
-    def stopping(self) -> str:
-        """Name of the stopping rule: ``"GLR"``, ``"EV-GLR"`` or ``"elimination"``."""
-        if self.kernel == "fhn":
-            return "elimination"
-        return "EV-GLR" if self.plug_in else "GLR"
-
-
-def _pair(name, rule, family, desc):
-    return {
-        name: Algorithm(name, "glr", rule, False, family, "adapted", desc + " (adapted costs)"),
-        f"EV-{name}": Algorithm(
-            f"EV-{name}", "glr", rule, True, family, "EV", desc + " (empirical variance)"
-        ),
-    }
-
-
-#: Every sampling rule of the experiments, by name (order = figure order).
-ALGORITHMS: dict[str, Algorithm] = {
-    **_pair("TaS", K_.RULE_TAS, "TaS", "Track-and-Stop, C-tracking + forced exploration"),
-    **_pair("TCI", K_.RULE_TCI, "TCI", "beta-EB-TCI Top Two"),
-    **_pair("DKM", K_.RULE_DKM, "DKM", "Degenne-Koolen-Menard game, AdaHedge + best response"),
-    **_pair("FWS", K_.RULE_FWS, "FWS", "Frank-Wolfe Sampling"),
-    "FHN2": Algorithm("FHN2", "fhn", -1, False, "FHN2", "baseline", "Fan-Hong-Nelson procedure 2"),
-    "FHN1": Algorithm("FHN1", "fhn", -1, False, "FHN1", "baseline", "Fan-Hong-Nelson procedure 1"),
-    "uniform": Algorithm("uniform", "glr", K_.RULE_UNIFORM, False, "uniform", "baseline"),
-    "fixed": Algorithm("fixed", "glr", K_.RULE_FIXED, False, "fixed", "baseline"),
-}
-
-
-def get_algorithm(name: str | Algorithm) -> Algorithm:
-    """Registry lookup; ``ValueError`` naming ``algorithm`` on an unknown name."""
-    if isinstance(name, Algorithm):
-        return name
-    if name not in ALGORITHMS:
-        raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}, got {name!r}")
-    return ALGORITHMS[name]
 
 
 def fhn_n0(delta: float) -> int:
@@ -190,16 +104,16 @@ class RunSettings:
         only, FHN1/FHN2 ignore it).
     """
 
-    delta: float = 0.01
-    threshold: str = "heuristic"
-    n0: int = 2
-    fhn_n0: int | None = None
-    beta: float = 0.5
-    fws_exponent: float = 0.9
-    hedge_delta0: float = 0.01
-    max_samples: int = 10_000_000
+    delta: float = PARAMETERS["delta"].default
+    threshold: str = PARAMETERS["threshold"].default
+    n0: int = PARAMETERS["n0"].default
+    fhn_n0: int | None = PARAMETERS["fhn_n0"].default
+    beta: float = PARAMETERS["beta"].default
+    fws_exponent: float = PARAMETERS["fws_exponent"].default
+    hedge_delta0: float = PARAMETERS["hedge_delta0"].default
+    max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
-    lazy_ratio: float | None = None
+    lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
 
     def __post_init__(self):
         check_delta(self.delta)
@@ -221,6 +135,12 @@ class RunSettings:
             raise ValueError(
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
             )
+
+    @classmethod
+    def from_config(cls, section: Mapping, **overrides) -> RunSettings:
+        """Settings from a configuration section: its keys that are run parameters of the
+        registry (:data:`baiuv.registry.PARAMETERS`), then ``overrides``."""
+        return cls(**{**run_parameters(section), **overrides})
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -246,12 +166,13 @@ def _true_allocation(mu: tuple, sigma2: tuple) -> np.ndarray:
 
 
 def rule_params(settings: RunSettings) -> np.ndarray:
-    """The ``params`` array of the sampling kernels (layout ``kernels.P_*``) for
-    ``settings``; shared by :func:`simulate_run` and :class:`baiuv.BestArmIdentifier`."""
-    params = np.zeros(K_.N_PARAMS)
-    params[K_.P_BETA] = settings.beta
-    params[K_.P_FWS_EXPONENT] = settings.fws_exponent
-    params[K_.P_HEDGE_DELTA0] = settings.hedge_delta0
+    """The ``params`` array of the sampling kernels for ``settings``: each registry
+    parameter with a kernel ``slot`` (:data:`baiuv.registry.PARAMETERS`); shared by
+    :func:`simulate_run` and :class:`baiuv.BestArmIdentifier`."""
+    params = np.zeros(N_PARAMS)
+    for p in PARAMETERS.values():
+        if p.slot is not None:
+            params[p.slot] = getattr(settings, p.name)
     return params
 
 
@@ -295,29 +216,29 @@ def simulate_run(
     if not isinstance(s, RunSettings):
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
     mu, sigma2 = check_instance(instance.mu, instance.sigma2)
-    Kn = mu.size
+    K = mu.size
     ss = run_seed(seed, experiment, instance_id, alg.name, run)
     if rng is None:
         rng = run_generator(seed, experiment, instance_id, alg.name, run)
     t0 = time.perf_counter()
     if alg.kernel == "fhn":
         n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(s.delta)
-        if Kn < 2:  # pragma: no cover - guarded by check_instance
+        if K < 2:  # pragma: no cover - guarded by check_instance
             raise ValueError("instance must have K >= 2 arms")
-        log_term = 2.0 * math.log((Kn - 1) / (2.0 * s.delta))
-        tau, rec, counts, trunc = K_.run_fhn(
+        log_term = 2.0 * math.log((K - 1) / (2.0 * s.delta))
+        tau, rec, counts, trunc = rules.run_fhn(
             mu, sigma2, int(n0), log_term, alg.name == "FHN1", rng, int(s.max_samples)
         )
     else:
         spec = _threshold_spec(
-            s.threshold, Kn, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
+            s.threshold, K, float(s.delta), tuple(sorted(dict(s.threshold_params).items()))
         )
         params = rule_params(s)
-        if alg.rule == K_.RULE_FIXED:
+        if alg.needs_instance:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
         else:
-            wfix = np.full(Kn, 1.0 / Kn)
-        tau, rec, counts, trunc = K_.run_glr(
+            wfix = np.full(K, 1.0 / K)
+        tau, rec, counts, trunc = rules.run_glr(
             alg.rule,
             alg.plug_in,
             mu,
@@ -326,7 +247,7 @@ def simulate_run(
             spec.code,
             spec.fparams,
             spec.table,
-            _fresh_states(Kn),
+            _fresh_states(K),
             params,
             wfix,
             rng,

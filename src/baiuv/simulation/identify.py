@@ -57,20 +57,17 @@ from typing import Any
 import numpy as np
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.simulation import rules as K_
-from baiuv.simulation.engine import ALGORITHMS, RunSettings, _threshold_spec, rule_params
+from baiuv.registry import ALGORITHMS, selection
+from baiuv.simulation import rules
+from baiuv.simulation.engine import RunSettings, _threshold_spec, rule_params
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
 __all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
 
-#: Sampling rules usable by the identifier: every GLR-based rule of the simulator's
-#: registry except ``fixed`` (which needs the true instance). Keys are lower case.
-SAMPLING_RULES: dict[str, str] = {
-    name.lower(): name
-    for name, alg in ALGORITHMS.items()
-    if alg.kernel == "glr" and alg.rule != K_.RULE_FIXED
-}
+#: Sampling rules usable by the identifier: every GLR-based rule of the registry that does
+#: not need the true instance (``selection("glr_algorithms")``), at import. Keys are lower case.
+SAMPLING_RULES: dict[str, str] = {name.lower(): name for name in selection("glr_algorithms")}
 
 _NO_CAP = 2**62
 
@@ -146,9 +143,10 @@ class IdentifierError(ValueError):
 
 
 def _sampling_name(sampling: str) -> str:
-    if not isinstance(sampling, str) or sampling.lower() not in SAMPLING_RULES:
-        raise ValueError(f"sampling must be one of {sorted(SAMPLING_RULES)}, got {sampling!r}")
-    return SAMPLING_RULES[sampling.lower()]
+    usable = {name.lower(): name for name in selection("glr_algorithms")}  # registered now
+    if not isinstance(sampling, str) or sampling.lower() not in usable:
+        raise ValueError(f"sampling must be one of {sorted(usable)}, got {sampling!r}")
+    return usable[sampling.lower()]
 
 
 class BestArmIdentifier:
@@ -426,7 +424,7 @@ class BestArmIdentifier:
             arm = self._forced
         else:
             arm = int(
-                K_.select_arm(
+                rules.select_arm(
                     self._alg.rule,
                     self.n_samples,
                     self._counts,
@@ -496,7 +494,7 @@ class BestArmIdentifier:
         self._pending = None
         self._shape.add(arm, x)
         was_init = self.in_initialisation
-        K_.observe_update(
+        rules.observe_update(
             arm,
             x,
             self._counts,
@@ -514,7 +512,7 @@ class BestArmIdentifier:
                 self._finish("budget")
             return self._done
         if was_init:  # initialisation just completed: workspace of the sampling rules
-            self._ws, self._scal = K_.init_workspace(self._counts, self._params)
+            self._ws, self._scal = rules.init_workspace(self._counts, self._params)
         self._evaluate()
         return self._done
 
@@ -524,14 +522,14 @@ class BestArmIdentifier:
         self._best = int(
             glr_stats_into(self._counts, self._means, self._vars, self._alg.plug_in, self._Z)
         )
-        self._forced = int(K_.degenerate_arm(self._counts, self._vars, self._Z, self._best))
+        self._forced = int(rules.degenerate_arm(self._counts, self._vars, self._Z, self._best))
         lazy = self._lazy > 1.0
-        if not lazy or t >= K_.lazy_check_time(self._t0, self._lazy, self._k_next):
+        if not lazy or t >= rules.lazy_check_time(self._t0, self._lazy, self._k_next):
             if lazy:
-                self._k_next = int(K_.lazy_next_index(t, self._t0, self._lazy, self._k_next))
+                self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and K_.glr_stop_check(
+            if self._forced < 0 and rules.glr_stop_check(
                 self._spec.code,
                 self._spec.fparams,
                 self._spec.table,
@@ -561,7 +559,7 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        K_.glr_stop_check(
+        rules.glr_stop_check(
             self._spec.code,
             self._spec.fparams,
             self._spec.table,

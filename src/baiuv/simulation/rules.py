@@ -16,11 +16,11 @@ Two loops exist:
 * :func:`run_fhn` -- the elimination procedures FHN1/FHN2 (Algorithm ``algo:fhn2``), which
   have their own stopping (elimination) rule and sample all surviving arms in rounds.
 
-Adding a sampling rule (see also :mod:`baiuv.simulation.engine`): write a function
+Adding a sampling rule (see also :mod:`baiuv.registry`): write a function
 ``_step_<name>(...) -> int`` returning the next arm from the current statistics, give it a
-new code ``RULE_<NAME>`` below, add one branch to :func:`select_arm` (and, if it keeps a
-state, initialise its row of the workspace in :func:`run_glr`), then register an
-:class:`~baiuv.simulation.engine.Algorithm` naming that code.
+new code ``RULE_<NAME>`` in the registry, add one branch to :func:`select_arm` (and, if it
+keeps a state, initialise its row of the workspace in :func:`run_glr`), then register an
+:class:`~baiuv.registry.Algorithm` naming that code.
 """
 
 from __future__ import annotations
@@ -33,22 +33,28 @@ from numba import njit
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.oracle import oracle_warm_work
 from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
+from baiuv.registry import (
+    P_BETA,
+    P_FWS_EXPONENT,
+    P_HEDGE_DELTA0,
+    RULE_DKM,
+    RULE_FIXED,
+    RULE_FWS,
+    RULE_TAS,
+    RULE_TCI,
+    RULE_UNIFORM,
+)
 from baiuv.simulation.game import solve_game
-from baiuv.thresholds.kernels import depends_on_t_only, has_state, threshold_pair, update_state
+from baiuv.thresholds.kernels import (
+    depends_on_t_only,
+    has_state,
+    pair_threshold_kernel,
+    update_state,
+)
 
-# --------------------------------------------------------------------------- rule codes
-RULE_UNIFORM = 0
-RULE_FIXED = 1
-RULE_TAS = 2
-RULE_TCI = 3
-RULE_DKM = 4
-RULE_FWS = 5
-
-# params layout (float64 array passed to run_glr)
-P_BETA = 0  # leader probability of beta-EB-TCI
-P_FWS_EXPONENT = 1  # r_t = t^(-exponent) / K (FWS)
-P_HEDGE_DELTA0 = 2  # initial AdaHedge mixability-gap budget (DKM)
-N_PARAMS = 3
+# Rule codes (RULE_*) and the layout of the float64 ``params`` array passed to run_glr
+# (P_BETA: leader probability of beta-EB-TCI, P_FWS_EXPONENT: r_t = t^(-exponent)/K,
+# P_HEDGE_DELTA0: initial AdaHedge mixability-gap budget) come from the registry.
 
 # workspace rows (float64 array (N_WS, K) owned by run_glr)
 W_SUMW = 0  # cumulative tracked weights (C-tracking)
@@ -525,7 +531,7 @@ def glr_stop_check(
 ):
     """GLR stopping rule: ``True`` when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
     ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
-    thresholds coming from ``baiuv.thresholds.kernels.threshold_pair``.
+    thresholds coming from ``baiuv.thresholds.kernels.pair_threshold_kernel``.
 
     The thresholds are written to ``thr_out`` (``nan`` for ``hat a_t`` and, unless
     ``all_pairs``, for the pairs after the first failing one: the simulator stops computing
@@ -538,7 +544,7 @@ def glr_stop_check(
     for a in range(K):
         if a == best:
             continue
-        c = threshold_pair(
+        c = pair_threshold_kernel(
             thr_code,
             thr_fparams,
             thr_table,
@@ -702,7 +708,7 @@ def run_glr(
                         stop = False
                         break
                     if not have_thr_t:
-                        thr_t = threshold_pair(
+                        thr_t = pair_threshold_kernel(
                             thr_code,
                             thr_fparams,
                             thr_table,
@@ -718,7 +724,7 @@ def run_glr(
                     c = thr_t
                 else:
                     if math.isnan(thr_pair[a]):
-                        thr_pair[a] = threshold_pair(
+                        thr_pair[a] = pair_threshold_kernel(
                             thr_code,
                             thr_fparams,
                             thr_table,

@@ -6,14 +6,14 @@ terms (:mod:`.concentration`), threshold families (:data:`FAMILIES`,
 :class:`ThresholdParams`, :func:`pair_threshold`, :func:`make_threshold`), and the BoB NLP
 (:func:`solve_bob`). Numba kernels for the simulation engine live in :mod:`.kernels`.
 
-Names are imported on first use (:mod:`baiuv._lazy`, decision D105).
+Names are imported on first use (:mod:`baiuv._deferred`, decision D105).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from baiuv._lazy import lazy_attributes
+from baiuv._deferred import deferred_attributes
 
 __all__ = [
     "kernels",
@@ -55,7 +55,7 @@ __all__ = [
     "log_lambert_wbar_0",
 ]
 
-__getattr__, __dir__ = lazy_attributes(
+__getattr__, __dir__ = deferred_attributes(
     __name__,
     {
         "kernels": ".kernels",

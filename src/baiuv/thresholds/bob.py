@@ -22,7 +22,7 @@ Backends
     Jacobian and (by default exact) Lagrangian Hessian from Pyomo's reverse-mode symbolic
     differentiation.
 ``"exact"``
-    ``baiuv.thresholds.bob_exact.bob_exact`` (another engineer's numba solver).
+    ``baiuv.thresholds.bob_exact.bob_exact`` (the exact numba solver).
 ``"auto"``
     ``"exact"`` when available (it returns the *global* maximum, with a proof), else
     ``"ipopt"`` if the executable exists, else ``"cyipopt"`` (decision D22).
@@ -38,7 +38,6 @@ the global maximum (a local maximum is a failure); on failure :class:`BobSolverE
 
 from __future__ import annotations
 
-import importlib
 import math
 import shutil
 import warnings
@@ -46,26 +45,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from baiuv._deferred import DeferredModule
 from baiuv.model.validate import as_vector, check_real
+from baiuv.thresholds.bob_exact import bob_exact
 
-
-class _LazyModule:
-    """Import a module on first attribute access: Pyomo takes seconds to import and only
-    the Ipopt backends need it (the pipeline's jobs and the exact solver do not)."""
-
-    def __init__(self, name: str):
-        self._name = name
-        self._mod = None
-
-    def __getattr__(self, attr):
-        if self._mod is None:
-            self._mod = importlib.import_module(self._name)
-        return getattr(self._mod, attr)
-
-
-pyo = _LazyModule("pyomo.environ")
-_derivatives = _LazyModule("pyomo.core.expr.calculus.derivatives")
-_visitor = _LazyModule("pyomo.core.expr.visitor")
+# Pyomo takes seconds to import and only the Ipopt backends need it (the pipeline's jobs
+# and the exact solver do not).
+pyo = DeferredModule("pyomo.environ")
+_derivatives = DeferredModule("pyomo.core.expr.calculus.derivatives")
+_visitor = DeferredModule("pyomo.core.expr.visitor")
+_opt = DeferredModule("pyomo.opt")
 
 __all__ = [
     "BobSolverError",
@@ -103,13 +92,7 @@ def reset_bob_fallback_count() -> None:
 
 def available_backends() -> tuple[str, ...]:
     """Concrete backends usable in this environment."""
-    out = []
-    try:
-        from .bob_exact import bob_exact  # noqa: F401
-
-        out.append("exact")
-    except ImportError:  # pragma: no cover
-        pass
+    out = ["exact"]
     if shutil.which("ipopt"):
         out.append("ipopt")
     try:
@@ -473,10 +456,6 @@ def _verify(m, n, c, d, e, ev: bool, certify: bool = True) -> float:
         raise BobSolverError(f"solver value {val} exceeds the a-priori upper bound {ub}")
     if not certify:
         return val
-    try:
-        from .bob_exact import bob_exact
-    except ImportError:  # pragma: no cover - exact solver always shipped
-        return val
     glob = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
     if math.isfinite(glob) and val < glob * (1 - 1e-6) - 1e-9:
         raise BobSolverError(
@@ -487,11 +466,9 @@ def _verify(m, n, c, d, e, ev: bool, certify: bool = True) -> float:
 
 
 def _solve_ipopt_exe(n, c, d, e, ev, options, certify=True):
-    from pyomo.opt import SolverFactory, TerminationCondition
-
     m, _ = _cached(ev, "exact")
     set_bob_data(m, n, c, d, e)
-    opt = SolverFactory("ipopt")
+    opt = _opt.SolverFactory("ipopt")
     if not opt.available(exception_flag=False):
         raise BobSolverError("backend 'ipopt': no ipopt executable on PATH")
     opt.options.update(
@@ -506,7 +483,7 @@ def _solve_ipopt_exe(n, c, d, e, ev, options, certify=True):
     opt.options.update(options or {})
     res = opt.solve(m, load_solutions=False)
     tc = res.solver.termination_condition
-    if tc not in (TerminationCondition.optimal, TerminationCondition.locallyOptimal):
+    if tc not in (_opt.TerminationCondition.optimal, _opt.TerminationCondition.locallyOptimal):
         raise BobSolverError(f"ipopt terminated with {tc}")
     m.solutions.load_from(res)
     return _verify(m, n, c, d, e, ev, certify)
@@ -525,12 +502,6 @@ def _solve_cyipopt(n, c, d, e, ev, options, hessian, certify=True):
 
 
 def _solve_exact(n, c, d, e, ev):
-    try:
-        from .bob_exact import bob_exact
-    except ImportError as exc:
-        raise BobSolverError(
-            "backend 'exact': baiuv.thresholds.bob_exact is not available"
-        ) from exc
     val = float(bob_exact(n[0], n[1], c[0], c[1], d[0], d[1], e, bool(ev)))
     if not math.isfinite(val):
         raise BobSolverError(f"bob_exact returned {val}")

@@ -8,7 +8,7 @@ EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box
 lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
 
 The numba entry points for the simulation engine are :func:`make_threshold` and
-``kernels.threshold_pair``; :func:`pair_threshold` is the validated Python entry point (it
+``kernels.pair_threshold_kernel``; :func:`pair_threshold` is the validated Python entry point (it
 uses exact scipy Student quantiles at every count and :func:`~baiuv.thresholds.bob.solve_bob`
 for BoB).
 """
@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from baiuv.model.validate import check_integer, check_real, is_real
+from baiuv.registry import EV_FAMILIES, FAMILIES, FAMILY_CODES, GLR_FAMILIES, STATEFUL
 
 from . import kernels as _k
 from .bob import solve_bob
@@ -52,20 +53,7 @@ __all__ = [
     "bob_constants",
 ]
 
-FAMILIES = ("heuristic", "student", "box", "kl", "bob", "ev-student", "ev-box", "ev-bob")
-GLR_FAMILIES = ("heuristic", "student", "box", "kl", "bob")
-EV_FAMILIES = ("heuristic", "ev-student", "ev-box", "ev-bob")
-FAMILY_CODES = {
-    "heuristic": _k.HEURISTIC,
-    "student": _k.STUDENT,
-    "box": _k.BOX,
-    "kl": _k.KL,
-    "bob": _k.BOB,
-    "ev-student": _k.EV_STUDENT,
-    "ev-box": _k.EV_BOX,
-    "ev-bob": _k.EV_BOB,
-}
-STATEFUL = ("kl", "bob", "ev-bob")
+# FAMILIES, GLR_FAMILIES, EV_FAMILIES, FAMILY_CODES and STATEFUL come from the registry.
 DEFAULT_TABLE_SIZE = 2**17
 
 
@@ -462,7 +450,9 @@ def pair_threshold(
             [n_a, n_b], C, D, E, ev=family == "ev-bob", backend=backend, on_failure=on_failure
         )
     return float(
-        _k.threshold_pair(spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b)
+        _k.pair_threshold_kernel(
+            spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b
+        )
     )
 
 

@@ -2,7 +2,7 @@
 
 The engine builds a :class:`~baiuv.thresholds.families.ThresholdSpec` once with
 :func:`baiuv.thresholds.make_threshold` and then, before every sample, calls
-:func:`threshold_pair` for the pairs it tests. Families with a data-dependent term (KL,
+:func:`pair_threshold_kernel` for the pairs it tests. Families with a data-dependent term (KL,
 BoB, EV-BoB) keep a per-arm state (a float64 array of length :data:`STATE_SIZE`) that
 :func:`update_state` refreshes after each sample of the arm.
 
@@ -15,9 +15,8 @@ when the preliminary box is not informative), ``tag`` the preliminary log term o
 that wrote it (a state is tied to one family, ``K``, ``delta`` and parameters; using it with
 another spec raises). A fresh state is :func:`new_state`.
 
-For ``bob``/``ev-bob`` the kernel calls ``bob_exact`` from ``baiuv.thresholds.bob_exact``
-(the exact NLP solver written by another engineer); if that module is missing the BoB
-kernel path raises.
+For ``bob``/``ev-bob`` the kernel calls the exact solver ``bob_exact`` of
+:mod:`baiuv.thresholds.bob_exact`.
 """
 
 from __future__ import annotations
@@ -27,18 +26,13 @@ import math
 import numpy as np
 from numba import njit
 
+from baiuv.registry import BOB, BOX, EV_BOB, EV_BOX, EV_STUDENT, HEURISTIC, KL, STUDENT
+
+from .bob_exact import bob_exact as _bob_exact
 from .concentration import eps_mu_L, one_minus_eps_minus_L, one_plus_eps_plus_L
 from .lambert import wbar_m1_scalar
 
-# ----------------------------------------------------------------------------- codes
-HEURISTIC = 0
-STUDENT = 1
-BOX = 2
-KL = 3
-BOB = 4
-EV_STUDENT = 5
-EV_BOX = 6
-EV_BOB = 7
+# Family codes (HEURISTIC ... EV_BOB) come from the registry.
 
 # fparams layout
 P_DELTA = 0
@@ -72,22 +66,6 @@ def new_state() -> np.ndarray:
     st[S_LEVEL] = -1.0
     st[S_LOGGR] = np.inf
     return st
-
-
-# ----------------------------------------------------------------------------- bob_exact
-try:  # pragma: no cover - depends on the other engineer's file
-    from .bob_exact import bob_exact as _bob_exact
-
-    HAVE_BOB_EXACT = True
-except ImportError:  # pragma: no cover
-    HAVE_BOB_EXACT = False
-
-    @njit(cache=False)
-    def _bob_exact(n1, n2, c1, c2, d1, d2, e, ev):
-        raise RuntimeError(
-            "baiuv.thresholds.bob_exact is not available: the numba BoB kernel needs it "
-            "(use baiuv.thresholds.solve_bob from Python instead)"
-        )
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -212,7 +190,7 @@ def has_state(code: int) -> bool:
 
 @njit(cache=True)
 def depends_on_t_only(code: int) -> bool:
-    """``True`` when :func:`threshold_pair` of family ``code`` depends on ``t`` alone (the
+    """``True`` when :func:`pair_threshold_kernel` of family ``code`` depends on ``t`` alone (the
     same value for every pair) and is non-decreasing in ``t`` (heuristic); ``False`` when
     it does not depend on ``t`` but only on the pair's counts and states (every other
     family). The simulator caches thresholds on this basis (decision D160)."""
@@ -278,7 +256,7 @@ def states_at_counts(code: int, fparams: np.ndarray, x: np.ndarray, counts: np.n
 
 
 @njit(cache=True)
-def threshold_pair(
+def pair_threshold_kernel(
     code: int,
     fparams: np.ndarray,
     table: np.ndarray,

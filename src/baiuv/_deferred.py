@@ -1,9 +1,13 @@
-"""Module-level lazy attributes (PEP 562) for the package's ``__init__`` files.
+"""Deferred imports: the package's one mechanism for importing a module on first use.
 
 ``import baiuv`` runs in every pipeline job and every Snakemake parse; importing scipy,
-the threshold kernels and the simulation engine eagerly cost about 3.5 s each time
-(decision D105). A package lists its public names and the module defining each one; the
-defining module is imported the first time the name is looked up.
+Pyomo, the threshold kernels and the simulation engine eagerly cost seconds each time
+(decision D105).
+
+* :func:`deferred_attributes`: a package lists its public names and the module defining
+  each one (PEP 562); the defining module is imported the first time the name is looked up.
+* :class:`DeferredModule`: a module object stand-in whose first attribute access imports
+  the module (Pyomo in :mod:`baiuv.thresholds.bob`, needed only by the Ipopt backends).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 
-def lazy_attributes(
+def deferred_attributes(
     package: str, names: Mapping[str, str], namespace: dict[str, Any]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for ``package``.
@@ -38,3 +42,16 @@ def lazy_attributes(
         return sorted(set(namespace) | set(names))
 
     return __getattr__, __dir__
+
+
+class DeferredModule:
+    """Import module ``name`` on first attribute access."""
+
+    def __init__(self, name: str):
+        self._name = name
+        self._mod = None
+
+    def __getattr__(self, attr):
+        if self._mod is None:
+            self._mod = importlib.import_module(self._name)
+        return getattr(self._mod, attr)

@@ -1,0 +1,342 @@
+"""The registry: every sampling rule and every threshold family, with their kernel codes,
+stopping rules and parameters. The single source of truth that the engine, the identifier,
+the configuration schema (its enums and the defaults of the run parameters), the
+experiments, the reproduction report and the figures read.
+
+Adding a sampling rule
+----------------------
+1. Write its numba step function in :mod:`baiuv.simulation.rules` and give it a branch in
+   :func:`~baiuv.simulation.rules.select_arm` under a new code (``RULE_*`` below).
+2. Register it: ``register(Algorithm("my-rule", kernel="glr", rule=RULE_MY, family="my-rule"))``
+   (or add the entry to :data:`ALGORITHMS` below). It then runs in the engine's single loop
+   with the GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule and any
+   threshold, can be named in every algorithm list of a configuration, and is drawn in its
+   own colour.
+3. Test it (``tests/unit/test_registry.py`` shows a toy rule going through the
+   configuration's validation and one shard).
+
+Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
+validates a configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "EV_FAMILIES",
+    "FAMILIES",
+    "GLR_FAMILIES",
+    "LAZY_SUFFIX",
+    "PARAMETERS",
+    "Parameter",
+    "THRESHOLD_FAMILIES",
+    "ThresholdFamily",
+    "get_algorithm",
+    "register",
+    "run_parameters",
+    "selection",
+]
+
+# ------------------------------------------------------------------------ kernel codes
+#: Codes of the sampling rules in :func:`baiuv.simulation.rules.select_arm`.
+RULE_UNIFORM = 0
+RULE_FIXED = 1
+RULE_TAS = 2
+RULE_TCI = 3
+RULE_DKM = 4
+RULE_FWS = 5
+
+#: Codes of the threshold families in :func:`baiuv.thresholds.kernels.pair_threshold_kernel`.
+HEURISTIC = 0
+STUDENT = 1
+BOX = 2
+KL = 3
+BOB = 4
+EV_STUDENT = 5
+EV_BOX = 6
+EV_BOB = 7
+
+KERNELS = ("glr", "fhn")
+WRAPPERS = ("adapted", "EV", "baseline")
+
+
+# -------------------------------------------------------------------------- parameters
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter of a run (a field of :class:`baiuv.simulation.engine.RunSettings`).
+
+    ``slot`` is its index in the ``params`` array that the sampling kernels read (``None``
+    for parameters the engine itself uses).
+    """
+
+    name: str
+    default: object
+    description: str
+    slot: int | None = None
+
+
+#: Parameters of a run, with their defaults (the configuration schema's defaults of the
+#: same keys are filled from here).
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        Parameter("delta", 0.01, "confidence level"),
+        Parameter("threshold", "heuristic", "threshold family"),
+        Parameter("n0", 2, "initial pulls of each arm (GLR-based rules)"),
+        Parameter("fhn_n0", None, "initial sample size of FHN1/FHN2 (None: from delta)"),
+        Parameter("beta", 0.5, "leader probability of the Top Two rules", slot=0),
+        Parameter("fws_exponent", 0.9, "FWS radius r_t = t^(-fws_exponent)/K", slot=1),
+        Parameter("hedge_delta0", 0.01, "initial AdaHedge mixability-gap budget (DKM)", slot=2),
+        Parameter("max_samples", 10_000_000, "safety cap on a run's length"),
+        Parameter("lazy_ratio", None, "grid ratio of the lazy stopping rule (None: eager)"),
+    )
+}
+
+
+def run_parameters(section) -> dict:
+    """The entries of a configuration section that are run parameters (keyword arguments
+    of :class:`baiuv.simulation.engine.RunSettings`), in registry order."""
+    return {k: section[k] for k in PARAMETERS if k in section}
+
+
+#: Length of the kernels' ``params`` array.
+N_PARAMS = 1 + max(p.slot for p in PARAMETERS.values() if p.slot is not None)
+P_BETA = PARAMETERS["beta"].slot
+P_FWS_EXPONENT = PARAMETERS["fws_exponent"].slot
+P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot
+
+
+# -------------------------------------------------------------------------- algorithms
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered sampling rule.
+
+    Attributes
+    ----------
+    name : str
+        Registry key (used in file names, seeds and tables).
+    kernel : {"glr", "fhn"}
+        ``"glr"``: runs in :func:`baiuv.simulation.rules.run_glr`; ``"fhn"``:
+        :func:`baiuv.simulation.rules.run_fhn`.
+    rule : int
+        ``RULE_*`` code of its step function (``glr`` only).
+    plug_in : bool
+        ``True`` for the empirical-variance ("EV-") wrapper: known-variance formulas with
+        ``sigma_t^2`` plugged in, and the EV-GLR stopping rule; ``False``: adapted
+        unknown-variance transportation costs and the GLR stopping rule.
+    family : str
+        Base algorithm shared by the two wrappers (``"TaS"`` for TaS and EV-TaS); pairs
+        them in figures (one colour per family) and in the reproduction report.
+    wrapper : {"adapted", "EV", "baseline"}
+        Which wrapper of Section ``sec:sampling_rules`` (baselines have none).
+    description : str
+        One line for tables and ``--help``.
+    constant : str or None
+        Key of :func:`baiuv.experiments.asymptotic.theoretical_constants` that
+        ``E[tau_delta]/log(1/delta)`` tends to (``None``: no asymptotic constant).
+    constant_source : str
+        Where that constant comes from (theorem, appendix, conjecture).
+    needs_instance : bool
+        The rule reads the true instance (``fixed``): a baseline of the simulator only,
+        not usable on real data (:class:`baiuv.BestArmIdentifier`) nor in the δ-correct
+        experiment.
+    """
+
+    name: str
+    kernel: str
+    rule: int = -1
+    plug_in: bool = False
+    family: str = ""
+    wrapper: str = "adapted"
+    description: str = ""
+    constant: str | None = None
+    constant_source: str = ""
+    needs_instance: bool = False
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        if self.kernel not in KERNELS:
+            raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
+        if self.kernel == "glr" and (not isinstance(self.rule, int) or self.rule < 0):
+            raise ValueError(f"rule must be a RULE_* code >= 0 for a glr rule, got {self.rule!r}")
+        if self.wrapper not in WRAPPERS:
+            raise ValueError(f"wrapper must be one of {WRAPPERS}, got {self.wrapper!r}")
+        if not self.family:
+            object.__setattr__(self, "family", self.name)
+
+    @property
+    def stopping(self) -> str:
+        """Name of the stopping rule: ``"GLR"``, ``"EV-GLR"`` or ``"elimination"``."""
+        if self.kernel == "fhn":
+            return "elimination"
+        return "EV-GLR" if self.plug_in else "GLR"
+
+    @property
+    def wrapped(self) -> bool:
+        """One of the paper's wrapped algorithms (adapted or EV wrapper)."""
+        return self.wrapper in ("adapted", "EV")
+
+
+def _pair(name, rule, desc, constants):
+    (c, src), (c_ev, src_ev) = constants
+    return (
+        Algorithm(name, "glr", rule, False, name, "adapted", desc + " (adapted costs)", c, src),
+        Algorithm(
+            f"EV-{name}",
+            "glr",
+            rule,
+            True,
+            name,
+            "EV",
+            desc + " (empirical variance)",
+            c_ev,
+            src_ev,
+        ),
+    )
+
+
+_CONJ = "conjectured (Section ssec:experiments)"
+_ALL = (
+    *_pair(
+        "TaS",
+        RULE_TAS,
+        "Track-and-Stop, C-tracking + forced exploration",
+        (
+            ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
+            ("T_star_known", "Appendix app:expected_sample_complexity"),
+        ),
+    ),
+    *_pair(
+        "TCI",
+        RULE_TCI,
+        "beta-EB-TCI Top Two",
+        (
+            ("T_star_beta", "Theorem thm:upper_bound_sample_complexity_algorithm (n0 >= 4)"),
+            ("T_star_known_beta", "Appendix app:expected_sample_complexity (n0 >= 6)"),
+        ),
+    ),
+    *_pair(
+        "DKM",
+        RULE_DKM,
+        "Degenne-Koolen-Menard game, AdaHedge + best response",
+        (("T_star", _CONJ), ("T_star_known", _CONJ)),
+    ),
+    *_pair("FWS", RULE_FWS, "Frank-Wolfe Sampling", (("T_star", _CONJ), ("T_star_known", _CONJ))),
+    Algorithm("FHN2", "fhn", -1, False, "FHN2", "baseline", "Fan-Hong-Nelson procedure 2"),
+    Algorithm("FHN1", "fhn", -1, False, "FHN1", "baseline", "Fan-Hong-Nelson procedure 1"),
+    Algorithm("uniform", "glr", RULE_UNIFORM, False, "uniform", "baseline", "round robin"),
+    Algorithm(
+        "fixed",
+        "glr",
+        RULE_FIXED,
+        False,
+        "fixed",
+        "baseline",
+        "C-tracking of the true w*(mu, sigma^2)",
+        "T_star",
+        "tracking of w*(mu, sigma^2) (no theorem; decision D82)",
+        needs_instance=True,
+    ),
+)
+
+#: Every sampling rule, by name (order = figure and table order).
+ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in _ALL}
+
+
+def register(algorithm: Algorithm, *, replace: bool = False) -> Algorithm:
+    """Add ``algorithm`` to :data:`ALGORITHMS` (``ValueError`` if the name is taken, unless
+    ``replace``). Returns it."""
+    if not isinstance(algorithm, Algorithm):
+        raise ValueError(f"algorithm must be an Algorithm, got {type(algorithm).__name__}")
+    if algorithm.name in ALGORITHMS and not replace:
+        raise ValueError(f"algorithm {algorithm.name!r} is already registered")
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def get_algorithm(name: str | Algorithm) -> Algorithm:
+    """Registry lookup; ``ValueError`` naming ``algorithm`` on an unknown name."""
+    if isinstance(name, Algorithm):
+        return name
+    if name not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}, got {name!r}")
+    return ALGORITHMS[name]
+
+
+# ------------------------------------------------------------------ threshold families
+@dataclass(frozen=True)
+class ThresholdFamily:
+    """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
+    ``"EV-GLR"`` or both), whether it keeps a per-arm state, whether it is δ-correct, and
+    its base family (``"box"`` for ``ev-box``; one colour per base in figures)."""
+
+    name: str
+    code: int
+    rules: tuple[str, ...]
+    stateful: bool = False
+    delta_correct: bool = True
+    base: str = ""
+
+    def __post_init__(self):
+        if not self.base:
+            object.__setattr__(self, "base", self.name.removeprefix("ev-"))
+
+
+#: Every threshold family, by name (order = table order).
+THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
+    f.name: f
+    for f in (
+        ThresholdFamily("heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False),
+        ThresholdFamily("student", STUDENT, ("GLR",)),
+        ThresholdFamily("box", BOX, ("GLR",)),
+        ThresholdFamily("kl", KL, ("GLR",), stateful=True),
+        ThresholdFamily("bob", BOB, ("GLR",), stateful=True),
+        ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",)),
+        ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",)),
+        ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True),
+    )
+}
+FAMILIES = tuple(THRESHOLD_FAMILIES)
+GLR_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "GLR" in v.rules)
+EV_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "EV-GLR" in v.rules)
+STATEFUL = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.stateful)
+FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
+
+#: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
+LAZY_SUFFIX = "-lazy"
+
+
+def _with_lazy_variants(families: Iterable[str]) -> list[str]:
+    fams = list(families)
+    return fams + [f + LAZY_SUFFIX for f in fams]
+
+
+# ----------------------------------------------------------- selections (schema enums)
+def selection(name: str) -> list[str]:
+    """A named list of registry entries; the configuration schema's ``registry:`` marks
+    are replaced by ``enum: selection(name)`` when a configuration is validated.
+
+    ``algorithms`` every rule; ``glr_algorithms`` the rules with a GLR-type stopping rule
+    that run on any data (δ-correct experiment, identifier); ``asymptotic_algorithms`` the
+    rules with an asymptotic constant; ``thresholds`` every family; ``glr_threshold_variants``
+    / ``ev_threshold_variants`` the families of each stopping rule and their lazy variants.
+    """
+    algs = ALGORITHMS.values()
+    table = {
+        "algorithms": lambda: [a.name for a in algs],
+        "glr_algorithms": lambda: [
+            a.name for a in algs if a.kernel == "glr" and not a.needs_instance
+        ],
+        "asymptotic_algorithms": lambda: [a.name for a in algs if a.constant is not None],
+        "thresholds": lambda: list(FAMILIES),
+        "glr_threshold_variants": lambda: _with_lazy_variants(GLR_FAMILIES),
+        "ev_threshold_variants": lambda: _with_lazy_variants(EV_FAMILIES),
+    }
+    if name not in table:
+        raise ValueError(f"selection must be one of {sorted(table)}, got {name!r}")
+    return table[name]()

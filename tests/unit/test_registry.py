@@ -1,0 +1,176 @@
+"""The registry is the single source of truth: schema enums and defaults, settings, the
+identifier, the report's groupings and the palette read it; a registered rule goes through
+configuration validation and a shard without any other edit."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from baiuv import registry
+from baiuv.pipeline.config import ConfigError, load_schema, validate_config
+from baiuv.registry import (
+    ALGORITHMS,
+    PARAMETERS,
+    RULE_UNIFORM,
+    Algorithm,
+    get_algorithm,
+    register,
+    selection,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def _default_config() -> dict:
+    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def _marks(node, found):
+    if isinstance(node, dict):
+        for key in ("registry", "registry_default"):
+            if key in node:
+                found.append((key, node[key]))
+        for v in node.values():
+            _marks(v, found)
+    elif isinstance(node, list):
+        for v in node:
+            _marks(v, found)
+    return found
+
+
+def test_schema_marks_name_registry_selections_and_parameters():
+    raw = yaml.safe_load(SCHEMA.read_text())
+    marks = _marks(raw, [])
+    assert {m for k, m in marks if k == "registry"} == {
+        "algorithms",
+        "asymptotic_algorithms",
+        "glr_algorithms",
+        "thresholds",
+        "glr_threshold_variants",
+        "ev_threshold_variants",
+    }
+    assert {m for k, m in marks if k == "registry_default"} <= set(PARAMETERS)
+    resolved = load_schema(SCHEMA)
+    assert _marks(resolved, []) == []  # every mark replaced
+    sim = resolved["properties"]["simulation"]["properties"]
+    assert sim["algorithms"]["items"]["enum"] == list(ALGORITHMS)
+    assert sim["max_samples"]["default"] == PARAMETERS["max_samples"].default == 10_000_000
+    # no algorithm or family name is typed into the schema by hand
+    text = SCHEMA.read_text()
+    for name in [*ALGORITHMS, "ev-bob", "kl-lazy"]:
+        assert f" {name}," not in text and f"[{name}," not in text, name
+
+
+def test_schema_defaults_of_run_parameters_equal_the_registry():
+    """The defaults the schema shares with the Python API are the registry's (the sections'
+    own defaults, e.g. ``asymptotic.n0 = 6`` or the δ-correct ``lazy_ratio``, differ on
+    purpose)."""
+    resolved = load_schema(SCHEMA)
+    seen = 0
+    for section in ("simulation", "asymptotic", "delta_correct"):
+        props = resolved["properties"][section]["properties"]
+        for name, p in PARAMETERS.items():
+            shared = name in ("fhn_n0", "fws_exponent", "hedge_delta0", "max_samples")
+            if shared and name in props and "default" in props[name]:
+                assert props[name]["default"] == p.default, (section, name)
+                seen += 1
+    assert seen >= 5
+
+
+def test_run_settings_defaults_and_kernel_params_come_from_the_registry():
+    from baiuv.simulation.engine import RunSettings, rule_params
+
+    s = RunSettings()
+    for f in dataclasses.fields(RunSettings):
+        if f.name in PARAMETERS:
+            assert getattr(s, f.name) == PARAMETERS[f.name].default, f.name
+    assert set(PARAMETERS) <= {f.name for f in dataclasses.fields(RunSettings)}
+    p = rule_params(RunSettings(beta=0.3, fws_exponent=0.7, hedge_delta0=0.02))
+    assert p[registry.P_BETA] == 0.3 and p[registry.P_FWS_EXPONENT] == 0.7
+    assert p[registry.P_HEDGE_DELTA0] == 0.02 and p.size == registry.N_PARAMS
+
+
+def test_selections_against_the_registry_flags():
+    assert selection("glr_algorithms") == [
+        a for a in ALGORITHMS if ALGORITHMS[a].kernel == "glr" and a != "fixed"
+    ]
+    assert "uniform" not in selection("asymptotic_algorithms")
+    assert "FHN1" not in selection("asymptotic_algorithms")
+    assert "bob-lazy" in selection("glr_threshold_variants")
+    assert "ev-bob-lazy" in selection("ev_threshold_variants")
+    assert "ev-bob" not in selection("glr_threshold_variants")
+    with pytest.raises(ValueError, match="selection"):
+        selection("nope")
+
+
+def test_bad_registrations_are_refused():
+    with pytest.raises(ValueError, match="kernel"):
+        Algorithm("x", "nope")
+    with pytest.raises(ValueError, match="rule"):
+        Algorithm("x", "glr")
+    with pytest.raises(ValueError, match="already registered"):
+        register(Algorithm("TaS", "glr", RULE_UNIFORM))
+
+
+@pytest.fixture
+def toy_rule():
+    """A toy sampling rule registered for one test: the round-robin kernel with the EV-GLR
+    stopping rule, under a new name and family."""
+    alg = register(
+        Algorithm("toy-rr", "glr", RULE_UNIFORM, plug_in=True, family="toy", wrapper="baseline")
+    )
+    try:
+        yield alg
+    finally:
+        ALGORITHMS.pop(alg.name)
+
+
+def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
+    from baiuv import BestArmIdentifier
+    from baiuv.pipeline.shards import read_shards, write_shard
+    from baiuv.plotting.style import algorithm_colours
+    from baiuv.registry import run_parameters
+    from baiuv.simulation.engine import RunSettings, experiment_from_config, run_shard
+
+    config = _default_config()
+    config["simulation"]["algorithms"] = ["TaS", "toy-rr"]
+    config["audit"]["algorithms"] = ["toy-rr"]
+    config["delta_correct"]["algorithms"] = ["toy-rr"]
+    validate_config(config, SCHEMA)
+    assert get_algorithm("toy-rr").stopping == "EV-GLR"
+    # without the registration the same configuration is refused, naming the field
+    ALGORITHMS.pop("toy-rr")
+    try:
+        with pytest.raises(ConfigError, match="simulation.algorithms"):
+            validate_config(
+                copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
+            )
+    finally:
+        register(toy_rule)
+    # one shard of a named experiment, written and read back as the pipeline does
+    sim = config["simulation"]
+    instances = {i["name"]: i for i in config["instances"]}
+    exp = experiment_from_config("toy", {"kind": "named", "instance": "easy", "runs": 3}, instances)
+    settings = RunSettings(**run_parameters(sim) | {"threshold": "heuristic", "delta": 0.1})
+    df = run_shard(exp, "toy-rr", seed=1, settings=settings)
+    path = tmp_path / "shard.parquet"
+    import logging
+
+    write_shard(df, path, {"algorithm": "toy-rr"}, logging.getLogger("test"), "toy")
+    (back,), _ = read_shards([path])
+    assert list(back["algorithm"]) == ["toy-rr"] * 3
+    for counts, tau in zip(back["counts"], back["stopping_time"], strict=True):
+        counts = np.asarray(counts)
+        assert counts.sum() == tau and counts.max() - counts.min() <= 1  # round robin
+    # the identifier and the palette know it too
+    idf = BestArmIdentifier(2, 0.1, sampling="toy-rr", threshold="heuristic", rng=0)
+    assert idf.stopping_rule == "EV-GLR"
+    colours = algorithm_colours(["TaS", "EV-TaS", "toy-rr"])
+    assert colours["TaS"] == colours["EV-TaS"] != colours["toy-rr"]
