@@ -1,7 +1,7 @@
 # Reproducible artifact of "Dealing with Unknown Variances in Best-Arm Identification"
 # (Jourdan, Degenne, Kaufmann, ALT 2023).
 #   snakemake --cores 2                        # every figure and table, default config
-#   snakemake --cores 2 figures/characteristic_times_ratio.pdf   # one figure
+#   snakemake --cores 2 results/figures/characteristic_times_ratio.pdf   # one figure
 #   snakemake --cores 32 --configfile config/paper.yaml          # paper scale
 from snakemake.utils import min_version
 
@@ -20,6 +20,8 @@ include: "workflow/rules/asymptotic.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/reproduction.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/publish.smk"
+include: "workflow/rules/slurm.smk"
 
 
 report: "workflow/report/workflow.rst"

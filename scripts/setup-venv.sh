@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) with Python >= 3.11 and install baiuv with the workflow and
-# test extras. Idempotent: a second call only checks that everything is installed.
+# Create .venv (if missing) with Python >= 3.11 and install the locked dependencies
+# (requirements/lock.txt: every package pinned by version and sha256 hash, for every
+# Python >= 3.11), then baiuv itself (editable, no dependency resolution).
+# Idempotent: a second call only checks that everything is installed.
+# Refresh the lock with scripts/update-lock.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,10 +16,11 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.baiuv-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "==> installing baiuv and its dependencies into .venv"
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[workflow,test]'
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/lock.txt -nt "$stamp" ]; then
+  echo "==> installing the locked dependencies (requirements/lock.txt) into .venv"
+  .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/lock.txt
+  echo "==> installing baiuv (editable) into .venv"
+  .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
   touch "$stamp"
 fi
 # Compile the kernels of `baiuv identify` once now (about a minute; skipped when the cache

@@ -9,19 +9,24 @@ of the original checkout.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import yaml
 
+from baiuv.pipeline.timings import is_timing_file
+
 REPO = Path(__file__).resolve().parents[1]
+
+# Folders holding a run's outputs (compared whole between two runs, timing files aside).
+OUTPUT_FOLDERS = ("results", "figures")
 
 # Simulation part of the tiny configuration (config/test.yaml), run by the session fixture
 # ``tiny_pipeline`` (tests/conftest.py) and restricted to by the crash and SLURM tests.
@@ -44,8 +49,9 @@ _IGNORE_TOP = {
 }
 _IGNORE_ANY = {"__pycache__", "build"}
 
-# Columns that measure wall-clock time: they legitimately differ between two runs.
-WALL_TIME_COLUMNS = re.compile(r"(wall|elapsed|duration|runtime|seconds|timestamp|hostname)", re.I)
+# Temporary files of baiuv.pipeline.io's atomic writes (".<name>.<random>.tmp"): a job killed while
+# writing may leave one behind; nothing ever reads them.
+PARTIAL = re.compile(r"^\..+\.tmp$")
 
 
 def _ignore(src: str, names: list[str]) -> set[str]:
@@ -123,41 +129,40 @@ def kill_group(proc: subprocess.Popen, grace: float = 10.0) -> None:
     proc.wait()
 
 
-def result_tables(workdir: Path, under: str = "results") -> dict[str, pd.DataFrame]:
-    """Every Parquet result under ``workdir/under``, wall-time columns dropped."""
+def output_files(workdir: Path, under: str | Sequence[str] = OUTPUT_FOLDERS) -> dict[str, str]:
+    """``{relative path: sha256}`` of every output file under ``under`` (folders relative to
+    ``workdir``), except the documented timing files (``baiuv.pipeline.timings``, decision D131) and
+    the temporary files of interrupted atomic writes (:data:`PARTIAL`)."""
+    folders = [under] if isinstance(under, str) else list(under)
     out = {}
-    for f in sorted((workdir / under).rglob("*.parquet")):
-        df = pd.read_parquet(f)
-        df = df.drop(columns=[c for c in df.columns if WALL_TIME_COLUMNS.search(str(c))])
-        for c in df.columns:  # array-valued cells (e.g. allocations): compare as tuples
-            if df[c].dtype == object:
-                df[c] = [
-                    tuple(np.ravel(v)) if isinstance(v, list | np.ndarray) else v for v in df[c]
-                ]
-        out[str(f.relative_to(workdir))] = df
+    for folder in folders:
+        root = workdir / folder
+        if not root.exists():
+            continue
+        for f in sorted(root.rglob("*")):
+            rel = f.relative_to(workdir).as_posix()
+            if f.is_dir() or PARTIAL.match(f.name) or is_timing_file(rel):
+                continue
+            out[rel] = hashlib.sha256(f.read_bytes()).hexdigest()
     return out
 
 
-def assert_same_results(a: Path, b: Path, under: str = "results") -> int:
-    """Assert the Parquet results of two runs are equal value for value; return the count.
+def assert_same_results(a: Path, b: Path, under: str | Sequence[str] = OUTPUT_FOLDERS) -> int:
+    """Assert two runs wrote byte-identical output files; return how many were compared.
 
-    Only files under ``under`` (relative to each run directory, default every result)
-    are compared; both runs must have the same files there.
+    Every file under ``under`` (default: ``results/`` and ``figures/``) is compared whole,
+    except the documented timing files (:func:`output_files`); both runs must have the same
+    files there.
     """
-    ta, tb = result_tables(a, under), result_tables(b, under)
-    assert ta, f"no Parquet results under {a}/{under}"
-    assert sorted(ta) == sorted(tb), (
-        f"different result files: only in {a}: {sorted(set(ta) - set(tb))}, "
-        f"only in {b}: {sorted(set(tb) - set(ta))}"
+    fa, fb = output_files(a, under), output_files(b, under)
+    assert fa, f"no output files under {a}/{under}"
+    assert sorted(fa) == sorted(fb), (
+        f"different output files: only in {a}: {sorted(set(fa) - set(fb))}, "
+        f"only in {b}: {sorted(set(fb) - set(fa))}"
     )
-    for name in ta:
-        pd.testing.assert_frame_equal(
-            ta[name].reset_index(drop=True),
-            tb[name].reset_index(drop=True),
-            check_exact=True,
-            obj=name,
-        )
-    return len(ta)
+    differ = [name for name in fa if fa[name] != fb[name]]
+    assert not differ, f"{len(differ)} of {len(fa)} files differ between {a} and {b}: {differ}"
+    return len(fa)
 
 
 def tree_state(workdir: Path, *folders: str) -> dict[str, tuple[int, int]]:

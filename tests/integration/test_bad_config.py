@@ -5,7 +5,7 @@ user would type, ``snakemake --cores 1 --configfile bad.yaml`` (not a dry run: i
 config slipped through, jobs would start and results would change). In every case the
 command exits non-zero, the output names the offending field and, where there is a closed
 list, the allowed values; no job starts; and nothing under ``results/`` or ``figures/``
-changes (size and mtime of every file, and no new files).
+(the committed, published copies) changes (size and mtime of every file, and no new files).
 
 Checks come from two places: the JSON schema (``workflow/schemas/config.schema.yaml``:
 types, ranges, enums, unknown keys) and ``baiuv.pipeline.config.validate_config_semantics``
@@ -53,6 +53,21 @@ def _tie(cfg):
 
 # (id, mutation, regexes that must all appear in the output)
 CASES = [
+    (
+        "publish_into_results",
+        _set("publish.figures", "results/figures"),
+        [r"publish", r"does not match"],
+    ),
+    (
+        "publish_report_absolute",
+        _set("publish.report", "/tmp/reproduction.md"),
+        [r"publish", r"does not match"],
+    ),
+    (
+        "publish_into_results_via_dotdot",
+        _set("publish.figures", "x/../results/figures"),
+        [r"publish\.figures", r"outside results/"],
+    ),
     (
         "variance_zero",
         _set("instances.0.sigma2.1", 0.0),
@@ -214,7 +229,11 @@ CASES = [
 def repo(tmp_path_factory):
     """One private copy of the repository with sentinel results and figures."""
     root = copy_repo(tmp_path_factory.mktemp("badcfg") / "repo")
-    for rel in ("results/characteristic_times/sentinel.parquet", "figures/sentinel.png"):
+    for rel in (
+        "results/characteristic_times/sentinel.parquet",
+        "results/figures/sentinel.png",
+        "figures/sentinel.png",
+    ):
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(b"sentinel")

@@ -31,3 +31,19 @@ def test_audit_resolving_config_resolves_delta():
 
     cfg = yaml.safe_load((ROOT / "config" / "audit-resolving.yaml").read_text())["audit"]
     assert cfg["runs"] >= runs_to_resolve(cfg["delta"], cfg["level"])
+
+
+def test_publish_destinations():
+    """config.yaml publishes to the committed figures/ and docs/reproduction.md; test.yaml
+    (merged into it by --configfile) overrides both keys with a git-ignored folder."""
+    from baiuv.pipeline.config import ConfigError, publish_paths
+
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    assert publish_paths(default) == ("figures", "docs/reproduction.md")
+    test = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+    assert publish_paths({**default, **test}) == ("runs/test/figures", "runs/test/reproduction.md")
+    for bad in ("results/figures", "/abs", "../out", "a/../../out", "a/..", "./results"):
+        with pytest.raises(ConfigError, match="publish.figures"):
+            publish_paths({"publish": {"figures": bad, "report": "docs/r.md"}})
+    with pytest.raises(ConfigError, match="no publish section"):
+        publish_paths({})

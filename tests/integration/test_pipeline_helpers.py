@@ -1,4 +1,5 @@
-"""The comparison used by the pipeline tests notices any difference (it must be able to fail)."""
+"""The comparison used by the pipeline tests notices any difference (it must be able to fail)
+and skips exactly the documented timing files (decision D131)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,41 @@ def _write(root, name, df):
 
 
 def _frame(x=1.0):
-    return pd.DataFrame(
-        {"a": [x, 2.0], "w": [np.array([0.5, 0.5]), np.array([0.25, 0.75])], "wall_s": [1, 2]}
-    )
+    return pd.DataFrame({"a": [x, 2.0], "w": [np.array([0.5, 0.5]), np.array([0.25, 0.75])]})
 
 
-def test_equal_results_pass_and_wall_time_is_ignored(tmp_path):
-    _write(tmp_path / "a", "x/t.parquet", _frame())
+def test_equal_results_pass_and_timing_files_are_ignored(tmp_path):
+    for run, wall in (("a", [1.0, 2.0]), ("b", [7.0, 9.0])):
+        _write(tmp_path / run, "x/t.parquet", _frame())
+        _write(tmp_path / run, "timings/x/t.parquet", pd.DataFrame({"wall_time": wall}))
+        _write(tmp_path / run, "timings/threshold_costs.parquet", pd.DataFrame({"python_s": wall}))
+    assert assert_same_results(tmp_path / "a", tmp_path / "b") == 1
+    # a timing column inside a result file is a difference
     other = _frame()
-    other["wall_s"] = [7, 9]
+    other["wall_time"] = [7.0, 9.0]
     _write(tmp_path / "b", "x/t.parquet", other)
+    with pytest.raises(AssertionError, match="x/t.parquet"):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+def test_text_and_figure_differences_fail(tmp_path):
+    for run, text in (("a", "| 1.00 |"), ("b", "| 1.01 |")):
+        (tmp_path / run / "results" / "tables").mkdir(parents=True)
+        (tmp_path / run / "results" / "tables" / "t.md").write_text(text)
+    with pytest.raises(AssertionError, match="t.md"):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+    (tmp_path / "b" / "results" / "tables" / "t.md").write_text("| 1.00 |")
+    for run, data in (("a", b"%PDF-1"), ("b", b"%PDF-2")):
+        (tmp_path / run / "figures").mkdir()
+        (tmp_path / run / "figures" / "f.pdf").write_bytes(data)
+    with pytest.raises(AssertionError, match="f.pdf"):
+        assert_same_results(tmp_path / "a", tmp_path / "b")
+
+
+def test_partial_temporary_files_are_not_outputs(tmp_path):
+    _write(tmp_path / "a", "t.parquet", _frame())
+    _write(tmp_path / "b", "t.parquet", _frame())
+    (tmp_path / "b" / "results" / ".u.parquet.k2j3h4.tmp").write_bytes(b"PAR1 half")
     assert assert_same_results(tmp_path / "a", tmp_path / "b") == 1
 
 

@@ -86,7 +86,7 @@ def test_every_figure_and_table_output_is_in_the_report():
             if not out:
                 continue
             block = out.group(1)
-            for path in re.findall(r"""["'](figures/[^"']+\.png)["']""", block):
+            for path in re.findall(r"""["'](results/figures/[^"']+\.png)["']""", block):
                 # the path must sit inside a report( ... ) call of this output block
                 before = block[: block.index(path)]
                 if before.rfind("report(") <= before.rfind("),"):
@@ -104,8 +104,12 @@ def test_report_builds_self_contained(tiny_pipeline):
     for name in ("characteristic_times_ratio.png", "characteristic_times.html"):
         assert name in html, f"{name} missing from the report"
     # every figure (as PNG) and table (as HTML) of the run is in the report
-    figures = [f.with_suffix(".png") for f in (root / "figures").glob("*.pdf")]
-    tables = [f.with_suffix(".html") for f in (root / "results" / "tables").glob("*.md")]
+    figures = [f.with_suffix(".png") for f in (root / "results" / "figures").glob("*.pdf")]
+    tables = [
+        f.with_suffix(".html")
+        for d in ("tables", "timings")
+        for f in (root / "results" / d).glob("*.md")
+    ]
     for f in [*figures, *tables, root / "results" / "reproduction.html"]:
         assert f.name in html, f"{f.name} missing from the report"
     # one caption file serves the three threshold figures, rendered per wildcard (D66)
@@ -113,4 +117,4 @@ def test_report_builds_self_contained(tiny_pipeline):
         assert ref in html, ref
     assert not re.search(r"\b(fig|lem|ssec|app):[a-z]", html), "LaTeX label in the report"
     # self-contained: no reference to files of the run directory
-    assert str(root) + "/figures" not in html
+    assert str(root) + "/results/figures" not in html

@@ -1,47 +1,98 @@
-"""The pipeline on a real (single-node) SLURM cluster gives the same results as locally.
+"""The README's SLURM command, run as written on a real single-node SLURM cluster.
 
-The test brings up its own cluster with ``tests/integration/slurm/cluster.sh`` (munged, slurmctld and
-slurmd from Debian's ``slurm-wlm``/``munge``, accounting off, ``MinJobAge`` large) when it
-runs as root, runs the simulation targets of the tiny configuration and one figure (so a
-local rule runs too) through ``--workflow-profile profiles/slurm`` (status from
-``squeue``, no account), and compares every simulation result value for value (wall-time
-columns aside) with the session's local tiny-config run (``tiny_pipeline``). As in
-``tests/integration/test_crash.py``, the run uses the Snakefile of that run's copy and a copy of its
-numba cache (decision D65).
-Everything it started is stopped by process id. It installs nothing: ``.ci/run`` calls
-``tests/integration/slurm/install.sh`` first when it is root.
+Every test here brings up its own throw-away cluster with ``tests/integration/slurm/cluster.sh`` (root
+only; Debian's ``slurm-wlm``, ``munge``, ``slurmdbd`` and ``mariadb-server``, installed by
+``tests/integration/slurm/install.sh``, which ``.ci/run`` calls) and tears it down by process id. Two
+kinds of cluster (decision D130):
+
+* accounting off (``AccountingStorageType=accounting_storage/none``, ``sacct`` fails,
+  ``MinJobAge`` = one day): the run must follow its jobs with ``squeue``; with a short
+  ``MinJobAge`` it must stop at once, before submitting anything, with one line naming it;
+* accounting on (``slurmdbd`` backed by a private MariaDB server, ``sacct`` answers,
+  SLURM's default ``MinJobAge``): the run keeps ``sacct``.
+
+The command is taken from the README (the line running ``config/test.yaml`` through
+``profiles/slurm``) and run unchanged in a fresh copy of the repository, with only the
+site settings the README lists (partition, and an account on the cluster that has
+accounts). Every output file must be byte-identical to the local tiny run
+(``tiny_pipeline``) except the documented timing files (``baiuv.pipeline.timings``, decision D131).
+An interrupted run (jobs cancelled with ``scancel``, Snakemake interrupted with SIGINT)
+must complete when the same command is run again, with the same files.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from pipeline_helpers import (
+    PARTIAL,
     REPO,
     TINY_SHARDS,
-    TINY_SIM_TARGETS,
     assert_same_results,
+    copy_repo,
     job_env,
-    run_dir,
-    run_snakemake,
-    sim_args,
+    kill_group,
 )
+
+from baiuv.pipeline.io import read_table
 
 pytestmark = [pytest.mark.slurm, pytest.mark.pipeline, pytest.mark.slow]
 
 CLUSTER = REPO / "tests" / "integration" / "slurm" / "cluster.sh"
-FIGURE = "figures/stopping_times.pdf"  # built by a local rule (sim_figure)
+README = REPO / "README.md"
+PARTITION = "debug"  # the test cluster's only partition (cluster.sh)
+ACCOUNT = "baiuv"  # created on the accounting cluster, as a site would have one
+GENERATED = ("results", "logs", ".snakemake", "benchmarks/out")
 
 
-def _skip_reason() -> str | None:
+def readme_slurm_command() -> list[str]:
+    """The README's SLURM command for the tiny configuration, as an argument list."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Reproducing at paper scale, and on a SLURM cluster", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    lines = [
+        ln.split("#", 1)[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", section, re.S)
+        for ln in block.splitlines()
+    ]
+    found = [ln for ln in lines if "profiles/slurm" in ln and "config/test.yaml" in ln]
+    assert len(found) == 1, f"expected one SLURM command for config/test.yaml, got {found}"
+    argv = shlex.split(found[0])
+    assert argv[0] == "snakemake", found[0]
+    return argv
+
+
+def test_readme_command_has_no_executor_flags():
+    """What users run: the profile and the config, nothing about status commands."""
+    argv = readme_slurm_command()
+    assert argv == [
+        "snakemake",
+        "--workflow-profile",
+        "profiles/slurm",
+        "--configfile",
+        "config/test.yaml",
+    ]
+    profile = (REPO / "profiles" / "slurm" / "config.yaml").read_text()
+    assert not re.search(r"^\s*slurm-status-command", profile, re.M)
+    for key in ("slurm_partition", "slurm_account"):  # the README's site settings
+        assert re.search(rf"^\s*# {key}: ", profile, re.M), key
+
+
+# ------------------------------------------------------------------------------ cluster
+def _skip_reason(accounting: bool) -> str | None:
     if os.name != "posix" or shutil.which("bash") is None:
         return "needs a POSIX system with bash"
-    check = subprocess.run(["bash", str(CLUSTER), "check"], capture_output=True, text=True)
+    args = ["bash", str(CLUSTER), "check"] + (["--accounting"] if accounting else [])
+    check = subprocess.run(args, capture_output=True, text=True)
     if check.returncode != 0:
         return check.stderr.strip() or "tests/integration/slurm/cluster.sh check failed"
     conf = Path("/etc/slurm/slurm.conf")
@@ -50,19 +101,59 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    reason = _skip_reason()
+class Cluster:
+    """A running test cluster: its directory and the environment its clients need."""
+
+    def __init__(self, path: Path, accounting: bool):
+        self.path, self.accounting = path, accounting
+        self.env = {"SLURM_CONF": str(path / "slurm.conf")}
+
+    def run(self, *cmd: str, check: bool = True) -> subprocess.CompletedProcess:
+        env = {**os.environ, **self.env}
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, check=check)
+
+    def jobs(self) -> dict[str, str]:
+        """``{job id: state}`` of every job the controller still lists."""
+        out = self.run("squeue", "-h", "-t", "all", "-o", "%i %T").stdout
+        return dict(line.split() for line in out.splitlines())
+
+    def accounted(self) -> dict[str, tuple[str, str]]:
+        """``{job id: (state, account)}`` from the accounting database (``sacct``)."""
+        out = self.run(
+            "sacct", "-X", "-n", "-P", "-o", "JobIDRaw,State,Account", "-S", "2000-01-01"
+        ).stdout
+        rows = [line.split("|") for line in out.splitlines() if line]
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def set_min_job_age(self, seconds: int) -> None:
+        conf = self.path / "slurm.conf"
+        conf.write_text(
+            re.sub(r"^MinJobAge=\d+", f"MinJobAge={seconds}", conf.read_text(), flags=re.M)
+        )
+        self.run("scontrol", "reconfigure")
+        for _ in range(50):
+            if (
+                f"MinJobAge               = {seconds} sec"
+                in self.run("scontrol", "show", "config").stdout
+            ):
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"MinJobAge did not become {seconds} s")
+
+
+def _cluster(tmp_path_factory, accounting: bool):
+    reason = _skip_reason(accounting)
     if reason:
         print(f"SKIP test_slurm: {reason}")
         pytest.skip(reason)
     d = tmp_path_factory.mktemp("slurm") / "cluster"
-    up = subprocess.run(["bash", str(CLUSTER), "up", str(d)], capture_output=True, text=True)
+    args = ["bash", str(CLUSTER), "up", str(d)] + (["--accounting"] if accounting else [])
+    up = subprocess.run(args, capture_output=True, text=True)
     if up.returncode != 0:
         subprocess.run(["bash", str(CLUSTER), "down", str(d)], capture_output=True)
         pytest.fail(f"could not start the test cluster:\n{up.stdout}\n{up.stderr}")
     try:
-        yield d
+        yield Cluster(d, accounting)
     finally:
         down = subprocess.run(
             ["bash", str(CLUSTER), "down", str(d)], capture_output=True, text=True
@@ -70,44 +161,212 @@ def cluster(tmp_path_factory):
         assert down.returncode == 0, down.stderr
 
 
-def test_slurm_run_equals_local_run(cluster, tiny_pipeline, tmp_path):
-    conf = cluster / "slurm.conf"
-    root = run_dir(tiny_pipeline, tmp_path / "slurm")
-    env = job_env(tiny_pipeline, SLURM_CONF=str(conf))
-    res = run_snakemake(
-        root,
-        *sim_args(tiny_pipeline, FIGURE),
-        "--workflow-profile",
-        str(tiny_pipeline / "profiles" / "slurm"),
-        "--slurm-status-command",
-        "squeue",
-        "--slurm-no-account",
-        "--slurm-init-seconds-before-status-checks",
-        "2",
-        "--slurm-keep-successful-logs",
-        "--jobs",
-        "8",
-        env=env,
-        timeout=3600,
-    )
-    assert res.returncode == 0, res.stdout[-8000:]
-    # the jobs really went through SLURM: one sbatch log per submitted job
-    slurm_logs = list((root / ".snakemake" / "slurm_logs").rglob("*.log"))
-    assert len(slurm_logs) >= TINY_SHARDS, "missing SLURM job logs: did the run use the executor?"
-    assert "has been submitted with SLURM jobid" in res.stdout
-    assert re.search(r"^localrule sim_figure:", res.stdout, re.M), "no local rule ran"
-    squeue = subprocess.run(
-        ["squeue", "-h", "-t", "all", "-o", "%i %T"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    states = [line.split()[1] for line in squeue.stdout.splitlines()]
-    assert len(states) >= TINY_SHARDS and all(s == "COMPLETED" for s in states), squeue.stdout
+@pytest.fixture
+def cluster_without_accounting(tmp_path_factory):
+    yield from _cluster(tmp_path_factory, accounting=False)
 
-    # the same values as the local, uninterrupted tiny run (wall-time columns aside)
-    n = assert_same_results(root, tiny_pipeline, under="results/simulations")
-    assert n == TINY_SHARDS + len(TINY_SIM_TARGETS)
-    for ext in ("pdf", "png"):
-        assert (root / FIGURE).with_suffix(f".{ext}").stat().st_size > 1000
+
+@pytest.fixture
+def cluster_with_accounting(tmp_path_factory):
+    yield from _cluster(tmp_path_factory, accounting=True)
+
+
+# ----------------------------------------------------------------------------- checkout
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    """A fresh copy of the repository, shared by the runs of this module (each test starts
+    from a clean tree: :func:`clean`). One copy, so numba compiles its kernels once."""
+    return copy_repo(tmp_path_factory.mktemp("slurm_checkout") / "baiuv")
+
+
+def clean(root: Path) -> None:
+    """Remove everything a run generated (results, logs, figures, Snakemake's state)."""
+    for name in GENERATED:
+        shutil.rmtree(root / name, ignore_errors=True)
+    for f in (root / "figures").iterdir():
+        f.unlink()
+    shutil.copy2(REPO / "docs" / "reproduction.md", root / "docs" / "reproduction.md")
+
+
+def set_site_settings(root: Path, partition: str, account: str | None = None) -> None:
+    """Do what the README tells a user: uncomment the partition (and account) lines of
+    ``profiles/slurm/config.yaml`` and fill in the site's values."""
+    profile = root / "profiles" / "slurm" / "config.yaml"
+    text = (REPO / "profiles" / "slurm" / "config.yaml").read_text()
+    text, n = re.subn(r"# (slurm_partition): .*", rf'\1: "{partition}"', text)
+    assert n == 1, "no slurm_partition line in profiles/slurm/config.yaml"
+    if account is not None:
+        text, n = re.subn(r"# (slurm_account): .*", rf'\1: "{account}"', text)
+        assert n == 1, "no slurm_account line in profiles/slurm/config.yaml"
+    profile.write_text(text)
+
+
+def start(root: Path, cluster: Cluster, *extra: str) -> subprocess.Popen:
+    """Start the README's command in ``root`` (``snakemake`` of this environment); its
+    output goes to ``proc.log`` (read it with :func:`output`)."""
+    argv = readme_slurm_command()
+    log = root.parent / f"snakemake-{time.monotonic_ns()}.log"
+    with open(log, "w") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", *argv[1:], *extra],
+            cwd=root,
+            env=job_env(root, **cluster.env),
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+    proc.log = log
+    return proc
+
+
+def output(proc: subprocess.Popen) -> str:
+    return proc.log.read_text(errors="replace")
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> str:
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise AssertionError(
+            f"snakemake did not end within {timeout} s:\n{output(proc)[-5000:]}"
+        ) from None
+    return output(proc)
+
+
+def run_readme_command(root: Path, cluster: Cluster, *extra: str, timeout: float = 3600) -> str:
+    proc = start(root, cluster, *extra)
+    out = finish(proc, timeout)
+    assert proc.returncode == 0, out[-8000:]
+    return out
+
+
+def submitted(out: str) -> list[str]:
+    return re.findall(r"has been submitted with SLURM jobid (\d+)", out)
+
+
+_JOB = re.compile(r"^(?:local)?rule \w+:\n    output: (.*)\n(?:    .*\n)*?    jobid: (\d+)$", re.M)
+
+
+def finished_outputs(out: str) -> set[str]:
+    """Output files of the jobs Snakemake reported finished in its log ``out``."""
+    outputs = {m.group(2): [f.strip() for f in m.group(1).split(",")] for m in _JOB.finditer(out)}
+    done = re.findall(r"^Finished jobid: (\d+)", out, re.M)
+    return {f for j in done for f in outputs.get(j, [])}
+
+
+# -------------------------------------------------------------------------------- tests
+def test_stops_at_once_when_no_status_command_can_follow_jobs(cluster_without_accounting, checkout):
+    """No accounting and a short MinJobAge: one clear line naming the setting, nothing
+    submitted, within seconds (not a silent wait)."""
+    cl = cluster_without_accounting
+    clean(checkout)
+    set_site_settings(checkout, PARTITION)
+    cl.set_min_job_age(60)
+    try:
+        t0 = time.monotonic()
+        proc = start(checkout, cl)
+        out = finish(proc, timeout=300)
+        elapsed = time.monotonic() - t0
+    finally:
+        cl.set_min_job_age(86400)
+    assert proc.returncode != 0, out[-5000:]
+    lines = [ln for ln in out.splitlines() if "cannot follow SLURM jobs" in ln]
+    assert len(lines) == 1, out[-5000:]
+    assert "Slurm accounting storage is disabled" in lines[0]
+    assert "MinJobAge = 60 s" in lines[0] and "MinJobAge=240" in lines[0], lines[0]
+    assert not submitted(out) and not cl.jobs(), out[-5000:]
+    assert elapsed < 240, f"took {elapsed:.0f} s to stop"
+    print(f"stopped after {elapsed:.0f} s: {lines[0]}")
+
+
+def test_readme_command_on_a_cluster_without_accounting(
+    cluster_without_accounting, checkout, tiny_pipeline
+):
+    """Completes with squeue status, every job through SLURM, files equal to the local run."""
+    cl = cluster_without_accounting
+    clean(checkout)
+    set_site_settings(checkout, PARTITION)
+    t0 = time.monotonic()
+    out = run_readme_command(checkout, cl)
+    elapsed = time.monotonic() - t0
+    assert "SLURM job status from squeue: job accounting does not answer" in out, out[-5000:]
+    jobs = cl.jobs()
+    ids = submitted(out)
+    assert len(ids) >= TINY_SHARDS, "fewer SLURM jobs than simulation shards"
+    assert {jobs.get(i) for i in ids} == {"COMPLETED"}, jobs
+    assert re.search(r"^localrule sim_figure:", out, re.M), "no local rule ran"
+    n = assert_same_results(checkout, tiny_pipeline)
+    print(f"SLURM run without accounting: {len(ids)} jobs, {elapsed:.0f} s, {n} files equal")
+    # nothing left to do afterwards
+    dry = run_readme_command(checkout, cl, "-n", timeout=600)
+    assert "Nothing to be done" in dry, dry[-3000:]
+
+
+def test_interrupted_readme_command_on_a_cluster_with_accounting(
+    cluster_with_accounting, checkout, tiny_pipeline
+):
+    """sacct status; jobs cancelled with scancel and Snakemake interrupted (SIGINT) in the
+    middle; the same command completes, reruns nothing that was finished, and every file
+    equals the local run's (no half-written file accepted)."""
+    cl = cluster_with_accounting
+    cl.run("sacctmgr", "-i", "add", "account", ACCOUNT)
+    cl.run("sacctmgr", "-i", "add", "user", "root", f"account={ACCOUNT}")
+    clean(checkout)
+    set_site_settings(checkout, PARTITION, ACCOUNT)
+
+    def done_shards(out: str) -> list[str]:
+        return sorted(f for f in finished_outputs(out) if f.startswith("results/simulations/"))
+
+    t0 = time.monotonic()
+    proc = start(checkout, cl)
+    try:
+        # interrupt once Snakemake saw shards finish and other jobs are running
+        deadline = time.monotonic() + 3000
+        running: list[str] = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            running = [i for i, s in cl.jobs().items() if s == "RUNNING"]
+            if len(done_shards(output(proc))) >= 4 and running:
+                break
+            time.sleep(1)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        assert running, "no job running at the deadline"
+        cl.run("scancel", *running)
+        time.sleep(2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out1 = finish(proc, timeout=600)
+    finally:
+        if proc.poll() is None:
+            kill_group(proc, grace=0)
+    interrupted_after = time.monotonic() - t0
+    assert proc.returncode != 0, out1[-5000:]
+    assert "SLURM job status from sacct (job accounting answers)" in out1, out1[-5000:]
+    before = {f: (checkout / f).stat().st_mtime_ns for f in done_shards(out1)}
+    assert len(before) >= 4
+    acct = cl.accounted()
+    assert all(acct[i][1] == ACCOUNT for i in submitted(out1)), acct  # the site setting
+    assert any(acct[i][0].startswith("CANCELLED") for i in running), acct
+    assert not [i for i, s in cl.jobs().items() if s in ("RUNNING", "PENDING")]
+    # what the interruption left: complete result files (and maybe temporary files)
+    for f in (checkout / "results").rglob("*.parquet"):
+        df, params = read_table(f)
+        assert params, f"{f}: written without its parameters"
+
+    t1 = time.monotonic()
+    out2 = run_readme_command(checkout, cl)
+    elapsed = time.monotonic() - t1
+    assert "SLURM job status from sacct (job accounting answers)" in out2, out2[-5000:]
+    ids = submitted(out2)
+    acct = cl.accounted()
+    assert ids and {acct[i][0] for i in ids} == {"COMPLETED"}, acct
+    for f, mtime in before.items():  # finished before the interruption: not rerun
+        assert (checkout / f).stat().st_mtime_ns == mtime, f"{f} was computed again"
+    n = assert_same_results(checkout, tiny_pipeline)
+    leftovers = [p for p in (checkout / "results").rglob("*") if PARTIAL.match(p.name)]
+    print(
+        f"SLURM run with accounting: interrupted after {interrupted_after:.0f} s "
+        f"({len(before)} shards done, {len(running)} jobs cancelled), rerun {len(ids)} jobs in "
+        f"{elapsed:.0f} s, {n} files equal to the local run; {len(leftovers)} temporary "
+        "files of killed writes (never read)"
+    )

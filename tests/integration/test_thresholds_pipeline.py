@@ -37,9 +37,11 @@ def test_threshold_targets_with_test_config(tiny_pipeline):
     """Threshold outputs of the session's tiny-config run (decision D64)."""
     work = tiny_pipeline
     targets = [
-        f"figures/thresholds_{w}.{e}" for w in ("glr", "evglr", "all") for e in ("pdf", "png")
+        f"results/figures/thresholds_{w}.{e}"
+        for w in ("glr", "evglr", "all")
+        for e in ("pdf", "png")
     ]
-    targets += ["results/tables/threshold_initial_times.md", "results/tables/threshold_costs.md"]
+    targets += ["results/tables/threshold_initial_times.md", "results/timings/threshold_costs.md"]
     for t in targets:
         assert (work / t).stat().st_size > 0
     df, params = read_table(work / "results/thresholds/curves_time.parquet")
@@ -60,7 +62,7 @@ def test_threshold_targets_with_test_config(tiny_pipeline):
     agree, _ = read_table(work / "results/thresholds/ipopt_agreement.parquet")
     assert set(agree.family) == {"bob", "ev-bob"} and set(agree.axis) == {"delta", "time"}
     assert (agree.rel_diff.abs() < 1e-5).all()
-    costs = (work / "results/tables/threshold_costs.md").read_text()
+    costs = (work / "results/timings/threshold_costs.md").read_text()
     assert "exact global solver" in costs
 
 

@@ -10,6 +10,7 @@ from baiuv import EASY, GaussianInstance
 from baiuv.experiments.delta_correct import (
     check_delta_correct_config,
     delta_correct_markdown,
+    delta_correct_timings_markdown,
     parse_variant,
     run_delta_correct_cell,
     summarize_delta_correct,
@@ -80,9 +81,14 @@ def test_summary_against_hand_computation():
     assert (s.loc["heuristic", "wilson_low"], s.loc["heuristic", "wilson_high"]) == pytest.approx(
         wilson_interval(1, 3)
     )
-    assert s.loc["box", "wall_ms"] == pytest.approx(2.0)
     md = delta_correct_markdown(s.reset_index(), 0.01)
     assert "| i | TCI | box | 3 | 60.0 ± 15.3 | 50 | 3.00 (paired 3.17) |" in md
+    assert "wall" not in md  # timings live in their own file (D131)
+    timings = pd.DataFrame(rows)[["instance", "algorithm", "threshold", "run", "wall_time"]]
+    timings.loc[timings["threshold"] == "box", "wall_time"] = [0.001, 0.002, 0.006]
+    tmd = delta_correct_timings_markdown(timings, 0.01)
+    assert "| i | TCI | heuristic | 3 | 2 |" in tmd
+    assert "| i | TCI | box | 3 | 3 |" in tmd
 
 
 def test_config_checks():

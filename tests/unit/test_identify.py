@@ -121,6 +121,9 @@ def _same(a, b, key="state"):
         assert len(a) == len(b), key
         for x, y in zip(a, b, strict=True):
             _same(x, y, key)
+    elif hasattr(a, "__dict__"):
+        assert type(a) is type(b), key
+        _same(vars(a), vars(b), key)
     else:
         assert a == b, key
 

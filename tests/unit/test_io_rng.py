@@ -1,12 +1,17 @@
-"""Atomic result files and deterministic seeds."""
+"""Atomic result files (usual permissions, byte-deterministic figures) and deterministic
+seeds."""
 
 import os
+import stat
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from baiuv.pipeline.io import read_table, write_table, write_text
+from baiuv.pipeline.io import copy_file, read_table, write_table, write_text
 from baiuv.simulation.rng import run_generator, run_seed, stable_int
 
 
@@ -36,6 +41,79 @@ def test_failed_write_leaves_target_untouched(tmp_path):
 def test_write_text_atomic(tmp_path):
     p = write_text("hello\n", tmp_path / "r.md")
     assert p.read_text() == "hello\n"
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])
+def test_atomic_files_get_the_mode_of_open(tmp_path, umask):
+    """mkstemp creates 0600; committed files must get what open() gives: 0666 & ~umask
+    (0644 under the usual umask 022). Reference: a file created with open() under the same
+    umask."""
+    old = os.umask(umask)
+    try:
+        ref = tmp_path / f"ref_{umask:o}"
+        ref.write_text("x")
+        written = [
+            write_text("x\n", tmp_path / f"a_{umask:o}.md"),
+            write_table(pd.DataFrame({"a": [1]}), tmp_path / f"t_{umask:o}.parquet"),
+            copy_file(ref, tmp_path / f"c_{umask:o}.md"),
+        ]
+    finally:
+        os.umask(old)
+    want = stat.S_IMODE(ref.stat().st_mode)
+    assert want == 0o666 & ~umask
+    for p in written:
+        assert stat.S_IMODE(p.stat().st_mode) == want, p.name
+    if umask == 0o022:
+        assert want == 0o644
+
+
+_RENDER = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    import pandas as pd
+    from baiuv.pipeline.io import save_figure
+    from baiuv.plotting.characteristic import ratio_figure
+
+    x = np.logspace(-2, 2, 7)
+    df = pd.DataFrame({"gap": x, "r": x, "ratio": 1 + 0.1 * np.log1p(x), "bound": 1 + x / 3})
+    fig = ratio_figure(df, df, r_fixed=0.5, gap_fixed=0.2)
+    save_figure(fig, sys.argv[1:])
+    """
+)
+
+
+def _render(paths, **env):
+    """Render the figure in a fresh process (environment without SOURCE_DATE_EPOCH + env)."""
+    base = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    subprocess.run(
+        [sys.executable, "-c", _RENDER, *map(str, paths)],
+        check=True,
+        env={**base, **env},
+        timeout=300,
+    )
+
+
+def test_figures_are_byte_deterministic(tmp_path):
+    """One figure rendered by two processes (different hash seeds, as two pipeline runs
+    would be) gives identical PDF, PNG and SVG bytes; the PDF carries no creation date."""
+    outs = []
+    for run, seed in (("a", "1"), ("b", "2")):
+        paths = [tmp_path / run / f"f.{ext}" for ext in ("pdf", "png", "svg")]
+        _render(paths, PYTHONHASHSEED=seed)
+        outs.append(paths)
+    for a, b in zip(*outs, strict=True):
+        assert a.stat().st_size > 1000
+        assert a.read_bytes() == b.read_bytes(), a.suffix
+    assert b"CreationDate" not in outs[0][0].read_bytes()
+    assert b"<dc:date>" not in outs[0][2].read_bytes()
+
+
+def test_figure_date_honours_source_date_epoch(tmp_path):
+    """With SOURCE_DATE_EPOCH set, the PDF is dated by it (reproducible builds convention)."""
+    pdf = tmp_path / "f.pdf"
+    _render([pdf], SOURCE_DATE_EPOCH="1676332800")  # 2023-02-14 00:00 UTC
+    assert b"/CreationDate (D:20230214000000" in pdf.read_bytes()
 
 
 def test_seeds_deterministic_and_distinct():

@@ -35,14 +35,20 @@ def test_default_dir_and_pruning(tmp_path, monkeypatch):
         os.utime(base / f"baiuv-old{i}", (i, i))
     from numba.core import config
 
-    before = config.CACHE_DIR
+    before = config.CACHE_DIR, _numba_setup.CACHE_DIR
     try:
         path = _numba_setup.configure()
-        assert path == str(base / f"baiuv-{source_hash()}")
+        assert path == str(base / f"baiuv-{source_hash()}") == _numba_setup.CACHE_DIR
         kept = sorted(p.name for p in base.iterdir())
         assert kept == sorted([f"baiuv-{source_hash()}", "baiuv-old4", "baiuv-old3"])
+        # directories used within the last day (e.g. by a running process of another
+        # checkout) are never pruned, however many there are (D123)
+        for i in range(5):
+            (base / f"baiuv-recent{i}").mkdir()
+        _numba_setup.configure()
+        assert sum(p.name.startswith("baiuv-recent") for p in base.iterdir()) == 5
     finally:
-        config.CACHE_DIR = before
+        config.CACHE_DIR, _numba_setup.CACHE_DIR = before
 
 
 def test_import_baiuv_does_not_import_numba(tmp_path):

@@ -43,11 +43,15 @@ def test_write_read_and_concat_shards(tmp_path, caplog):
     a["wall_time"] = 0.5
     log = logging.getLogger("test_shards")
     with caplog.at_level(logging.INFO, logger="test_shards"):
-        write_shard(a, tmp_path / "a.parquet", {"shard": 0}, log, "cell A")
-        write_shard(a.iloc[:0], tmp_path / "b.parquet", {"shard": 1}, log, "cell B")
+        write_shard(a, tmp_path / "a.parquet", {"shard": 0}, log, "cell A", tmp_path / "ta")
+        write_shard(
+            a.iloc[:0], tmp_path / "b.parquet", {"shard": 1}, log, "cell B", tmp_path / "tb"
+        )
     assert "cell A: 2 runs, mean tau 15.0, errors 1, truncated 0, 1.0 s" in caplog.text
     assert "cell B: 0 runs, mean tau nan" in caplog.text
     assert read_table(tmp_path / "a.parquet")[1] == {"shard": 0}
+    assert "wall_time" not in read_table(tmp_path / "a.parquet")[0]  # in the timing file
+    assert read_table(tmp_path / "ta")[0].columns.tolist() == ["run", "wall_time"]
     frames, metas = read_shards([tmp_path / "a.parquet", tmp_path / "b.parquet"])
     assert metas == [{"shard": 0}, {"shard": 1}]
     out = concat_runs(frames, ["k", "run"], sort_by=["k"])

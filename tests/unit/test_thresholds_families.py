@@ -125,7 +125,13 @@ def test_box_matches_statement(delta, counts):
 def test_box_is_optimum_of_its_separable_nlp():
     """Proof of Lemma lem:delta_correct_box_thresholds: the Box threshold is the optimum of
     max sum N/2 ln(1+y) s.t. y >= 0, x y <= C, x >= D. Solved here with scipy (SLSQP) and with
-    the Pyomo/cyipopt path of solve_bob (E = inf)."""
+    the Pyomo/cyipopt path of solve_bob (E = inf).
+
+    SLSQP's status flag is not asserted: releases differ in how they end at this optimum
+    (scipy 1.17 reports "Positive directional derivative for linesearch" at a point within
+    4e-12 of the closed form). What is checked is release-independent: the point it returns
+    is feasible and attains the closed form, and no feasible point of a dense sample of the
+    box does better."""
     delta, na, nb = 0.01, 300, 120
     eta = 1 / math.log(1 / delta)
     (ca, da), (cb, db) = (
@@ -149,8 +155,16 @@ def test_box_is_optimum_of_its_separable_nlp():
         method="SLSQP",
         options={"ftol": 1e-14, "maxiter": 500},
     )
-    assert res.success
-    assert -res.fun == pytest.approx(closed, rel=1e-7)
+    z = res.x
+    assert np.all(z[:2] >= 1 - 1e-9) and np.all(z[2:] >= -1e-12)  # x >= D, y >= 0
+    assert np.all(z[:2] * z[2:] <= 1 + 1e-9)  # x y <= C
+    assert -neg(z) == pytest.approx(closed, rel=1e-7)
+    # the closed form is an upper bound on every feasible point (u v <= 1, u >= 1 => v <= 1)
+    rng = np.random.default_rng(3)
+    u = rng.uniform(1, 10, (20_000, 2))
+    v = rng.uniform(0, 1, (20_000, 2)) / u
+    vals = -np.array([neg(np.concatenate([a, b])) for a, b in zip(u, v, strict=True)])
+    assert vals.max() <= closed * (1 + 1e-12)
     assert solve_bob(N, C, D, math.inf, backend="cyipopt") == pytest.approx(closed, rel=1e-8)
     ev = pair_threshold("ev-box", n_a=na, n_b=nb, K=2, delta=delta)
     assert solve_bob(N, C, D, math.inf, ev=True, backend="cyipopt") == pytest.approx(ev, rel=1e-8)

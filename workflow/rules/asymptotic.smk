@@ -30,7 +30,8 @@ if "asymptotic" in config:
 
     rule asym_shard:
         output:
-            "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+            runs="results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+            timings="results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
         log:
             "logs/asymptotic/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.log",
         benchmark:
@@ -64,8 +65,16 @@ if "asymptotic" in config:
 
     rule asym_aggregate:
         input:
-            expand(
+            runs=expand(
                 "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
+                instance=list(ASY_INSTANCES),
+                algorithm=ASY_ALGORITHMS,
+                threshold=ASY_THRESHOLDS,
+                dlabel=list(ASY_DELTAS),
+                shard=range(ASY_SHARDS),
+            ),
+            timings=expand(
+                "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/delta_{dlabel}/shard_{shard}.parquet",
                 instance=list(ASY_INSTANCES),
                 algorithm=ASY_ALGORITHMS,
                 threshold=ASY_THRESHOLDS,
@@ -76,6 +85,7 @@ if "asymptotic" in config:
             runs="results/asymptotic/runs.parquet",
             summary="results/asymptotic/summary.parquet",
             slopes="results/asymptotic/slopes.parquet",
+            timings="results/timings/asymptotic/runs.parquet",
         log:
             "logs/asymptotic/aggregate.log",
         conda:
@@ -95,9 +105,9 @@ if "asymptotic" in config:
         input:
             "results/asymptotic/summary.parquet",
         output:
-            pdf="figures/asymptotic.pdf",
+            pdf="results/figures/asymptotic.pdf",
             png=report(
-                "figures/asymptotic.png",
+                "results/figures/asymptotic.png",
                 caption="../report/asymptotic.rst",
                 category=report_category("asymptotic"),
                 labels=report_labels("asymptotic"),

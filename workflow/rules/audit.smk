@@ -34,7 +34,8 @@ if "audit" in config:
 
     rule audit_shard:
         output:
-            "results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+            runs="results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+            timings="results/timings/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
         log:
             "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log",
         benchmark:
@@ -69,10 +70,16 @@ if "audit" in config:
                 for alg, n0 in AUD_CELLS
                 for s in range(AUD_SHARDS)
             ],
+            timings=[
+                f"results/timings/audit/shards/{alg}/n0_{n0}/shard_{s}.parquet"
+                for alg, n0 in AUD_CELLS
+                for s in range(AUD_SHARDS)
+            ],
         output:
             runs="results/audit/runs.parquet",
             cells="results/audit/cells.parquet",
             summary="results/audit/summary.parquet",
+            timings="results/timings/audit/runs.parquet",
         log:
             "logs/audit/aggregate.log",
         conda:
@@ -108,9 +115,9 @@ if "audit" in config:
         input:
             "results/audit/summary.parquet",
         output:
-            pdf="figures/audit.pdf",
+            pdf="results/figures/audit.pdf",
             png=report(
-                "figures/audit.png",
+                "results/figures/audit.png",
                 caption="../report/audit.rst",
                 category=report_category("audit"),
                 labels=report_labels("audit"),

@@ -61,9 +61,9 @@ rule characteristic_time_figure:
         gap="results/characteristic_times/sweep_gap.parquet",
         variance="results/characteristic_times/sweep_variance.parquet",
     output:
-        pdf="figures/characteristic_times_ratio.pdf",
+        pdf="results/figures/characteristic_times_ratio.pdf",
         png=report(
-            "figures/characteristic_times_ratio.png",
+            "results/figures/characteristic_times_ratio.png",
             caption="../report/characteristic_times_ratio.rst",
             category=report_category("characteristic_times_ratio"),
             labels=report_labels("characteristic_times_ratio"),

@@ -3,7 +3,7 @@
 # environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
-from baiuv.pipeline.config import ConfigError, validate_config
+from baiuv.pipeline.config import ConfigError, publish_paths, validate_config
 from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.pipeline.provenance import source_hash
 
@@ -36,7 +36,7 @@ INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 def figure_files(name):
     """Both formats of one figure."""
-    return [f"figures/{name}.pdf", f"figures/{name}.png"]
+    return [f"results/figures/{name}.pdf", f"results/figures/{name}.png"]
 
 
 # Input function of rule reproduction_report (reproduction.smk); it runs after every
@@ -49,7 +49,6 @@ def reproduction_inputs(wildcards):
         "thr_delta": "results/thresholds/curves_delta.parquet",
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
-        "thr_costs": "results/thresholds/costs.parquet",
         # the checkout's decision list, also when the working directory is elsewhere
         # (--directory): "docs/decisions.md" would be looked up in the workdir. Relative
         # to the workdir (not absolute), so a checkout that is copied or moved with its
@@ -102,7 +101,7 @@ def all_targets():
         targets += figure_files(f"thresholds_{which}")
     targets += [
         "results/tables/threshold_initial_times.md",
-        "results/tables/threshold_costs.md",
+        "results/timings/threshold_costs.md",
     ]
     if "bob_slope" in config["thresholds"]:
         targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
@@ -128,6 +127,16 @@ def all_targets():
         e["path"] for e in REPORT.entries.values() if e.get("markdown") in targets
     ]
     targets += ["results/reproduction.md", "results/reproduction.html"]
-    if config["reproduction"]["publish"]:
-        targets.append("docs/reproduction.md")
     return targets
+
+
+# Input function of the publish target (publish.smk): every published file, from the
+# figures of all_targets(); a config without a publish section stops here with an error
+# naming the section.
+def publish_inputs(wildcards):
+    figures, report = publish_paths(config)
+    prefix = "results/figures/"
+    published = [
+        f"{figures}/{t[len(prefix):]}" for t in all_targets() if t.startswith(prefix)
+    ]
+    return published + [report]

@@ -18,7 +18,8 @@ if "delta_correct" in config:
 
     rule delta_correct_shard:
         output:
-            "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+            runs="results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+            timings="results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
         log:
             "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log",
         benchmark:
@@ -48,13 +49,19 @@ if "delta_correct" in config:
 
     rule delta_correct_aggregate:
         input:
-            [
+            runs=[
                 f"results/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
                 for inst, alg, v in DC_CELLS
                 for s in range(DC_SHARDS)
             ],
+            timings=[
+                f"results/timings/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
+                for inst, alg, v in DC_CELLS
+                for s in range(DC_SHARDS)
+            ],
         output:
-            "results/delta_correct.parquet",
+            runs="results/delta_correct.parquet",
+            timings="results/timings/delta_correct.parquet",
         log:
             "logs/delta_correct/aggregate.log",
         conda:
@@ -70,9 +77,9 @@ if "delta_correct" in config:
         input:
             "results/delta_correct.parquet",
         output:
-            pdf="figures/delta_correct_stopping.pdf",
+            pdf="results/figures/delta_correct_stopping.pdf",
             png=report(
-                "figures/delta_correct_stopping.png",
+                "results/figures/delta_correct_stopping.png",
                 caption="../report/delta_correct_stopping.rst",
                 category=report_category("delta_correct_stopping"),
                 labels=report_labels("delta_correct_stopping"),
@@ -90,9 +97,11 @@ if "delta_correct" in config:
 
     rule delta_correct_table:
         input:
-            "results/delta_correct.parquet",
+            runs="results/delta_correct.parquet",
+            timings="results/timings/delta_correct.parquet",
         output:
-            "results/tables/delta_correct.md",
+            table="results/tables/delta_correct.md",
+            timings="results/timings/delta_correct.md",
         log:
             "logs/delta_correct/table.log",
         conda:

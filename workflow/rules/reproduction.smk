@@ -24,8 +24,10 @@ rule reproduction_report:
         n0=config["simulation"]["n0"],
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,
+        # relative to the checkout, so the report reads the same from any --directory
         config_name=lambda wc: ", ".join(
-            os.path.relpath(f) for f in workflow.configfiles
+            os.path.relpath(os.path.abspath(f), workflow.basedir)
+            for f in workflow.configfiles
         )
         or "config/config.yaml",
         code=SRC_HASH,
@@ -33,19 +35,5 @@ rule reproduction_report:
         "../scripts/reproduction.py"
 
 
-rule publish_reproduction_report:
-    input:
-        "results/reproduction.md",
-    output:
-        "docs/reproduction.md",
-    log:
-        "logs/publish_reproduction.log",
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/copy_file.py"
-
-
 localrules:
     reproduction_report,
-    publish_reproduction_report,

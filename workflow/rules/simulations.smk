@@ -15,7 +15,8 @@ SIM_SHARDS = int(SIM["shards"])
 
 rule sim_shard:
     output:
-        "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+        runs="results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+        timings="results/timings/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
     log:
         "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log",
     benchmark:
@@ -45,13 +46,19 @@ rule sim_shard:
 
 rule sim_aggregate:
     input:
-        expand(
+        runs=expand(
             "results/simulations/{{experiment}}/{algorithm}/shard_{shard}.parquet",
             algorithm=SIM_ALGORITHMS,
             shard=range(SIM_SHARDS),
         ),
+        timings=expand(
+            "results/timings/simulations/{{experiment}}/{algorithm}/shard_{shard}.parquet",
+            algorithm=SIM_ALGORITHMS,
+            shard=range(SIM_SHARDS),
+        ),
     output:
-        "results/simulations/{experiment}.parquet",
+        runs="results/simulations/{experiment}.parquet",
+        timings="results/timings/simulations/{experiment}.parquet",
     log:
         "logs/simulations/aggregate_{experiment}.log",
     wildcard_constraints:
@@ -70,9 +77,9 @@ rule sim_figure:
     input:
         expand("results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS),
     output:
-        pdf="figures/stopping_times.pdf",
+        pdf="results/figures/stopping_times.pdf",
         png=report(
-            "figures/stopping_times.png",
+            "results/figures/stopping_times.png",
             caption="../report/stopping_times.rst",
             category=report_category("stopping_times_figure"),
             labels=report_labels("stopping_times_figure"),

@@ -41,9 +41,11 @@ rule threshold_initial_times:
         "../scripts/thresholds_initial_times.py"
 
 
+# Timings are machine-dependent: they live under results/timings/ (with the machine named),
+# apart from the byte-reproducible results/tables/ and results/figures/.
 rule threshold_costs:
     output:
-        "results/thresholds/costs.parquet",
+        "results/timings/threshold_costs.parquet",
     log:
         "logs/thresholds/costs.log",
     benchmark:
@@ -63,9 +65,9 @@ rule threshold_figure:
         delta="results/thresholds/curves_delta.parquet",
         time="results/thresholds/curves_time.parquet",
     output:
-        pdf="figures/thresholds_{which}.pdf",
+        pdf="results/figures/thresholds_{which}.pdf",
         png=report(
-            "figures/thresholds_{which}.png",
+            "results/figures/thresholds_{which}.png",
             caption="../report/thresholds_figure.rst",
             category=lambda wc: report_category(f"thresholds_{wc.which}"),
             labels=lambda wc: report_labels(f"thresholds_{wc.which}"),
@@ -95,9 +97,9 @@ rule threshold_initial_times_table:
 
 rule threshold_costs_table:
     input:
-        "results/thresholds/costs.parquet",
+        "results/timings/threshold_costs.parquet",
     output:
-        "results/tables/threshold_costs.md",
+        "results/timings/threshold_costs.md",
     log:
         "logs/thresholds/costs_table.log",
     conda:
@@ -154,9 +156,9 @@ rule bob_slope_figure:
         curves="results/thresholds/bob_slope_curves.parquet",
         summary="results/thresholds/bob_slope_summary.parquet",
     output:
-        pdf="figures/bob_slope.pdf",
+        pdf="results/figures/bob_slope.pdf",
         png=report(
-            "figures/bob_slope.png",
+            "results/figures/bob_slope.png",
             caption="../report/bob_slope.rst",
             category=report_category("bob_slope_figure"),
             labels=report_labels("bob_slope_figure"),

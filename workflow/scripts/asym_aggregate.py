@@ -1,15 +1,18 @@
-"""Adapter: asymptotic shards -> runs, per-cell summary and fitted slopes (Parquet)."""
+"""Adapter: asymptotic shards -> runs, per-cell summary and fitted slopes (Parquet); their
+timing files -> one timing file."""
 
 from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic
 from baiuv.model.instance import GaussianInstance
 from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import setup_logging
-from baiuv.pipeline.shards import concat_runs, read_shards
+from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
 keys = ["instance", "algorithm", "threshold", "delta", "run"]
-runs = concat_runs(read_shards(snakemake.input)[0], keys, sort_by=keys, what="asymptotic shards")
+runs = concat_runs(
+    read_shards(snakemake.input.runs)[0], keys, sort_by=keys, what="asymptotic shards"
+)
 insts = {k: GaussianInstance(v["mu"], v["sigma2"], k) for k, v in p.instances.items()}
 summary = summarize_asymptotic(runs, insts, beta=p.beta, level=p.level).reset_index(drop=True)
 slopes = slope_table(summary, fit_points=p.fit_points, level=p.level)
@@ -17,4 +20,5 @@ meta = {"beta": p.beta, "level": p.level, "fit_points": p.fit_points, "code": p.
 write_table(runs, snakemake.output.runs, meta)
 write_table(summary, snakemake.output.summary, meta)
 write_table(slopes, snakemake.output.slopes, meta)
+aggregate_timings(snakemake.input.timings, snakemake.output.timings, meta)
 log.info("%d runs, %d cells, %d slopes", len(runs), len(summary), len(slopes))

@@ -45,4 +45,5 @@ write_shard(
     },
     log,
     f"{label} delta={p.delta:g} shard {p.shard}/{p.n_shards}",
+    snakemake.output.timings,
 )

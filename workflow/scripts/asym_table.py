@@ -11,4 +11,4 @@ summary, _ = read_table(snakemake.input.summary)
 p = snakemake.params
 text = slopes_markdown(slopes, summary, fit_points=p.fit_points, level=p.level, n0=p.n0)
 write_text(for_readers(text), snakemake.output[0])
-log.info("\n%s", text)
+log.info("wrote %s (%d slopes)", snakemake.output[0], len(slopes))

@@ -1,9 +1,10 @@
-"""Adapter: audit shards -> runs, cells (with instance features) and summary (Parquet)."""
+"""Adapter: audit shards -> runs, cells (with instance features) and summary (Parquet); their
+timing files -> one timing file."""
 
 from baiuv.experiments.audit import audit_cells, audit_summary
 from baiuv.pipeline.io import read_table, write_table
 from baiuv.pipeline.logs import setup_logging
-from baiuv.pipeline.shards import concat_runs, read_shards
+from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -22,4 +23,5 @@ meta = {"delta": p.delta, "level": p.level, "code": p.code}
 write_table(runs, snakemake.output.runs, meta)
 write_table(cells, snakemake.output.cells, meta)
 write_table(summary, snakemake.output.summary, meta)
+aggregate_timings(snakemake.input.timings, snakemake.output.timings, meta)
 log.info("%d runs, %d cells, %d flagged", len(runs), len(cells), int(cells["flagged"].sum()))

@@ -36,4 +36,5 @@ write_shard(
     },
     log,
     f"{p.algorithm} n0={p.n0} shard {p.shard}/{p.n_shards}",
+    snakemake.output.timings,
 )

@@ -14,4 +14,9 @@ flagged_md, summary_md = audit_markdown(
 )
 write_text(for_readers(flagged_md), snakemake.output.flagged)
 write_text(for_readers(summary_md), snakemake.output.summary)
-log.info("\n%s\n%s", summary_md, flagged_md)
+log.info(
+    "wrote %s and %s (%d flagged cells)",
+    snakemake.output.summary,
+    snakemake.output.flagged,
+    int(cells["flagged"].sum()),
+)

@@ -1,7 +1,8 @@
-"""Adapter: copy one file atomically (publishes the default-config report to docs/)."""
+"""Adapter: copy one file atomically, byte for byte (`snakemake publish`)."""
 
-from pathlib import Path
+from baiuv.pipeline.io import copy_file
+from baiuv.pipeline.logs import setup_logging
 
-from baiuv.pipeline.io import write_text
-
-write_text(Path(snakemake.input[0]).read_text(encoding="utf-8"), snakemake.output[0])
+log = setup_logging(snakemake.log[0])
+copy_file(snakemake.input[0], snakemake.output[0])
+log.info("published %s -> %s", snakemake.input[0], snakemake.output[0])

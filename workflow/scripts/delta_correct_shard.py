@@ -37,4 +37,5 @@ write_shard(
     },
     log,
     f"{inst.name}/{p.algorithm}/{p.threshold} runs {runs}",
+    snakemake.output.timings,
 )

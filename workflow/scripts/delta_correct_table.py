@@ -1,12 +1,21 @@
-"""Adapter: delta-correct runs -> results/tables/delta_correct.md."""
+"""Adapter: delta-correct runs -> results/tables/delta_correct.md; their timing file ->
+results/timings/delta_correct.md."""
 
-from baiuv.experiments.delta_correct import delta_correct_markdown, summarize_delta_correct
+from baiuv.experiments.delta_correct import (
+    delta_correct_markdown,
+    delta_correct_timings_markdown,
+    summarize_delta_correct,
+)
 from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import setup_logging
 from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
-df, _ = read_table(snakemake.input[0])
+df, _ = read_table(snakemake.input.runs)
 md = delta_correct_markdown(summarize_delta_correct(df), snakemake.params.delta)
-write_text(for_readers(md), snakemake.output[0])
-log.info("\n%s", md)
+write_text(for_readers(md), snakemake.output.table)
+timings, _ = read_table(snakemake.input.timings)
+write_text(
+    delta_correct_timings_markdown(timings, snakemake.params.delta), snakemake.output.timings
+)
+log.info("wrote %s and %s", snakemake.output.table, snakemake.output.timings)

@@ -26,7 +26,6 @@ claims += threshold_claims(
     read_table(inp.thr_delta)[0],
     read_table(inp.thr_time)[0],
     read_table(inp.thr_initial)[0],
-    read_table(inp.thr_costs)[0],
     bob_slopes=read_table(inp.bob_slope)[0] if "bob_slope" in inp.keys() else None,
     bob_slope_tol=snakemake.params.bob_slope_tol,
 )

@@ -1,18 +1,20 @@
-"""Adapter: shards of one experiment -> one Parquet file (canonical order)."""
+"""Adapter: shards of one experiment -> one Parquet file (canonical order), and their
+timing files -> one timing file."""
 
 from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import setup_logging
-from baiuv.pipeline.shards import read_shards
+from baiuv.pipeline.shards import aggregate_timings, read_shards
 from baiuv.simulation import aggregate_shards
 
 log = setup_logging(snakemake.log[0])
-frames, params = read_shards(snakemake.input)
+frames, params = read_shards(snakemake.input.runs)
 out = aggregate_shards(frames)
 write_table(
     out,
-    snakemake.output[0],
+    snakemake.output.runs,
     {"experiment": snakemake.wildcards.experiment, "shards": params, "code": snakemake.params.code},
 )
+aggregate_timings(snakemake.input.timings, snakemake.output.timings, {"shards": params})
 log.info(
     "%s: %d runs of %d algorithms",
     snakemake.wildcards.experiment,

@@ -32,4 +32,5 @@ write_shard(
     },
     log,
     f"{p.experiment}/{p.algorithm} shard {p.shard}/{p.n_shards}",
+    snakemake.output.timings,
 )

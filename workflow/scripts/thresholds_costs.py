@@ -1,8 +1,9 @@
-"""Adapter: cost of one threshold evaluation per family -> Parquet."""
+"""Adapter: cost of one threshold evaluation per family -> Parquet (timings, with the machine)."""
 
 from baiuv.experiments.thresholds import threshold_costs
 from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.provenance import machine_description
 from baiuv.thresholds import ThresholdParams
 
 setup_logging(snakemake.log[0])
@@ -15,4 +16,4 @@ df = threshold_costs(
     seed=int(snakemake.params.seed),
     backend=thr["bob_backend"],
 )
-write_table(df, snakemake.output[0], params=thr)
+write_table(df, snakemake.output[0], params={**thr, "machine": machine_description()})

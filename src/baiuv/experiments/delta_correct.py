@@ -10,7 +10,8 @@ KL (Theorem ``thm:delta_correct_complex_threshold_glrt``), BoB (Corollary
 ``cor:delta_correct_Kinf_thresholds_ev``) for the EV-GLR rule; optionally Student -- plus
 the lazy BoB rule evaluated on a geometric grid of times (end of Section
 ``ssec:simulations_stopping_thresholds``, decision D70), and reports stopping times, their
-ratio to the heuristic's, empirical error rates and the wall time per run.
+ratio to the heuristic's and empirical error rates (results), and the wall time per run
+(a timing table, apart from the results: decision D131).
 
 Threshold variants are named ``<family>`` or ``<family>-lazy`` (e.g. ``bob-lazy``).
 All variants of one (instance, algorithm, run) share the random stream
@@ -44,6 +45,7 @@ __all__ = [
     "EXPERIMENT",
     "check_delta_correct_config",
     "delta_correct_markdown",
+    "delta_correct_timings_markdown",
     "parse_variant",
     "run_delta_correct_cell",
     "summarize_delta_correct",
@@ -177,8 +179,8 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
     ``ratio`` = mean τ / mean τ of the heuristic threshold (same instance and algorithm),
     ``paired_ratio`` = mean over runs of τ / τ_heuristic (common random numbers, decision
     D71; ``nan`` when some run has no heuristic partner), ``errors``, ``error_rate`` and its
-    Wilson interval (``wilson_low``, ``wilson_high``), ``truncated``, ``wall_ms`` (mean
-    wall time per run in milliseconds) and ``lower_bound``.
+    Wilson interval (``wilson_low``, ``wilson_high``), ``truncated`` and ``lower_bound``.
+    Wall times are summarised apart (:func:`delta_correct_timings_markdown`).
     """
     need = {"instance", "algorithm", "threshold", "run", "stopping_time", "correct"}
     if not need <= set(df.columns):
@@ -211,7 +213,6 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
                 "wilson_low": lo,
                 "wilson_high": hi,
                 "truncated": int(g["truncated"].sum()) if "truncated" in g else 0,
-                "wall_ms": 1e3 * float(g["wall_time"].mean()) if "wall_time" in g else math.nan,
                 "lower_bound": float(g["lower_bound"].mean()) if "lower_bound" in g else math.nan,
             }
         )
@@ -235,7 +236,6 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         for r, lo, hi in zip(s["error_rate"], s["wilson_low"], s["wilson_high"], strict=True)
     ]
     s["τ / (T* ln 1/δ)"] = s["mean"] / s["lower_bound"]
-    s["wall time / run [ms]"] = s["wall_ms"]
     cols = [
         "instance",
         "algorithm",
@@ -247,7 +247,6 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         "τ / (T* ln 1/δ)",
         "error rate [95% Wilson]",
         "truncated",
-        "wall time / run [ms]",
     ]
     return (
         f"# What does δ-correctness cost? (delta = {delta})\n\n"
@@ -259,4 +258,25 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         "recommending a wrong arm, with its 95% Wilson interval. Truncated runs (budget "
         "`max_samples` reached, never stopped) count with the budget as stopping time.\n\n"
         + markdown_table(s[cols], floatfmt=".3g")
+    )
+
+
+def delta_correct_timings_markdown(timings: pd.DataFrame, delta: float) -> str:
+    """Markdown table of the mean wall time per run of each (instance, algorithm, threshold
+    variant) cell, from the experiment's timing file (``instance, algorithm, threshold, run,
+    wall_time``; decision D131). It measures the machine as much as the method, so it is a
+    timing file, never compared between runs."""
+    need = {"instance", "algorithm", "threshold", "run", "wall_time"}
+    if not need <= set(timings.columns):
+        raise ValueError(f"timings must have the columns {sorted(need)}")
+    g = timings.groupby(["instance", "algorithm", "threshold"], sort=False)["wall_time"]
+    t = g.agg(runs="size", mean="mean").reset_index()
+    t["wall time / run [ms]"] = 1e3 * t["mean"]
+    cols = ["instance", "algorithm", "threshold", "runs", "wall time / run [ms]"]
+    return (
+        f"# Wall time of the δ-correct stopping runs (delta = {delta})\n\n"
+        "Mean wall-clock time of one run (sampling rule and stopping rule, numba kernels "
+        "compiled beforehand) on the machine that ran it. A timing, not a result: it "
+        "differs between machines and between two runs on one machine.\n\n"
+        + markdown_table(t[cols], floatfmt=".3g")
     )

@@ -15,6 +15,7 @@ allowed.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import MutableMapping
 
 import numpy as np
@@ -141,6 +142,8 @@ def validate_config_semantics(config: dict) -> None:
         if sweep and sweep["grid"]["max"] < sweep["grid"]["min"]:
             raise ConfigError(f"characteristic_times.{key}.grid: max must be >= min")
     _simulation(config.get("simulation") or {}, insts)
+    if "publish" in config:
+        publish_paths(config)
 
 
 def _simulation(sim: dict, insts: dict) -> None:
@@ -168,3 +171,25 @@ def _simulation(sim: dict, insts: dict) -> None:
                 lo_hi = spec.get(key)
                 if lo_hi is not None and not lo_hi[0] <= lo_hi[1]:
                     raise ConfigError(f"{field}.{key}: need low <= high, got {list(lo_hi)}")
+
+
+def publish_paths(config: dict) -> tuple[str, str]:
+    """``(figures directory, report file)`` of the ``publish`` section, normalised: where
+    ``snakemake publish`` copies ``results/figures/*`` and ``results/reproduction.md``. Both
+    must be relative paths inside the working directory and outside ``results/`` (which the
+    run itself writes)."""
+    if "publish" not in config:
+        raise ConfigError(
+            "publish: this configuration has no publish section, so `snakemake publish` has "
+            "no destination (config/config.yaml publishes to figures/ and docs/reproduction.md)"
+        )
+    out = []
+    for key in ("figures", "report"):
+        path = posixpath.normpath(str(config["publish"][key]))
+        if posixpath.isabs(path) or path == "." or path.split("/")[0] in ("..", "results"):
+            raise ConfigError(
+                f"publish.{key}: {path!r} must be a relative path inside the working "
+                "directory, outside results/"
+            )
+        out.append(path)
+    return out[0], out[1]

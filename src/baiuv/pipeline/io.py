@@ -4,15 +4,21 @@ Every intermediate file written by the pipeline carries the parameters that prod
 (JSON in the Parquet schema metadata, or a ``__params__`` entry in NPZ files) and is
 written atomically: data go to a temporary file in the destination folder, which is then
 renamed over the target. A killed job therefore never leaves a truncated file behind that a
-later run could accept.
+later run could accept. Files get the usual permissions (``0666`` minus the umask, as
+``open`` would give them), not the owner-only mode of the temporary file.
+
+Figures are byte-deterministic: the same figure and library versions give the same bytes
+(no creation date in PDF/SVG unless ``SOURCE_DATE_EPOCH`` asks for one, fixed SVG ids).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,26 +53,50 @@ def atomic_path(path: str | os.PathLike) -> tuple[Path, Path]:
     return target, Path(tmp)
 
 
+def _umask() -> int:
+    """The process umask (read without changing it where Linux allows)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)  # elsewhere: read by setting, then restore
+    os.umask(mask)
+    return mask
+
+
 def _commit(tmp: Path, target: Path) -> None:
+    # mkstemp creates 0600; give the file the mode a plain open() would (0644 under umask 022)
+    os.chmod(tmp, 0o666 & ~_umask())
     with open(tmp, "rb") as fh:
         os.fsync(fh.fileno())
     os.replace(tmp, target)
 
 
-def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | None = None) -> Path:
-    """Write ``df`` to Parquet atomically, storing ``params`` as JSON metadata."""
+@contextmanager
+def atomic_target(path: str | os.PathLike) -> Iterator[Path]:
+    """``with atomic_target(path) as tmp:`` write ``tmp``; on success it replaces ``path``
+    (with the usual permissions), on error it is removed and ``path`` is untouched."""
     target, tmp = atomic_path(path)
     try:
+        yield tmp
+        _commit(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | None = None) -> Path:
+    """Write ``df`` to Parquet atomically, storing ``params`` as JSON metadata."""
+    with atomic_target(path) as tmp:
         table = pa.Table.from_pandas(df, preserve_index=False)
         meta = dict(table.schema.metadata or {})
         meta[PARAMS_KEY] = json.dumps(_jsonable(dict(params or {})), sort_keys=True).encode()
         table = table.replace_schema_metadata(meta)
         pq.write_table(table, tmp)
-        _commit(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
+    return Path(path)
 
 
 def read_table(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
@@ -79,27 +109,45 @@ def read_table(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
 
 def write_text(text: str, path: str | os.PathLike) -> Path:
     """Write a text file (Markdown table, report) atomically."""
-    target, tmp = atomic_path(path)
-    try:
+    with atomic_target(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
-        _commit(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
+    return Path(path)
 
 
 def write_json(obj: Any, path: str | os.PathLike) -> Path:
     return write_text(json.dumps(_jsonable(obj), indent=2, sort_keys=True) + "\n", path)
 
 
+def copy_file(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
+    """Copy the bytes of ``src`` to ``dst`` atomically (published figures and reports)."""
+    with atomic_target(dst) as tmp:
+        shutil.copyfile(src, tmp)
+    return Path(dst)
+
+
+# Metadata entries that would make two renderings of one figure differ. A date is only
+# written when SOURCE_DATE_EPOCH is set (matplotlib then uses it); PNG carries none.
+_DATE_KEY = {"pdf": "CreationDate", "svg": "Date"}
+
+
+def figure_metadata(fmt: str) -> dict | None:
+    """``metadata=`` argument of ``savefig`` for a byte-deterministic file of format ``fmt``."""
+    key = _DATE_KEY.get(fmt)
+    if key is None or os.environ.get("SOURCE_DATE_EPOCH"):
+        return None
+    return {key: None}
+
+
 def save_figure(fig, paths: list[str | os.PathLike] | tuple, **kwargs) -> None:
-    """Save a matplotlib figure to each path (format from the suffix), atomically."""
+    """Save a matplotlib figure to each path (format from the suffix), atomically and
+    byte-deterministically (:func:`figure_metadata`; ``svg.hashsalt`` fixed)."""
+    import matplotlib as mpl
+
     for p in paths:
-        target, tmp = atomic_path(p)
-        try:
-            fig.savefig(tmp, format=Path(p).suffix.lstrip("."), **kwargs)
-            _commit(tmp, target)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        fmt = Path(p).suffix.lstrip(".").lower()
+        opts = dict(kwargs)
+        meta = figure_metadata(fmt)
+        if meta is not None:
+            opts["metadata"] = {**meta, **opts.get("metadata", {})}
+        with atomic_target(p) as tmp, mpl.rc_context({"svg.hashsalt": "baiuv"}):
+            fig.savefig(tmp, format=fmt, **opts)

@@ -1,8 +1,11 @@
-"""Provenance: a hash of the package sources, so that changed science reruns the pipeline."""
+"""Provenance: a hash of the package sources, so that changed science reruns the pipeline,
+and a description of the machine that measured a timing (timing tables name it)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import platform
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,3 +22,28 @@ def source_hash() -> str:
         h.update(f.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:16]
+
+
+def machine_description() -> str:
+    """One line naming the machine and software a timing was measured with: CPU model,
+    logical cores, OS, Python and the numeric libraries' versions."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(
+                (ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), cpu
+            )
+    except OSError:
+        pass
+    libs = []
+    for name in ("numpy", "scipy", "numba", "pyomo"):
+        try:
+            libs.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            pass
+    return (
+        f"{cpu}, {os.cpu_count()} logical cores, {platform.system()} {platform.machine()}, "
+        f"Python {platform.python_version()}, " + ", ".join(libs)
+    )

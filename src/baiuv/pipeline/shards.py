@@ -5,6 +5,13 @@ A cell's runs are simulated by :func:`baiuv.simulation.engine.run_cell`;
 (used by the ``*_shard.py`` adapters); :func:`read_shards` and :func:`concat_runs` read
 them back and concatenate them, refusing a run simulated twice (the ``*_aggregate.py``
 adapters).
+
+Timings apart from results (decision D131): the run tables carry the wall-clock time of each
+run (:data:`TIMING_COLUMNS`), which differs between two runs of the same configuration. A
+shard is therefore written as two files: the result file (every other column, identical on
+every machine and executor) and a timing file under ``results/timings/`` holding the run's
+key columns (:data:`RUN_KEY_COLUMNS`) and its wall time. :func:`aggregate_timings`
+concatenates the timing files of an aggregate the same way.
 """
 
 from __future__ import annotations
@@ -18,11 +25,32 @@ import pandas as pd
 from baiuv.pipeline.io import read_table, write_table
 
 __all__ = [
+    "RUN_KEY_COLUMNS",
+    "TIMING_COLUMNS",
+    "aggregate_timings",
     "concat_runs",
     "read_shards",
     "shard_summary",
+    "split_timings",
     "write_shard",
 ]
+
+#: Columns of the run tables that measure time: they go to timing files, never to result
+#: files (decision D131).
+TIMING_COLUMNS = ("wall_time",)
+
+#: Columns that identify a run in the experiments' run tables; those present in a table are
+#: repeated in its timing file, so that a wall time can be joined back to its run.
+RUN_KEY_COLUMNS = (
+    "experiment",
+    "instance",
+    "instance_index",
+    "algorithm",
+    "threshold",
+    "delta",
+    "n0",
+    "run",
+)
 
 
 def shard_summary(df: pd.DataFrame) -> str:
@@ -36,16 +64,33 @@ def shard_summary(df: pd.DataFrame) -> str:
     )
 
 
+def split_timings(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(results, timings)`` of a run table: ``results`` without :data:`TIMING_COLUMNS`,
+    ``timings`` with the run's key columns (:data:`RUN_KEY_COLUMNS` present in ``df``) and
+    the timing columns. ``ValueError`` if ``df`` has no timing column or no key column."""
+    timing = [c for c in df.columns if c in TIMING_COLUMNS]
+    keys = [c for c in RUN_KEY_COLUMNS if c in df.columns]
+    if not timing:
+        raise ValueError(f"df has none of the timing columns {list(TIMING_COLUMNS)}")
+    if not keys:
+        raise ValueError(f"df has none of the run key columns {list(RUN_KEY_COLUMNS)}")
+    return df.drop(columns=timing), df[keys + timing].reset_index(drop=True)
+
+
 def write_shard(
     df: pd.DataFrame,
     path: str | os.PathLike,
     params: Mapping,
     log: logging.Logger,
     label: str,
+    timings_path: str | os.PathLike,
 ) -> None:
-    """Write a shard table with its ``params`` (:func:`baiuv.pipeline.io.write_table`) and log
-    ``"<label>: <shard_summary>"``."""
-    write_table(df, path, params)
+    """Write a shard table: its results to ``path`` and its timings to ``timings_path``
+    (:func:`split_timings`; both with ``params``, :func:`baiuv.pipeline.io.write_table`),
+    then log ``"<label>: <shard_summary>"``."""
+    results, timings = split_timings(df)
+    write_table(timings, timings_path, params)
+    write_table(results, path, params)
     log.info("%s: %s", label, shard_summary(df))
 
 
@@ -76,3 +121,20 @@ def concat_runs(
     if sort_by is not None:
         out = out.sort_values(list(sort_by), kind="stable").reset_index(drop=True)
     return out
+
+
+def aggregate_timings(
+    paths: Sequence[str | os.PathLike],
+    out: str | os.PathLike,
+    params: Mapping | None = None,
+) -> pd.DataFrame:
+    """Concatenate the timing files of shards (written by :func:`write_shard`) into ``out``,
+    sorted by the run key columns; ``ValueError`` if a run appears twice. Returns the table.
+    """
+    frames, _ = read_shards(paths)
+    if not any(len(f) for f in frames):
+        raise ValueError("paths must contain at least one non-empty timing file")
+    keys = [c for c in RUN_KEY_COLUMNS if c in frames[0].columns]
+    df = concat_runs(frames, keys, sort_by=keys, what="timing files")
+    write_table(df, out, params)
+    return df

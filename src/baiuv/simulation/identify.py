@@ -97,6 +97,11 @@ class _ShapeCheck:
         self.values: list[dict[float, int]] = [{} for _ in range(K)]
         self.overflow = [False] * K
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ShapeCheck) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # mutable
+
     def add(self, arm: int, x: float) -> None:
         n1 = self.n[arm]
         n = n1 + 1

@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
 # Bring up / tear down a throw-away single-node SLURM cluster on this machine.
 #
-#   tests/integration/slurm/cluster.sh up   <dir>   # start munged, slurmctld, slurmd; wait until idle
-#   tests/integration/slurm/cluster.sh down <dir>   # stop them by the PIDs recorded in <dir>/pids
-#   tests/integration/slurm/cluster.sh check        # exit 0 iff root and the binaries exist (prints why not)
+#   tests/integration/slurm/cluster.sh up   <dir> [--accounting]  # start the daemons; wait until idle
+#   tests/integration/slurm/cluster.sh down <dir>     # stop them by the PIDs recorded in <dir>/pids
+#   tests/integration/slurm/cluster.sh check [--accounting]  # exit 0 iff root and the binaries exist
 #
-# Everything lives under <dir>: munge key, socket and log, slurm.conf, state, spool and logs.
-# No systemd, no files outside <dir>.  Clients (sinfo, sbatch, squeue, snakemake's slurm
-# executor) find the cluster through SLURM_CONF=<dir>/slurm.conf, written to <dir>/env.sh.
+# Without --accounting: munged, slurmctld, slurmd; job accounting off
+# (AccountingStorageType=accounting_storage/none: `sacct` fails), finished jobs stay visible
+# to `squeue` for a day (MinJobAge=86400).
+# With --accounting: also a private MariaDB server (mariadbd, Debian's mariadb-server) and
+# slurmdbd storing job records in it, so that `sacct` answers; MinJobAge is SLURM's default
+# (300 s), as on a typical cluster with accounting.
 #
-# Ports: SLURMCTLD_PORT (default 6817) and SLURMD_PORT (default 6818) may be overridden.
-# Needs root (slurmd launches jobs as the submitting user) and Debian's slurm-wlm + munge,
-# installed by tests/integration/slurm/install.sh.
+# Everything lives under <dir>: munge key, socket and log, slurm.conf, slurmdbd.conf, the
+# database, state, spool and logs. No systemd, no files outside <dir> (except the
+# /etc/slurm/slurm.conf link described below). Clients (sinfo, sbatch, squeue, sacct,
+# snakemake's slurm executor) find the cluster through SLURM_CONF=<dir>/slurm.conf,
+# written to <dir>/env.sh.
+#
+# Ports: SLURMCTLD_PORT (default 6817), SLURMD_PORT (6818), SLURMDBD_PORT (6819) and
+# MARIADB_PORT (6830, bound to 127.0.0.1) may be overridden.
+# Needs root (slurmd launches jobs as the submitting user) and Debian's slurm-wlm + munge
+# (+ slurmdbd and mariadb-server for --accounting), installed by tests/integration/slurm/install.sh.
 set -euo pipefail
 
-need_bins=(munged slurmctld slurmd sinfo sbatch squeue scancel srun)
+need_bins=(munged slurmctld slurmd sinfo sbatch squeue scancel srun scontrol)
+need_bins_accounting=(slurmdbd sacct sacctmgr mariadbd mariadb-install-db mariadb mariadb-admin)
 
 check() {
+    local bins=("${need_bins[@]}")
+    if [[ ${1:-} == --accounting ]]; then bins+=("${need_bins_accounting[@]}"); fi
     if [[ $(id -u) -ne 0 ]]; then
         echo "not root: a SLURM daemon must run as root to launch jobs" >&2
         return 1
     fi
     local missing=()
-    for b in "${need_bins[@]}"; do
+    for b in "${bins[@]}"; do
         command -v "$b" >/dev/null 2>&1 || [[ -x /usr/sbin/$b ]] || missing+=("$b")
     done
     if ((${#missing[@]})); then
@@ -43,10 +56,80 @@ start() {
 
 alive() { kill -0 "$1" 2>/dev/null; }
 
+# mariadb_up <dir>: a private MariaDB server for slurmdbd (data, socket and log under
+# <dir>), with a user `slurm` (random password in <dir>/mysql/slurm.pass) owning the
+# accounting database.
+mariadb_up() {
+    local dir=$1 my=$1/mysql
+    mkdir -p "$my"
+    "$(bin mariadb-install-db)" --no-defaults --user=root --datadir="$my/data" \
+        --auth-root-authentication-method=socket --skip-test-db \
+        >"$dir/log/mariadb-install.log" 2>&1 || {
+        echo "mariadb-install-db failed:" >&2; tail -n 20 "$dir/log/mariadb-install.log" >&2; return 1; }
+    start "$dir" mariadbd "$(bin mariadbd)" --no-defaults --user=root --datadir="$my/data" \
+        --socket="$my/mysqld.sock" --port="${MARIADB_PORT:-6830}" --bind-address=127.0.0.1 \
+        --pid-file="$my/mariadbd.pid" --log-error="$dir/log/mariadb.log" \
+        --innodb-buffer-pool-size=32M --skip-name-resolve
+    local ok=0
+    for _ in $(seq 300); do
+        if "$(bin mariadb-admin)" --no-defaults --socket="$my/mysqld.sock" -u root ping \
+            >/dev/null 2>&1; then ok=1; break; fi
+        alive "$(cat "$dir/pids/mariadbd")" || break
+        sleep 0.1
+    done
+    ((ok)) || { echo "mariadbd did not start:" >&2; tail -n 20 "$dir/log/mariadb.log" >&2 || true; return 1; }
+    local pw
+    pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+    (umask 077 && echo "$pw" >"$my/slurm.pass")
+    "$(bin mariadb)" --no-defaults --socket="$my/mysqld.sock" -u root <<SQL
+CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pw';
+GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
+FLUSH PRIVILEGES;
+SQL
+}
+
+# slurmdbd_up <dir> <host> <munge socket>: slurmdbd.conf next to slurm.conf (where SLURM
+# looks for it), slurmdbd started, the test cluster registered.
+slurmdbd_up() {
+    local dir=$1 host=$2 sock=$3
+    (
+        umask 077
+        cat >"$dir/slurmdbd.conf" <<CONF
+# generated by tests/integration/slurm/cluster.sh (accounting of the throw-away test cluster)
+AuthType=auth/munge
+AuthInfo=socket=$sock
+DbdHost=$host
+DbdPort=${SLURMDBD_PORT:-6819}
+SlurmUser=root
+LogFile=$dir/log/slurmdbd.log
+PidFile=$dir/state/slurmdbd.pid
+DebugLevel=info
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=${MARIADB_PORT:-6830}
+StorageUser=slurm
+StoragePass=$(cat "$dir/mysql/slurm.pass")
+StorageLoc=slurm_acct_db
+CONF
+    )
+    start "$dir" slurmdbd "$(bin slurmdbd)" -D
+    local ok=0 deadline=$((SECONDS + 60))
+    while ((SECONDS < deadline)); do
+        if timeout 10 sacctmgr -n -P list cluster format=cluster >/dev/null 2>&1; then
+            ok=1; break
+        fi
+        alive "$(cat "$dir/pids/slurmdbd")" || break
+        sleep 0.2
+    done
+    ((ok)) || { echo "slurmdbd did not answer within 60 s:" >&2; tail -n 30 "$dir/log/slurmdbd"* >&2 || true; return 1; }
+    timeout 30 sacctmgr -i add cluster baiuvtest >/dev/null
+}
+
 up() {
-    local dir
+    local dir accounting=0
     dir=$(realpath -m "$1")
-    check
+    [[ ${2:-} == --accounting ]] && accounting=1
+    if ((accounting)); then check --accounting; else check; fi
     if [[ -d $dir/pids ]] && compgen -G "$dir/pids/*" >/dev/null; then
         echo "$dir already holds a cluster (run: $0 down $dir)" >&2
         return 1
@@ -71,6 +154,22 @@ up() {
     node_line=$("$(bin slurmd)" -C | head -1)          # NodeName=... CPUs=... RealMemory=...
     cpus=$(sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' <<<"$node_line")
     mem=$(sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' <<<"$node_line")
+    local accounting_conf
+    if ((accounting)); then
+        accounting_conf="# job accounting through slurmdbd (sacct answers); SLURM's default MinJobAge
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=$host
+AccountingStoragePort=${SLURMDBD_PORT:-6819}
+# munge socket for connections to slurmdbd (AuthInfo covers only slurmctld and slurmd)
+AccountingStoragePass=$sock
+JobAcctGatherType=jobacct_gather/linux
+MinJobAge=300"
+    else
+        accounting_conf="# no accounting daemon (sacct fails): keep finished jobs visible to squeue long
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+MinJobAge=86400"
+    fi
     cat >"$dir/slurm.conf" <<EOF
 # generated by tests/integration/slurm/cluster.sh for a throw-away single-node test cluster
 ClusterName=baiuvtest
@@ -90,11 +189,8 @@ SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
 SlurmctldDebug=info
 SlurmdDebug=info
-# no accounting daemon: job state only from squeue, so keep finished jobs visible long
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
+$accounting_conf
 JobCompType=jobcomp/none
-MinJobAge=86400
 # no cgroups inside a container
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -134,6 +230,12 @@ EOF
     fi
     export SLURM_CONF=$dir/slurm.conf
 
+    # --- accounting: MariaDB + slurmdbd ------------------------------------------------
+    if ((accounting)); then
+        mariadb_up "$dir" || { down "$dir"; return 1; }
+        slurmdbd_up "$dir" "$host" "$sock" || { down "$dir"; return 1; }
+    fi
+
     # --- daemons -----------------------------------------------------------------------
     start "$dir" slurmctld "$(bin slurmctld)" -D -i -f "$SLURM_CONF"
     for _ in $(seq 100); do
@@ -147,7 +249,8 @@ EOF
     for _ in $(seq 150); do
         state=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -1 || true)
         [[ $state == idle ]] && break
-        for d in slurmctld slurmd munged; do
+        for d in $(ls "$dir/pids"); do
+            [[ $d == etc_link ]] && continue
             alive "$(cat "$dir/pids/$d")" || { echo "$d died" >&2; tail -n 30 "$dir/log/$d"* >&2 || true; down "$dir"; return 1; }
         done
         sleep 0.2
@@ -158,7 +261,24 @@ EOF
         down "$dir"
         return 1
     fi
-    echo "SLURM up: SLURM_CONF=$SLURM_CONF node=$host cpus=$cpus mem=${mem}MB"
+    if ((accounting)); then
+        # slurmctld registers with slurmdbd (the cluster gets its control host)
+        local answered=0 deadline=$((SECONDS + 60))
+        while ((SECONDS < deadline)); do
+            if timeout 10 sacct -n -X -S now -E now >/dev/null 2>&1 &&
+                timeout 10 sacctmgr -n -P list cluster format=cluster,controlhost |
+                grep -q "^baiuvtest|."; then
+                answered=1; break
+            fi
+            sleep 0.2
+        done
+        ((answered)) || {
+            echo "accounting does not answer within 60 s" >&2
+            tail -n 30 "$dir/log/slurmdbd.log" "$dir/log/slurmctld.log" >&2 || true
+            down "$dir"; return 1; }
+    fi
+    echo "SLURM up: SLURM_CONF=$SLURM_CONF node=$host cpus=$cpus mem=${mem}MB" \
+        "accounting=$( ((accounting)) && echo on || echo off)"
 }
 
 down() {
@@ -175,15 +295,15 @@ down() {
             sleep 0.2
         done
     fi
-    # slurm first (they use munge), munge last
-    for name in slurmd slurmctld munged; do
+    # slurm first (they use munge), then the accounting daemon, its database, munge last
+    for name in slurmd slurmctld slurmdbd mariadbd munged; do
         local f=$dir/pids/$name
         [[ -f $f ]] || continue
         local pid
         pid=$(cat "$f")
         if alive "$pid"; then
             kill -TERM "$pid" 2>/dev/null || true
-            for _ in $(seq 100); do alive "$pid" || break; sleep 0.1; done
+            for _ in $(seq 300); do alive "$pid" || break; sleep 0.1; done
             if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
         fi
         rm -f "$f"
@@ -198,8 +318,8 @@ down() {
 }
 
 case "${1:-}" in
-up) up "${2:?usage: $0 up <dir>}" ;;
+up) up "${2:?usage: $0 up <dir> [--accounting]}" "${3:-}" ;;
 down) down "${2:?usage: $0 down <dir>}" ;;
-check) check && echo "ok" ;;
-*) echo "usage: $0 up|down <dir> | check" >&2; exit 2 ;;
+check) check "${2:-}" && echo "ok" ;;
+*) echo "usage: $0 up <dir> [--accounting] | down <dir> | check [--accounting]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,47 @@
+# `snakemake publish`: the one target that writes committed files. It copies every figure
+# (results/figures/*) and the reproduction report (results/reproduction.md) to the
+# destination of the config's `publish` section (default config: figures/ and
+# docs/reproduction.md). A plain run writes only under results/ (and logs/), so it never
+# modifies a tracked file.
+if "publish" in config:
+    PUBLISH_FIGURES, PUBLISH_REPORT = publish_paths(config)
+
+    rule publish_figure:
+        input:
+            "results/figures/{name}",
+        output:
+            f"{PUBLISH_FIGURES}/{{name}}",
+        log:
+            "logs/publish/{name}.log",
+        wildcard_constraints:
+            name=r"[^/]+\.(pdf|png)",
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/copy_file.py"
+
+    rule publish_report:
+        input:
+            "results/reproduction.md",
+        output:
+            PUBLISH_REPORT,
+        log:
+            "logs/publish/reproduction.log",
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/copy_file.py"
+
+    localrules:
+        publish_figure,
+        publish_report,
+
+
+# inputs: publish_inputs (common.smk), evaluated after every rule file is included
+rule publish:
+    input:
+        publish_inputs,
+
+
+localrules:
+    publish,
