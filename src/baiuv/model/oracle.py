@@ -180,8 +180,14 @@ def _ymax(mu, s2, best, known):
 @njit(cache=True, error_model="numpy")
 def _allocation(best, y, beta, xs):
     """Allocation and characteristic time from the root ``y`` and ``xs = x_a(y)``."""
+    w = np.empty(xs.shape[0])
+    return _allocation_into(best, y, beta, xs, w)
+
+
+@njit(cache=True, error_model="numpy")
+def _allocation_into(best, y, beta, xs, w):
+    """:func:`_allocation` written to ``w``; returns ``(T, w)``."""
     K = xs.shape[0]
-    w = np.empty(K)
     sx = 0.0
     for a in range(K):
         if a != best:
@@ -356,14 +362,24 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
     narrow as rounding allows. Returns
     ``(T, w, y)``.
     """
+    return oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, np.empty((4, mu.shape[0])))
+
+
+@njit(cache=True, error_model="numpy")
+def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
+    """:func:`oracle_warm_into` with its scratch arrays in ``work`` (``(4, K)``; row 3 holds
+    the returned allocation ``w``), so that Track-and-Stop allocates nothing per sample."""
     ymax = _ymax(mu, s2, best, known)
     if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
-        T, w = _finish(mu, s2, best, 0.0, known, beta, xs, True)
+        _outer(mu, s2, best, 0.0, known, beta, xs, True)
+        T, w = _allocation_into(best, 0.0, beta, xs, work[3])
         return T, w, 0.0
-    K = mu.shape[0]
-    terms = np.zeros(K)
-    t_lo = np.zeros(K)  # terms at lo and hi (when evaluated there, finite)
-    t_hi = np.zeros(K)
+    terms = work[0]
+    t_lo = work[1]  # terms at lo and hi (when evaluated there, finite)
+    t_hi = work[2]
+    terms[:] = 0.0
+    t_lo[:] = 0.0
+    t_hi[:] = 0.0
     f_lo = math.nan
     f_hi = math.nan
     lo = 0.0
@@ -399,7 +415,7 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
             y_new = 0.5 * (lo + hi)
         f_prev = f
         y = y_new
-    T, w = _allocation(best, y, beta, xs)
+    T, w = _allocation_into(best, y, beta, xs, work[3])
     return T, w, y
 
 

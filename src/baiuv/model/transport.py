@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 
@@ -22,45 +21,47 @@ def tc_known(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
 
 
 @njit(cache=True, error_model="numpy")
-def _cubic_real_roots(a2, a1, a0, out):
-    """Real roots of ``u^3 + a2 u^2 + a1 u + a0``; writes them in ``out``, returns count.
+def _polish(z, a2, a1, a0):
+    """Two Newton steps on ``u^3 + a2 u^2 + a1 u + a0`` from ``z`` (kept when a step fails)."""
+    for _ in range(2):
+        f = ((z + a2) * z + a1) * z + a0
+        fp = (3.0 * z + 2.0 * a2) * z + a1
+        if fp == 0.0:
+            break
+        z_new = z - f / fp
+        if not math.isfinite(z_new):
+            break
+        z = z_new
+    return z
+
+
+@njit(cache=True, error_model="numpy")
+def _cubic_real_roots(a2, a1, a0):
+    """Real roots of ``u^3 + a2 u^2 + a1 u + a0``: ``(n, r0, r1, r2)``, the first ``n`` valid.
 
     Trigonometric form when three roots are real, Cardano otherwise, then two Newton
-    polishing steps on the original polynomial.
+    polishing steps on the original polynomial. Scalars only (no allocation: the GLR
+    statistic and the oracles call it at every sample).
     """
     p = a1 - a2 * a2 / 3.0
     q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
     shift = -a2 / 3.0
     disc = (q * 0.5) ** 2 + (p / 3.0) ** 3
-    n = 0
     if p < 0.0 and disc <= 0.0:
         r = 2.0 * math.sqrt(-p / 3.0)
         arg = 3.0 * q / (p * r) if r > 0.0 else 0.0
         arg = min(1.0, max(-1.0, arg))
         phi = math.acos(arg) / 3.0
-        for k in range(3):
-            out[n] = r * math.cos(phi - 2.0 * math.pi * k / 3.0) + shift
-            n += 1
-    else:
-        sd = math.sqrt(max(disc, 0.0))
-        u = -q * 0.5 + sd
-        v = -q * 0.5 - sd
-        out[0] = math.copysign(abs(u) ** (1.0 / 3.0), u) + math.copysign(abs(v) ** (1.0 / 3.0), v)
-        out[0] += shift
-        n = 1
-    for i in range(n):
-        z = out[i]
-        for _ in range(2):
-            f = ((z + a2) * z + a1) * z + a0
-            fp = (3.0 * z + 2.0 * a2) * z + a1
-            if fp == 0.0:
-                break
-            z_new = z - f / fp
-            if not math.isfinite(z_new):
-                break
-            z = z_new
-        out[i] = z
-    return n
+        r0 = _polish(r * math.cos(phi - 2.0 * math.pi * 0 / 3.0) + shift, a2, a1, a0)
+        r1 = _polish(r * math.cos(phi - 2.0 * math.pi * 1 / 3.0) + shift, a2, a1, a0)
+        r2 = _polish(r * math.cos(phi - 2.0 * math.pi * 2 / 3.0) + shift, a2, a1, a0)
+        return 3, r0, r1, r2
+    sd = math.sqrt(max(disc, 0.0))
+    u = -q * 0.5 + sd
+    v = -q * 0.5 - sd
+    r0 = math.copysign(abs(u) ** (1.0 / 3.0), u) + math.copysign(abs(v) ** (1.0 / 3.0), v)
+    r0 += shift
+    return 1, _polish(r0, a2, a1, a0), 0.0, 0.0
 
 
 @njit(cache=True, error_model="numpy")
@@ -101,8 +102,7 @@ def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     a2 = -(x - 1.0) * inv
     a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
     a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
-    roots = np.empty(3)
-    n = _cubic_real_roots(a2, a1, a0, roots)
+    n, r0, r1, r2 = _cubic_real_roots(a2, a1, a0)
     best_u = 1.0
     best_v = _h_scaled(1.0, sa, sb, x)
     v = _h_scaled(-1.0, sa, sb, x)
@@ -110,7 +110,7 @@ def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
         best_u = -1.0
         best_v = v
     for i in range(n):
-        u = roots[i]
+        u = r0 if i == 0 else (r1 if i == 1 else r2)
         if u > -1.0 and u < 1.0:
             v = _h_scaled(u, sa, sb, x)
             if v < best_v:

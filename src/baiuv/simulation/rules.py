@@ -30,9 +30,9 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.model.oracle import oracle_warm_into
-from baiuv.model.transport import lambda_unknown, tc_known
+from baiuv.model.glr_kernels import empirical_best
+from baiuv.model.oracle import oracle_warm_work
+from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
 from baiuv.registry import (
     P_BETA,
     P_FWS_EXPONENT,
@@ -45,7 +45,12 @@ from baiuv.registry import (
     RULE_UNIFORM,
 )
 from baiuv.simulation.game import solve_game
-from baiuv.thresholds.kernels import pair_threshold_kernel, update_state
+from baiuv.thresholds.kernels import (
+    depends_on_t_only,
+    has_state,
+    pair_threshold_kernel,
+    update_state,
+)
 
 # Rule codes (RULE_*) and the layout of the float64 ``params`` array passed to run_glr
 # (P_BETA: leader probability of beta-EB-TCI, P_FWS_EXPONENT: r_t = t^(-exponent)/K,
@@ -58,7 +63,11 @@ W_X = 2  # Frank-Wolfe iterate x(t) (FWS)
 W_TMP = 3  # scratch
 W_TMP2 = 4  # scratch
 W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
-N_WS = 6
+W_GAINS = 6  # DKM gains
+W_F = 7  # FWS values f_j
+W_ORACLE = 8  # 4 rows: scratch of the TaS oracle (oracle_warm_work)
+N_WS = 12
+# rows N_WS .. N_WS + K - 1: FWS gradients (K x K, zero outside the entries being used)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -176,7 +185,9 @@ def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     ``W_XS``); the result does not depend on the warm start beyond rounding (decision
     D95)."""
     hint = scal[1] if scal[2] == best else -1.0
-    _, w, y = oracle_warm_into(means, variances, best, plug_in, -1.0, hint, ws[W_XS])
+    _, w, y = oracle_warm_work(
+        means, variances, best, plug_in, -1.0, hint, ws[W_XS], ws[W_ORACLE : W_ORACLE + 4]
+    )
     scal[1] = y
     scal[2] = best
     K = counts.shape[0]
@@ -215,8 +226,31 @@ def _step_tci(counts, Z, best, beta, rng):
 
 
 @njit(cache=True)
+def _tci_challenger(Z, log_counts, best):
+    """The TCI challenger of :func:`_step_tci` with ``log N_a`` read from ``log_counts``."""
+    K = Z.shape[0]
+    arm = -1
+    vmin = math.inf
+    for a in range(K):
+        if a == best:
+            continue
+        v = Z[a] + log_counts[a]
+        if v < vmin or arm < 0:
+            vmin = v
+            arm = a
+    return arm
+
+
+@njit(cache=True)
 def hedge_weights(L, delta_sum, out):
     """AdaHedge weights ``exp(-eta (L - min L))`` normalised, ``eta = log K / Delta``."""
+    return _hedge_weights_mix(L, delta_sum, out)[0]
+
+
+@njit(cache=True)
+def _hedge_weights_mix(L, delta_sum, out):
+    """:func:`hedge_weights` and the mix loss ``M(L)`` (:func:`_mix_loss` at the same
+    ``eta``, from the same sum of exponentials). Returns ``(eta, M(L))``."""
     K = L.shape[0]
     eta = math.log(K) / delta_sum
     lmin = L.min()
@@ -226,7 +260,7 @@ def hedge_weights(L, delta_sum, out):
         s += out[a]
     for a in range(K):
         out[a] /= s
-    return eta
+    return eta, lmin - math.log(s / K) / eta
 
 
 @njit(cache=True)
@@ -243,7 +277,12 @@ def _mix_loss(L, eta):
 def hedge_update(L, delta_sum, u, eta, loss):
     """AdaHedge (de Rooij et al., 2014) update with loss vector ``loss``; returns the new
     cumulative mixability gap ``Delta += <u, loss> - (M(L + loss) - M(L))``."""
-    pre = _mix_loss(L, eta)
+    return _hedge_update_pre(L, delta_sum, u, eta, loss, _mix_loss(L, eta))
+
+
+@njit(cache=True)
+def _hedge_update_pre(L, delta_sum, u, eta, loss, pre):
+    """:func:`hedge_update` given ``pre = M(L)``."""
     hl = 0.0
     for a in range(L.shape[0]):
         hl += u[a] * loss[a]
@@ -286,18 +325,18 @@ def _step_dkm(counts, means, variances, best, t, plug_in, ws, scal):
     with optimistic gains, and C-tracking of the learner's cumulative weights."""
     K = counts.shape[0]
     w = ws[W_TMP]
-    eta = hedge_weights(ws[W_LOSS], scal[0], w)
+    eta, pre = _hedge_weights_mix(ws[W_LOSS], scal[0], w)
     k, lam, _ = closest_alternative(means, variances, w, best, plug_in)
     lam_vec = ws[W_TMP2]
     for a in range(K):
         lam_vec[a] = means[a]
     lam_vec[best] = lam
     lam_vec[k] = lam
-    gains = np.empty(K)
+    gains = ws[W_GAINS]
     dkm_gains(counts, means, variances, lam_vec, t, plug_in, gains)
     for a in range(K):
         gains[a] = -gains[a]
-    scal[0] = hedge_update(ws[W_LOSS], scal[0], w, eta, gains)
+    scal[0] = _hedge_update_pre(ws[W_LOSS], scal[0], w, eta, gains, pre)
     return c_tracking(ws[W_SUMW], counts, w)
 
 
@@ -313,8 +352,19 @@ def fws_direction(x, means, variances, best, r, plug_in, z):
     Returns ``|H|``.
     """
     K = means.shape[0]
-    grads = np.zeros((K, K))
-    f = np.full(K, math.inf)
+    return fws_direction_work(
+        x, means, variances, best, r, plug_in, z, np.zeros((K, K)), np.empty(K)
+    )
+
+
+@njit(cache=True)
+def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f):
+    """:func:`fws_direction` with its gradients in ``grads`` (``(K, K)``, zero on entry, left
+    zero on return) and values in ``f`` (scratch), so that FWS allocates nothing per
+    sample outside the game solver."""
+    K = means.shape[0]
+    for j in range(K):
+        f[j] = math.inf
     fmin = math.inf
     for j in range(K):
         if j == best:
@@ -348,6 +398,7 @@ def fws_direction(x, means, variances, best, r, plug_in, z):
                 for i in range(K):
                     z[i] = 0.0
                 z[jj] = 1.0
+        _clear_grads(grads, best)
         return 1
     M = np.empty((n_act, K))
     row = 0
@@ -356,10 +407,19 @@ def fws_direction(x, means, variances, best, r, plug_in, z):
             for i in range(K):
                 M[row, i] = grads[j, i] - f[j]  # <e_i - x, grad f_j>, since <x, grad f_j> = f_j
             row += 1
+    _clear_grads(grads, best)
     _, zz = solve_game(M)
     for i in range(K):
         z[i] = zz[i]
     return n_act
+
+
+@njit(cache=True)
+def _clear_grads(grads, best):
+    """Zero the entries of ``grads`` written by :func:`fws_direction_work`."""
+    for j in range(grads.shape[0]):
+        grads[j, best] = 0.0
+        grads[j, j] = 0.0
 
 
 @njit(cache=True)
@@ -378,7 +438,9 @@ def _step_fws(counts, means, variances, best, t, plug_in, ws, exponent):
             z[a] = 1.0 / K
     else:
         r = t ** (-exponent) / K
-        fws_direction(ws[W_X], means, variances, best, r, plug_in, z)
+        fws_direction_work(
+            ws[W_X], means, variances, best, r, plug_in, z, ws[N_WS : N_WS + K], ws[W_F]
+        )
     x = ws[W_X]
     for a in range(K):
         x[a] = x[a] * (t - 1.0) / t + z[a] / t
@@ -443,13 +505,24 @@ def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, 
     empirical variance (Section ``ssec:GLR_stopping_rule``), then of its threshold state
     (``baiuv.thresholds.kernels.update_state``, per-arm peeling statistics of Theorem
     ``thm:delta_correct_complex_threshold_glrt``)."""
+    n = welford(arm, x, counts, means, m2, variances)
+    if has_state(thr_code):
+        update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+
+
+@njit(cache=True)
+def welford(arm, x, counts, means, m2, variances):
+    """Welford update of ``arm``'s count, mean and ``1/N`` variance with ``x``; returns the
+    new count. Small on purpose: the simulation loop calls it at every sample and numba
+    inlines it (a call of a function that contains the threshold-state update costs about
+    100 ns per sample even when the update is skipped; decision D160)."""
     n = counts[arm] + 1
     d = x - means[arm]
     means[arm] += d / n
     m2[arm] += d * (x - means[arm])
     counts[arm] = n
     variances[arm] = m2[arm] / n
-    update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+    return n
 
 
 @njit(cache=True)
@@ -510,7 +583,7 @@ def init_workspace(counts, params):
     C-tracking sums start at the counts, the FWS iterate is uniform, ``scal[0]`` is the
     AdaHedge gap budget, ``scal[1:3]`` the TaS oracle warm-start hint (none)."""
     K = counts.shape[0]
-    ws = np.zeros((N_WS, K))
+    ws = np.zeros((N_WS + K, K))
     for a in range(K):
         ws[W_SUMW, a] = counts[a]
         ws[W_X, a] = 1.0 / K
@@ -593,37 +666,128 @@ def run_glr(
             )
     t = n0 * K
     ws, scal = init_workspace(counts, params)
+    # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
+    # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
+    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger.
     Z = np.empty(K)
-    thr = np.empty(K)
+    thr_pair = np.empty(K)
+    ok = np.zeros(K, dtype=np.bool_)
+    log_counts = np.empty(K)
+    for a in range(K):
+        log_counts[a] = math.log(counts[a])
+    t_only = depends_on_t_only(thr_code)
+    stateful = has_state(thr_code)
+    thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
     truncated = False
+    best = empirical_best(means)
     while True:
-        best = glr_stats_into(counts, means, variances, plug_in, Z)
+        # the degeneracy guard reads every challenger's statistic: refresh the invalid ones
+        for a in range(K):
+            if a != best and not ok[a]:
+                Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                thr_pair[a] = math.nan
+                ok[a] = True
         forced = degenerate_arm(counts, variances, Z, best)
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
-            if forced < 0 and glr_stop_check(
-                thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr, False
-            ):
+            stop = forced < 0
+            thr_t = math.nan
+            have_thr_t = False
+            for a in range(K):  # glr_stop_check, in the same order, with cached values
+                if not stop:
+                    break
+                if a == best:
+                    continue
+                z = Z[a]
+                if t_only:
+                    if not (z > thr_lo):  # then not (z > c(t)) either
+                        stop = False
+                        break
+                    if not have_thr_t:
+                        thr_t = pair_threshold_kernel(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t),
+                            counts[best],
+                            counts[a],
+                            states[best],
+                            states[a],
+                        )
+                        have_thr_t = True
+                        if math.isfinite(thr_t):
+                            thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
+                    c = thr_t
+                else:
+                    if math.isnan(thr_pair[a]):
+                        thr_pair[a] = pair_threshold_kernel(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t),
+                            counts[best],
+                            counts[a],
+                            states[best],
+                            states[a],
+                        )
+                    c = thr_pair[a]
+                if not (z > c):
+                    stop = False
+                    break
+            if stop:
                 break
         if t >= max_samples:
             truncated = True
             break
-        arm = forced
-        if forced < 0:
+        if forced >= 0:
+            arm = forced
+        elif rule == RULE_UNIFORM:
+            arm = t % K
+        elif rule == RULE_TCI:
+            if rng.random() < params[P_BETA]:
+                arm = best
+            else:
+                arm = _tci_challenger(Z, log_counts, best)
+        elif rule == RULE_FIXED:
+            arm = c_tracking(ws[W_SUMW], counts, wfix)
+        else:
             arm = select_arm(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
-        draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
+        # draw_observe, with the threshold-state update in this loop (see welford)
+        n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
+        if stateful:
+            update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+        if rule == RULE_TCI:
+            log_counts[arm] = math.log(n)
         t += 1
+        new_best = empirical_best(means)
+        if arm == best or new_best != best:
+            for a in range(K):
+                ok[a] = False
+        else:
+            ok[arm] = False
+        best = new_best
     rec = 0
     for a in range(1, K):
         if means[a] > means[rec]:
             rec = a
     return t, rec, counts, truncated
+
+
+@njit(cache=True)
+def glr_stat(a, best, plug_in, counts, means, variances):
+    """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
+    :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
+    if plug_in:
+        return tc_known(
+            means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+        )
+    return tc_unknown(means[best], variances[best], counts[best], means[a], variances[a], counts[a])
 
 
 @njit(cache=True)

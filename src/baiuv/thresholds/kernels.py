@@ -182,6 +182,22 @@ def _check_state(state: np.ndarray, n: int, fparams: np.ndarray) -> float:
 
 # ----------------------------------------------------------------------------- public kernels
 @njit(cache=True)
+def has_state(code: int) -> bool:
+    """``True`` for the families whose thresholds read a per-arm state (KL, BoB, EV-BoB):
+    :func:`update_state` is a no-op for the others."""
+    return code == KL or code == BOB or code == EV_BOB
+
+
+@njit(cache=True)
+def depends_on_t_only(code: int) -> bool:
+    """``True`` when :func:`pair_threshold_kernel` of family ``code`` depends on ``t`` alone (the
+    same value for every pair) and is non-decreasing in ``t`` (heuristic); ``False`` when
+    it does not depend on ``t`` but only on the pair's counts and states (every other
+    family). The simulator caches thresholds on this basis (decision D160)."""
+    return code == HEURISTIC
+
+
+@njit(cache=True)
 def update_state(
     code: int, fparams: np.ndarray, state: np.ndarray, n: int, mean: float, var: float
 ) -> None:
@@ -192,7 +208,7 @@ def update_state(
     count ``>= gamma^i`` (``bar t_a`` of Theorem thm:delta_correct_complex_threshold_glrt,
     decision D14), and stores ``ln(gamma R)`` for that level.
     """
-    if code != KL and code != BOB and code != EV_BOB:
+    if not has_state(code):
         return
     if n < 1:
         return

@@ -1,0 +1,280 @@
+"""Per-sample cost of every sampling rule against the floor of the hardware.
+
+Prints, from measurements taken in this run (process CPU time, so the numbers hold on a
+loaded machine; every measurement is repeated ``--repeats`` times, interleaved with the
+others, and the minimum is kept):
+
+* the floor: a numba loop that draws one Gaussian observation and updates one arm's
+  count, mean and variance (Welford) per sample, round robin over the arms;
+* the floor with an EV-GLR stopping check: the same loop, plus the empirical best arm, the
+  EV-GLR statistic of every other arm and the comparison with the heuristic threshold
+  ``ln((1 + ln t)/delta)`` at every sample;
+* the CPU time per sample of every algorithm (the numba kernel of a run, heuristic
+  threshold, ``delta = 0.01``, ``n0 = 2``) at K = 5 (standard instance), K = 10 and K = 20
+  (one fixed random instance each, drawn from seed 1 with the paper's ranges), and of
+  round robin with the EV-GLR stopping rule (``EV-uniform``), the ratio to
+  the floor at the same K, and at K = 5 the target ratio and whether it is met (only the
+  kernel call is timed: the run's generator and arm states are built before it);
+* the growth of each rule's per-sample cost from K = 5 to K = 20 (linear in K: at most
+  20/5 = 4, printed with a 10 % tolerance; Track-and-Stop is exempt).
+
+Seeds are fixed: run ``r`` of a rule uses ``numpy.random.default_rng(r)``, so two runs of
+this script simulate the same samples.
+
+Usage: ``NUMBA_NUM_THREADS=1 .venv/bin/python benchmarks/bench_floor.py [--repeats 5]
+[--min-samples 200000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from baiuv import STANDARD
+from baiuv.model.instance import random_instance
+from baiuv.simulation import ALGORITHMS, RunSettings
+from baiuv.simulation import rules as K_
+from baiuv.simulation.engine import (
+    Algorithm,
+    _fresh_states,
+    _threshold_spec,
+    _true_allocation,
+    fhn_n0,
+    rule_params,
+)
+
+#: Targets of the per-sample cost at K = 5, as ratios to the floor loop.
+TARGETS = {
+    "EV-TCI": 4.0,
+    "EV-uniform": 4.0,
+    "uniform": 10.0,
+    "TCI": 10.0,
+    "DKM": 20.0,
+    "EV-DKM": 20.0,
+    "FWS": 20.0,
+    "EV-FWS": 20.0,
+    "TaS": 75.0,
+    "EV-TaS": 75.0,
+}
+LINEAR_EXEMPT = ("TaS", "EV-TaS")
+#: Round robin with the EV-GLR stopping rule (not an algorithm of the paper's figures).
+EV_UNIFORM = Algorithm("EV-uniform", "glr", K_.RULE_UNIFORM, True, "uniform", "EV")
+BENCH_ALGORITHMS = {**ALGORITHMS, "EV-uniform": EV_UNIFORM}
+
+
+@njit(cache=True)
+def floor_loop(mu, sd, n, rng):
+    """``n`` samples: one Gaussian draw and one Welford update of one arm per sample."""
+    K = mu.shape[0]
+    counts = np.zeros(K, dtype=np.int64)
+    means = np.zeros(K)
+    m2 = np.zeros(K)
+    var = np.zeros(K)
+    for t in range(n):
+        a = t % K
+        x = mu[a] + sd[a] * rng.standard_normal()
+        c = counts[a] + 1
+        d = x - means[a]
+        means[a] += d / c
+        m2[a] += d * (x - means[a])
+        counts[a] = c
+        var[a] = m2[a] / c
+    return means.sum() + var.sum()
+
+
+@njit(cache=True)
+def floor_ev_check_loop(mu, sd, n, rng, log_inv_delta):
+    """:func:`floor_loop` plus a full EV-GLR stopping check (all arms) at every sample."""
+    K = mu.shape[0]
+    counts = np.zeros(K, dtype=np.int64)
+    means = np.zeros(K)
+    m2 = np.zeros(K)
+    var = np.zeros(K)
+    n_stop = 0
+    for t in range(n):
+        a = t % K
+        x = mu[a] + sd[a] * rng.standard_normal()
+        c = counts[a] + 1
+        d = x - means[a]
+        means[a] += d / c
+        m2[a] += d * (x - means[a])
+        counts[a] = c
+        var[a] = m2[a] / c
+        if t < 2 * K:
+            continue
+        best = 0
+        for b in range(1, K):
+            if means[b] > means[best]:
+                best = b
+        thr = math.log1p(math.log(t + 1.0)) + log_inv_delta
+        stop = True
+        for b in range(K):
+            if b == best:
+                continue
+            g = means[best] - means[b]
+            z = 0.5 * g * g / (var[best] / counts[best] + var[b] / counts[b])
+            if not (z > thr):
+                stop = False
+        if stop:
+            n_stop += 1
+    return n_stop
+
+
+def instances():
+    """The benchmark's instance at each K."""
+    return {
+        5: STANDARD,
+        10: random_instance(np.random.default_rng(1), 10, name="K10"),
+        20: random_instance(np.random.default_rng(1), 20, name="K20"),
+    }
+
+
+class Rule:
+    """The prepared arguments of one algorithm's kernel on one instance."""
+
+    def __init__(self, name, inst, settings):
+        self.alg = BENCH_ALGORITHMS[name]
+        self.inst = inst
+        self.s = settings
+        K = inst.K
+        self.mu = np.asarray(inst.mu, float)
+        self.sigma2 = np.asarray(inst.sigma2, float)
+        if self.alg.kernel == "glr":
+            self.spec = _threshold_spec(settings.threshold, K, settings.delta, ())
+            self.params = rule_params(settings)
+            if self.alg.rule == K_.RULE_FIXED:
+                self.wfix = _true_allocation(tuple(self.mu.tolist()), tuple(self.sigma2.tolist()))
+            else:
+                self.wfix = np.full(K, 1.0 / K)
+
+    def prepare(self, seed):
+        """The kernel and its arguments for run ``seed`` (generator and arm states built
+        here, outside the timed call)."""
+        rng = np.random.default_rng(seed)
+        s = self.s
+        if self.alg.kernel == "fhn":
+            K = self.mu.size
+            n0 = fhn_n0(s.delta)
+            log_term = 2.0 * math.log((K - 1) / (2.0 * s.delta))
+            fhn1 = self.alg.name == "FHN1"
+            return K_.run_fhn, (self.mu, self.sigma2, n0, log_term, fhn1, rng, s.max_samples)
+        args = (
+            self.alg.rule,
+            self.alg.plug_in,
+            self.mu,
+            self.sigma2,
+            s.n0,
+            self.spec.code,
+            self.spec.fparams,
+            self.spec.table,
+            _fresh_states(self.mu.size),
+            self.params,
+            self.wfix,
+            rng,
+            s.max_samples,
+            0.0,
+        )
+        return K_.run_glr, args
+
+    def run(self, seed):
+        fn, args = self.prepare(seed)
+        return fn(*args)[0]
+
+
+def time_rule(rule, min_samples):
+    """CPU seconds per sample over runs with seeds 0, 1, ... until ``min_samples``."""
+    samples = 0
+    cpu = 0.0
+    seed = 0
+    while samples < min_samples:
+        fn, args = rule.prepare(seed)
+        t0 = time.process_time()
+        tau = fn(*args)[0]
+        cpu += time.process_time() - t0
+        samples += int(tau)
+        seed += 1
+    return cpu / samples
+
+
+def time_floor(fn, mu, n, *extra):
+    sd = np.sqrt(mu[1])
+    rng = np.random.default_rng(0)
+    t0 = time.process_time()
+    fn(mu[0], sd, n, rng, *extra)
+    return (time.process_time() - t0) / n
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5, help="interleaved repeats (minimum kept)")
+    ap.add_argument("--min-samples", type=int, default=200_000, help="samples per measurement")
+    ap.add_argument("--algorithms", nargs="*", default=list(BENCH_ALGORITHMS))
+    args = ap.parse_args()
+
+    s = RunSettings(max_samples=1_000_000)
+    insts = instances()
+    Ks = sorted(insts)
+    rules = {(a, K): Rule(a, insts[K], s) for a in args.algorithms for K in Ks}
+    log_inv_delta = math.log(1.0 / s.delta)
+    for K in Ks:  # compile / load every kernel outside the measurements
+        arr = (np.asarray(insts[K].mu, float), np.asarray(insts[K].sigma2, float))
+        floor_loop(arr[0], np.sqrt(arr[1]), 10, np.random.default_rng(0))
+        floor_ev_check_loop(arr[0], np.sqrt(arr[1]), 10, np.random.default_rng(0), log_inv_delta)
+    for r in rules.values():
+        r.run(0)
+
+    best: dict = {}
+    for _ in range(args.repeats):
+        for K in Ks:
+            arr = (np.asarray(insts[K].mu, float), np.asarray(insts[K].sigma2, float))
+            n = 20 * args.min_samples
+            v = time_floor(floor_loop, arr, n)
+            best[("floor", K)] = min(best.get(("floor", K), math.inf), v)
+            v = time_floor(floor_ev_check_loop, arr, n, log_inv_delta)
+            best[("floor+EV", K)] = min(best.get(("floor+EV", K), math.inf), v)
+        for key, r in rules.items():
+            v = time_rule(r, args.min_samples)
+            best[key] = min(best.get(key, math.inf), v)
+
+    ns = 1e9
+    print(
+        f"== CPU time per sample (ns), minimum of {args.repeats} interleaved repeats; "
+        f"heuristic threshold, delta = {s.delta}, n0 = {s.n0}"
+    )
+    head = f"{'':10s}" + "".join(f" {'K=' + str(K):>9s} {'/floor':>7s}" for K in Ks)
+    print(head + f" {'target@5':>9s} {'met':>4s} {'K20/K5':>7s} {'linear':>7s}")
+    for name in ("floor", "floor+EV"):
+        row = f"{name:10s}"
+        for K in Ks:
+            row += f" {ns * best[(name, K)]:9.1f} {best[(name, K)] / best[('floor', K)]:7.2f}"
+        print(row)
+    n_met = n_targets = 0
+    for a in args.algorithms:
+        row = f"{a:10s}"
+        for K in Ks:
+            row += f" {ns * best[(a, K)]:9.1f} {best[(a, K)] / best[('floor', K)]:7.1f}"
+        ratio5 = best[(a, 5)] / best[("floor", 5)]
+        tgt = TARGETS.get(a)
+        if tgt is None:
+            row += f" {'-':>9s} {'-':>4s}"
+        else:
+            ok = ratio5 <= tgt
+            n_targets += 1
+            n_met += ok
+            row += f" {tgt:8.0f}x {'yes' if ok else 'NO':>4s}"
+        growth = best[(a, 20)] / best[(a, 5)]
+        lin = "exempt" if a in LINEAR_EXEMPT else ("yes" if growth <= 4.4 else "NO")
+        row += f" {growth:7.2f} {lin:>7s}"
+        print(row)
+    print(
+        f"targets at K = 5 met: {n_met}/{n_targets} (ratio to the floor loop at K = 5, "
+        f"{ns * best[('floor', 5)]:.1f} ns per sample); linear: K20/K5 <= 4.4"
+    )
+
+
+if __name__ == "__main__":
+    main()
