@@ -55,7 +55,7 @@ def test_threshold_targets_with_test_config(tiny_pipeline):
     # BoB slope study and Ipopt agreement are pipeline outputs (D171, D172)
     for t in (
         "results/tables/bob_slope.md",
-        "figures/bob_slope.png",
+        "results/figures/bob_slope.png",
         "results/tables/ipopt_agreement.md",
     ):
         assert (work / t).stat().st_size > 0
