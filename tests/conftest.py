@@ -51,7 +51,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tiny_pipeline" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.pipeline)
-        if any(m in item.keywords for m in ("pipeline", "integration", "slurm")):
+        # markers, not keywords: a keyword also matches a folder name ("integration")
+        if any(item.get_closest_marker(m) for m in ("pipeline", "integration", "slurm")):
             item.add_marker(pytest.mark.slow)
 
 
