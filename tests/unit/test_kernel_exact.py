@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from baiuv import STANDARD, GaussianInstance
 from baiuv.model.instance import EASY, random_instance
@@ -142,7 +141,6 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
                 assert len(set(vals)) == 1, fam
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="reference not recorded")
 def test_kernels_reproduce_the_reference_bit_for_bit():
     ref = json.loads(REFERENCE.read_text())
     got = _compute()
