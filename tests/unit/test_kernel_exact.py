@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from baiuv import STANDARD, GaussianInstance
 from baiuv.model.instance import EASY, random_instance
@@ -141,6 +142,7 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
                 assert len(set(vals)) == 1, fam
 
 
+@pytest.mark.slow  # every rule and threshold setting on the reference grid of runs
 def test_kernels_reproduce_the_reference_bit_for_bit():
     ref = json.loads(REFERENCE.read_text())
     got = _compute()

@@ -76,7 +76,11 @@ def test_lazy_engine_matches_reference(rho):
         assert (r["stopping_time"], r["recommendation"]) == (tau, rec)
 
 
-@pytest.mark.parametrize("alg,thr", [("TCI", "bob"), ("EV-TCI", "ev-box"), ("TaS", "box")])
+@pytest.mark.parametrize(
+    # TaS solves its oracle at every step: its runs are the long ones
+    "alg,thr",
+    [("TCI", "bob"), ("EV-TCI", "ev-box"), pytest.param("TaS", "box", marks=pytest.mark.slow)],
+)
 def test_lazy_stops_on_the_grid_and_not_before_the_eager_rule(alg, thr):
     """Same stream: the check consumes no randomness, so the lazy run follows the eager
     trajectory and stops at a grid time >= the eager stopping time."""

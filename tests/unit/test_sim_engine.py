@@ -59,6 +59,7 @@ def _reference_uniform(mu, s2, n0, delta, plug_in, rng):
         t += 1
 
 
+@pytest.mark.slow  # a pure-Python loop recomputes every statistic at every step
 @pytest.mark.parametrize("plug_in", [False, True])
 def test_engine_loop_matches_reference_implementation(plug_in):
     from baiuv.registry import Algorithm
