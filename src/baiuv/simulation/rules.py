@@ -16,11 +16,11 @@ Two loops exist:
 * :func:`run_fhn` -- the elimination procedures FHN1/FHN2 (Algorithm ``algo:fhn2``), which
   have their own stopping (elimination) rule and sample all surviving arms in rounds.
 
-Adding a sampling rule (see also :mod:`baiuv.registry`): write a function
-``_step_<name>(...) -> int`` returning the next arm from the current statistics, give it a
-new code ``RULE_<NAME>`` in the registry, add one branch to :func:`select_arm` (and, if it
-keeps a state, initialise its row of the workspace in :func:`run_glr`), then register an
-:class:`~baiuv.registry.Algorithm` naming that code.
+Adding a sampling rule (see also :mod:`baiuv.registry`): write a compiled function with
+the signature of :func:`select_arm` in a module of its own and name it as the ``step`` of a
+registered :class:`~baiuv.registry.Algorithm`; the engine and the identifier run it in
+:func:`run_glr_loop`, this module is not edited. (The built-in rules are branches of
+:func:`select_arm` under the ``RULE_*`` codes of the registry.)
 """
 
 from __future__ import annotations
@@ -633,7 +633,59 @@ def run_glr(
     max_samples,
     lazy_ratio=0.0,
 ):
-    """One run of a sampling rule with the GLR (or EV-GLR) stopping rule.
+    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`): compiled once and
+    kept in numba's cache (the generic loop is compiled into this function, with the
+    step function inlined)."""
+    return run_glr_loop(
+        select_arm,
+        rule,
+        plug_in,
+        mu,
+        sigma2,
+        n0,
+        thr_code,
+        thr_fparams,
+        thr_table,
+        states,
+        params,
+        wfix,
+        rng,
+        max_samples,
+        lazy_ratio,
+    )
+
+
+@njit(inline="always")
+def run_glr_loop(
+    step,
+    rule,
+    plug_in,
+    mu,
+    sigma2,
+    n0,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    params,
+    wfix,
+    rng,
+    max_samples,
+    lazy_ratio=0.0,
+):
+    """One run of the sampling rule ``step`` with the GLR (or EV-GLR) stopping rule.
+
+    ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule, t,
+    counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``,
+    called before every sample after the initialisation (unless the degeneracy guard
+    forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
+    ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
+    between steps) and ``rng`` the run's generator. The built-in codes ``RULE_UNIFORM``,
+    ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths of this loop; a rule registered
+    with its own kernel runs with ``rule = RULE_CUSTOM``. This function is not cached
+    (numba cannot cache a function that receives a compiled function as an argument):
+    :func:`run_glr` is its cached instance for the built-in rules, and a registered
+    kernel costs one compilation of the loop per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
@@ -755,7 +807,7 @@ def run_glr(
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
-            arm = select_arm(
+            arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
         # draw_observe, with the threshold-state update in this loop (see welford)
