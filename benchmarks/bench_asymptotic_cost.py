@@ -1,6 +1,6 @@
 """Benchmark: cost of the asymptotic experiment (runs at ln(1/delta) up to 1000).
 
-Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper.yaml]
+Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper-extended.yaml]
 [--repeats 1] [--level 1000]``.
 
 For every (instance, cell) of the config's ``asymptotic`` section, simulates ``--repeats``
@@ -26,11 +26,13 @@ from baiuv.simulation.engine import RunSettings, simulate_run
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--config", default="config/paper.yaml")
+    ap.add_argument("--config", default="config/paper-extended.yaml")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--level", type=float, default=None)
     a = ap.parse_args()
     cfg = yaml.safe_load(open(a.config))
+    if "instances" not in cfg:  # an overlay (config/paper-extended.yaml) of config/paper.yaml
+        cfg = {**yaml.safe_load(open("config/paper.yaml")), **cfg}
     sec = cfg["asymptotic"]
     named = {i["name"]: i for i in cfg["instances"]}
     levels = asymptotic_levels(sec)

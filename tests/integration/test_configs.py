@@ -10,12 +10,15 @@ from baiuv.pipeline.config import validate_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
-CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
+#: Overlays, given after a full configuration (``--configfile config/paper.yaml <overlay>``).
+OVERLAYS = {"paper-extended.yaml": "paper.yaml"}
+CONFIGS = sorted(p for p in (ROOT / "config").glob("*.yaml") if p.name not in OVERLAYS)
 
 
 def test_the_expected_configs_exist():
     names = {p.name for p in CONFIGS}
     assert {"config.yaml", "paper.yaml", "test.yaml", "audit-resolving.yaml"} <= names
+    assert all((ROOT / "config" / name).exists() for name in OVERLAYS)
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
@@ -23,6 +26,34 @@ def test_shipped_config_is_valid(path):
     cfg = yaml.safe_load(path.read_text())
     validate_config(cfg, SCHEMA)
     assert cfg["simulation"]["max_samples"] >= 1  # defaults filled in
+
+
+@pytest.mark.parametrize("overlay", sorted(OVERLAYS))
+def test_overlay_on_its_base_is_valid(overlay):
+    """An overlay merged over its base (Snakemake merges --configfile files key by key)
+    validates, and turns on the sections its base switches off."""
+    base = yaml.safe_load((ROOT / "config" / OVERLAYS[overlay]).read_text())
+    over = yaml.safe_load((ROOT / "config" / overlay).read_text())
+    assert all(base[key] is None for key in over)  # the overlay adds only what base skips
+    cfg = {**base, **over}
+    validate_config(cfg, SCHEMA)
+    assert all(isinstance(cfg[key], dict) for key in over)
+
+
+def test_null_section_is_skipped():
+    """An optional experiment section set to null is removed (decision D200): the paper
+    configuration runs the paper's figures only, although config/config.yaml, which it is
+    merged into, enables the artifact's own experiments."""
+    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    paper = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
+    assert all(key in default for key in OPTIONAL_SECTIONS)
+    cfg = {**default, **paper}
+    validate_config(cfg, SCHEMA)
+    assert not any(key in cfg for key in OPTIONAL_SECTIONS)
+    with pytest.raises(Exception, match="simulation"):
+        validate_config({**default, "simulation": None}, SCHEMA)  # required: not skippable
 
 
 def test_audit_resolving_config_resolves_delta():
@@ -47,6 +78,21 @@ def test_publish_destinations():
             publish_paths({"publish": {"figures": bad, "report": "docs/r.md"}})
     with pytest.raises(ConfigError, match="no publish section"):
         publish_paths({})
+
+
+def test_publish_tables_destination():
+    """The optional publish.tables key: none in the default config (tables are not
+    published), docs/paper-scale/tables in the paper configuration, checked as the others."""
+    from baiuv.pipeline.config import ConfigError, publish_paths, publish_tables_dir
+
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    paper = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
+    assert publish_tables_dir(default) is None
+    merged = {**default, **paper}
+    assert publish_paths(merged) == ("docs/paper-scale/figures", "docs/paper-scale/reproduction.md")
+    assert publish_tables_dir(merged) == "docs/paper-scale/tables"
+    with pytest.raises(ConfigError, match="publish.tables"):
+        publish_tables_dir({"publish": {"figures": "f", "report": "r.md", "tables": "results/t"}})
 
 
 def _base():

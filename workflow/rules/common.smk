@@ -6,6 +6,7 @@ import os
 from baiuv.pipeline.config import (
     ConfigError,
     publish_paths,
+    publish_tables_dir,
     section_delta,
     validate_config,
 )
@@ -140,8 +141,13 @@ def all_targets():
 # naming the section.
 def publish_inputs(wildcards):
     figures, report = publish_paths(config)
-    prefix = "results/figures/"
-    published = [
-        f"{figures}/{t[len(prefix):]}" for t in all_targets() if t.startswith(prefix)
-    ]
+    tables = publish_tables_dir(config)
+    published = []
+    for t in all_targets():
+        if t.startswith("results/figures/"):
+            published.append(f"{figures}/{t[len('results/figures/'):]}")
+        elif (
+            tables is not None and t.startswith("results/tables/") and t.endswith(".md")
+        ):
+            published.append(f"{tables}/{t[len('results/tables/'):]}")
     return published + [report]

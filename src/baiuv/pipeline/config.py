@@ -8,6 +8,10 @@
 2. Cross-field checks that a schema cannot express (:func:`validate_config_semantics`),
    then each optional experiment section's own checks.
 
+An optional experiment section (:data:`OPTIONAL_SECTIONS`) set to ``null`` is removed, so
+a configuration given with ``--configfile`` can switch off a section that
+``config/config.yaml`` enables (decision D200).
+
 Every error is a :class:`ConfigError` naming the offending field (dotted path) and what is
 allowed.
 """
@@ -22,6 +26,9 @@ import numpy as np
 import yaml
 
 from baiuv.registry import PARAMETERS, selection
+
+#: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
+OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit")
 
 
 class ConfigError(ValueError):
@@ -70,8 +77,12 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     """Validate ``config`` in place: schema (with the registry's enums and defaults, defaults
     filled), cross-field checks, and the checks of each experiment section present.
 
-    Returns ``config``; raises :class:`ConfigError` naming the first bad field.
+    Returns ``config``; raises :class:`ConfigError` naming the first bad field. Optional
+    experiment sections set to ``null`` are removed first (:data:`OPTIONAL_SECTIONS`).
     """
+    for key in OPTIONAL_SECTIONS:
+        if key in config and config[key] is None:
+            del config[key]
     errors = sorted(_validator(load_schema(schema_path)).iter_errors(config), key=str)
     if errors:
         err = errors[0]
@@ -154,6 +165,7 @@ def validate_config_semantics(config: dict) -> None:
     _simulation(config.get("simulation") or {}, insts)
     if "publish" in config:
         publish_paths(config)
+        publish_tables_dir(config)
 
 
 def _simulation(sim: dict, insts: dict) -> None:
@@ -193,16 +205,26 @@ def publish_paths(config: dict) -> tuple[str, str]:
             "publish: this configuration has no publish section, so `snakemake publish` has "
             "no destination (config/config.yaml publishes to figures/ and docs/reproduction.md)"
         )
-    out = []
-    for key in ("figures", "report"):
-        path = posixpath.normpath(str(config["publish"][key]))
-        if posixpath.isabs(path) or path == "." or path.split("/")[0] in ("..", "results"):
-            raise ConfigError(
-                f"publish.{key}: {path!r} must be a relative path inside the working "
-                "directory, outside results/"
-            )
-        out.append(path)
-    return out[0], out[1]
+    return _publish_path(config, "figures"), _publish_path(config, "report")
+
+
+def publish_tables_dir(config: dict) -> str | None:
+    """Directory of the optional ``publish.tables`` key (where ``snakemake publish`` copies
+    the Markdown tables ``results/tables/*.md``), normalised as :func:`publish_paths`;
+    ``None`` when the section has no such key."""
+    if "tables" not in config.get("publish", {}):
+        return None
+    return _publish_path(config, "tables")
+
+
+def _publish_path(config: dict, key: str) -> str:
+    path = posixpath.normpath(str(config["publish"][key]))
+    if posixpath.isabs(path) or path == "." or path.split("/")[0] in ("..", "results"):
+        raise ConfigError(
+            f"publish.{key}: {path!r} must be a relative path inside the working "
+            "directory, outside results/"
+        )
+    return path
 
 
 def section_log_inv_delta(section: dict, name: str) -> float:
