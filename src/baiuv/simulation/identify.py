@@ -296,9 +296,7 @@ class BestArmIdentifier:
         self._sampling = name
         self._spec = spec
         self._params = rule_params(settings)
-        step = alg.step_kernel()  # a registered kernel, or the built-in dispatch
-        self._step = step if step is not None else rules.select_arm
-        self._rule = alg.rule if step is None else RULE_CUSTOM
+        alg.step_kernel()  # a registered kernel must import (checked here, used in next_arm)
         self._wfix = np.full(K, 1.0 / K)
         self._strict = strict
         self._max = settings.max_samples
@@ -435,9 +433,10 @@ class BestArmIdentifier:
         elif self._forced >= 0:
             arm = self._forced
         else:
+            step = self._alg.step_kernel()  # a registered kernel, or the built-in dispatch
             arm = int(
-                self._step(
-                    self._rule,
+                (rules.select_arm if step is None else step)(
+                    self._alg.rule if step is None else RULE_CUSTOM,
                     self.n_samples,
                     self._counts,
                     self._means,
