@@ -720,13 +720,21 @@ def run_glr_loop(
     ws, scal = init_workspace(counts, params)
     # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
     # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
-    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger.
+    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] is
+    # computed when read (decision D191): by the stopping check, the TCI challenger, a
+    # registered step kernel, or the degeneracy guard when the certificate fails.
     Z = np.empty(K)
     thr_pair = np.empty(K)
     ok = np.zeros(K, dtype=np.bool_)
     log_counts = np.empty(K)
     for a in range(K):
         log_counts[a] = math.log(counts[a])
+    # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
+    # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
+    n_uncert = 0
+    for a in range(K):
+        if not certified_arm(means[a], variances[a]):
+            n_uncert += 1
     t_only = depends_on_t_only(thr_code)
     stateful = has_state(thr_code)
     thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
@@ -735,14 +743,13 @@ def run_glr_loop(
     k_next = 0
     truncated = False
     best = empirical_best(means)
+    reads_all_z = rule == RULE_TCI or rule < 0
     while True:
-        # the degeneracy guard reads every challenger's statistic: refresh the invalid ones
-        for a in range(K):
-            if a != best and not ok[a]:
-                Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
-                thr_pair[a] = math.nan
-                ok[a] = True
-        forced = degenerate_arm(counts, variances, Z, best)
+        if n_uncert > 0:  # exact guard: it reads every challenger's statistic
+            _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+            forced = degenerate_arm(counts, variances, Z, best)
+        else:
+            forced = -1
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
@@ -754,6 +761,10 @@ def run_glr_loop(
                     break
                 if a == best:
                     continue
+                if not ok[a]:
+                    Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                    thr_pair[a] = math.nan
+                    ok[a] = True
                 z = Z[a]
                 if t_only:
                     if not (z > thr_lo):  # then not (z > c(t)) either
@@ -803,21 +814,35 @@ def run_glr_loop(
             if rng.random() < params[P_BETA]:
                 arm = best
             else:
+                _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
                 arm = _tci_challenger(Z, log_counts, best)
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
+            if reads_all_z:
+                _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
             arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
         # draw_observe, with the threshold-state update in this loop (see welford)
+        was_certified = certified_arm(means[arm], variances[arm])
         n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
         if stateful:
             update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+        now_certified = certified_arm(means[arm], variances[arm])
+        if now_certified and not was_certified:
+            n_uncert -= 1
+        elif was_certified and not now_certified:
+            n_uncert += 1
         if rule == RULE_TCI:
             log_counts[arm] = math.log(n)
         t += 1
-        new_best = empirical_best(means)
+        if n_uncert == 0 and arm != best:  # finite means: argmax changes only at arm
+            ma = means[arm]
+            mb = means[best]
+            new_best = arm if (ma > mb or (ma == mb and arm < best)) else best
+        else:
+            new_best = empirical_best(means)
         if arm == best or new_best != best:
             for a in range(K):
                 ok[a] = False
@@ -829,6 +854,25 @@ def run_glr_loop(
         if means[a] > means[rec]:
             rec = a
     return t, rec, counts, truncated
+
+
+@njit(cache=True)
+def certified_arm(mean, variance):
+    """``True`` when an arm's statistics cannot make the GLR loop's statistics degenerate
+    (decision D191): ``1e-100 <= variance <= 1e100`` and ``|mean| <= 1e50``. When every arm
+    is certified (counts between 1 and ``2^63``), every ``Z_a(t)`` and ``Z^EV_a(t)`` is
+    finite, so :func:`degenerate_arm` returns ``-1`` without reading them."""
+    return 1e-100 <= variance <= 1e100 and abs(mean) <= 1e50
+
+
+@njit(cache=True)
+def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
+    """Compute the statistic of every challenger whose cached value is invalid."""
+    for a in range(Z.shape[0]):
+        if a != best and not ok[a]:
+            Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+            thr_pair[a] = math.nan
+            ok[a] = True
 
 
 @njit(cache=True)
