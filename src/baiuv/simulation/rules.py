@@ -720,15 +720,14 @@ def run_glr_loop(
     ws, scal = init_workspace(counts, params)
     # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
     # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
-    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] is
+    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] and log N_a are
     # computed when read (decision D191): by the stopping check, the TCI challenger, a
     # registered step kernel, or the degeneracy guard when the certificate fails.
     Z = np.empty(K)
     thr_pair = np.empty(K)
     ok = np.zeros(K, dtype=np.bool_)
-    log_counts = np.empty(K)
-    for a in range(K):
-        log_counts[a] = math.log(counts[a])
+    log_counts = np.empty(K)  # valid where log_ok: log N_a is computed when TCI reads it
+    log_ok = np.zeros(K, dtype=np.bool_)
     # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
     # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
     n_uncert = 0
@@ -738,6 +737,8 @@ def run_glr_loop(
     t_only = depends_on_t_only(thr_code)
     stateful = has_state(thr_code)
     thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
+    thr_hi = math.inf  # certified upper bound of the t-only threshold at every t <= t_hi
+    t_hi = -1
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
@@ -770,6 +771,23 @@ def run_glr_loop(
                     if not (z > thr_lo):  # then not (z > c(t)) either
                         stop = False
                         break
+                    if t > t_hi:  # upper bound c(t_hi) for the times up to t_hi (D192)
+                        t_hi = t + t // 16 + 1
+                        c_hi = pair_threshold_kernel(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t_hi),
+                            counts[best],
+                            counts[a],
+                            states[best],
+                            states[a],
+                        )
+                        thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
+                        if not math.isfinite(thr_hi):
+                            thr_hi = math.inf
+                    if z > thr_hi:  # then z > c(t) too
+                        continue
                     if not have_thr_t:
                         thr_t = pair_threshold_kernel(
                             thr_code,
@@ -815,6 +833,10 @@ def run_glr_loop(
                 arm = best
             else:
                 _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+                for a in range(K):
+                    if a != best and not log_ok[a]:
+                        log_counts[a] = math.log(counts[a])
+                        log_ok[a] = True
                 arm = _tci_challenger(Z, log_counts, best)
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
@@ -834,8 +856,7 @@ def run_glr_loop(
             n_uncert -= 1
         elif was_certified and not now_certified:
             n_uncert += 1
-        if rule == RULE_TCI:
-            log_counts[arm] = math.log(n)
+        log_ok[arm] = False
         t += 1
         if n_uncert == 0 and arm != best:  # finite means: argmax changes only at arm
             ma = means[arm]
