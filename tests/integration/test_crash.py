@@ -49,7 +49,10 @@ from baiuv.pipeline.io import read_table
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
 
-_FINISHED_SHARD = re.compile(r"^Finished jobid: \d+ \(Rule: sim_shard\)", re.M)
+# a finished shard job: one shard (cluster) or a batch of shards (local runs, D201)
+_FINISHED_SHARD = re.compile(
+    r"^Finished jobid: \d+ \(Rule: (?:sim_shard|simulations_batch_\d+)\)", re.M
+)
 
 
 def _shards(root: Path) -> list[Path]:
@@ -142,7 +145,10 @@ def test_source_edits_rerun_compute_rules_and_touches_do_not(tiny_pipeline, tmp_
     rerun = _dry_run(root)
     # rules reading only the config rerun because their `code` parameter changed, the
     # rules downstream of them because their input will be rebuilt
-    leaves = {"sim_shard", "characteristic_time_sweep", "threshold_curves"}
+    # (the shards run in batches locally, D201: rules simulations_batch_<b>)
+    batches = {r for r in rerun if re.fullmatch(r"simulations_batch_\d+", r)}
+    assert batches, sorted(rerun)
+    leaves = batches | {"characteristic_time_sweep", "threshold_curves"}
     assert leaves | {"sim_aggregate", "sim_figure"} <= set(rerun), sorted(rerun)
     for rule in leaves:
         assert any(r.startswith("Params have changed") for r in rerun[rule]), rerun[rule]

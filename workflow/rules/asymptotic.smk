@@ -35,40 +35,64 @@ if "asymptotic" in config:
         )
     }
 
-    rule asym_shard:
-        output:
-            runs="results/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
-            timings="results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
-        log:
-            "logs/asymptotic/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.log",
-        benchmark:
-            "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_L{level}_{shard}.tsv"
-        wildcard_constraints:
-            instance=ASY_WC["instance"],
-            algorithm=ASY_WC["algorithm"],
-            threshold=ASY_WC["threshold"],
-            level=ASY_WC["level"],
-            shard=r"\d+",
-        conda:
-            CONDA_ENV
-        resources:
-            runtime=240,
-            mem_mb=1000,
-        params:
-            instance=lambda wc: ASY_INSTANCES[wc.instance].instance.to_dict(),
-            runs=lambda wc: ASY_INSTANCES[wc.instance].runs,
-            log_inv_delta=lambda wc: ASY_LEVELS[wc.level],
-            algorithm=lambda wc: wc.algorithm,
-            threshold=lambda wc: wc.threshold,
-            n0=ASY["n0"],
-            beta=ASY["beta"],
-            max_samples=ASY["max_samples"],
-            seed=config["seed"],
-            n_shards=ASY_SHARDS,
-            shard=lambda wc: int(wc.shard),
-            code=SRC_HASH,
-        script:
-            "../scripts/asym_shard.py"
+    ASY_SHARD_OUTPUT = {
+        "runs": "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
+        "timings": "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
+    }
+    ASY_SHARD_LOG = (
+        "logs/asymptotic/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.log"
+    )
+    ASY_SHARD_CELLS = [
+        {"instance": i, "algorithm": a, "threshold": t, "level": lab, "shard": s}
+        for i in ASY_INSTANCES
+        for a, t in ASY_PAIRS
+        for lab in ASY_LEVELS
+        for s in range(ASY_SHARDS)
+    ]
+
+    def asym_shard_params(instance, algorithm, threshold, level, shard):
+        """Parameters of one asymptotic shard (the shard rule's and the batch rules')."""
+        return {
+            "instance": ASY_INSTANCES[instance].instance.to_dict(),
+            "runs": ASY_INSTANCES[instance].runs,
+            "log_inv_delta": ASY_LEVELS[level],
+            "algorithm": algorithm,
+            "threshold": threshold,
+            "n0": ASY["n0"],
+            "beta": ASY["beta"],
+            "max_samples": ASY["max_samples"],
+            "seed": config["seed"],
+            "n_shards": ASY_SHARDS,
+            "shard": int(shard),
+            "code": SRC_HASH,
+        }
+
+    if not SHARD_BATCHES:
+
+        rule asym_shard:
+            output:
+                **ASY_SHARD_OUTPUT,
+            log:
+                ASY_SHARD_LOG,
+            benchmark:
+                "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_L{level}_{shard}.tsv"
+            wildcard_constraints:
+                instance=ASY_WC["instance"],
+                algorithm=ASY_WC["algorithm"],
+                threshold=ASY_WC["threshold"],
+                level=ASY_WC["level"],
+                shard=r"\d+",
+            conda:
+                CONDA_ENV
+            resources:
+                runtime=240,
+                mem_mb=1000,
+            params:
+                p=lambda wc: asym_shard_params(
+                    wc.instance, wc.algorithm, wc.threshold, wc.level, wc.shard
+                ),
+            script:
+                "../scripts/asym_shard.py"
 
     rule asym_aggregate:
         input:

@@ -32,35 +32,53 @@ if "audit" in config:
         script:
             "../scripts/audit_instances.py"
 
-    rule audit_shard:
-        output:
-            runs="results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
-            timings="results/timings/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
-        log:
-            "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log",
-        benchmark:
-            "benchmarks/out/audit_{algorithm}_{n0}_{shard}.tsv"
-        wildcard_constraints:
-            algorithm="|".join(AUD["algorithms"]),
-            n0=r"\d+",
-            shard=r"\d+",
-        conda:
-            CONDA_ENV
-        resources:
-            runtime=240,
-            mem_mb=1000,
-        params:
-            section=AUD,
-            instances=INSTANCES,
-            algorithm=lambda wc: wc.algorithm,
-            n0=lambda wc: int(wc.n0),
-            settings=AUD_SETTINGS,
-            seed=config["seed"],
-            n_shards=AUD_SHARDS,
-            shard=lambda wc: int(wc.shard),
-            code=SRC_HASH,
-        script:
-            "../scripts/audit_shard.py"
+    AUD_SHARD_OUTPUT = {
+        "runs": "results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+        "timings": "results/timings/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+    }
+    AUD_SHARD_LOG = "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log"
+    AUD_SHARD_CELLS = [
+        {"algorithm": alg, "n0": n0, "shard": s}
+        for alg, n0 in AUD_CELLS
+        for s in range(AUD_SHARDS)
+    ]
+
+    def audit_shard_params(algorithm, n0, shard):
+        """Parameters of one audit shard (the shard rule's and the batch rules')."""
+        return {
+            "section": AUD,
+            "instances": INSTANCES,
+            "algorithm": algorithm,
+            "n0": int(n0),
+            "settings": AUD_SETTINGS,
+            "seed": config["seed"],
+            "n_shards": AUD_SHARDS,
+            "shard": int(shard),
+            "code": SRC_HASH,
+        }
+
+    if not SHARD_BATCHES:
+
+        rule audit_shard:
+            output:
+                **AUD_SHARD_OUTPUT,
+            log:
+                AUD_SHARD_LOG,
+            benchmark:
+                "benchmarks/out/audit_{algorithm}_{n0}_{shard}.tsv"
+            wildcard_constraints:
+                algorithm="|".join(AUD["algorithms"]),
+                n0=r"\d+",
+                shard=r"\d+",
+            conda:
+                CONDA_ENV
+            resources:
+                runtime=240,
+                mem_mb=1000,
+            params:
+                p=lambda wc: audit_shard_params(wc.algorithm, wc.n0, wc.shard),
+            script:
+                "../scripts/audit_shard.py"
 
     rule audit_aggregate:
         input:

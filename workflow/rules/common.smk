@@ -3,6 +3,8 @@
 # environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
+from snakemake_interface_executor_plugins.settings import ExecMode
+
 from baiuv.pipeline.config import (
     ConfigError,
     publish_paths,
@@ -10,6 +12,7 @@ from baiuv.pipeline.config import (
     section_delta,
     validate_config,
 )
+from baiuv.pipeline.batches import local_batches
 from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.pipeline.provenance import source_hash
 
@@ -38,6 +41,15 @@ os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
 configure_numba_cache(os.getcwd(), SRC_HASH)
 
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
+
+# Local runs execute many shards per process (batch rules of batches.smk); a cluster run,
+# and every job inside it, keeps one job per shard (decision D201).
+SHARD_BATCHES = local_batches(
+    config["shard_batches"],
+    default_mode=workflow.exec_mode == ExecMode.DEFAULT,
+    nodes=workflow.resource_settings.nodes,
+    cores=workflow.resource_settings.cores,
+)
 
 
 def figure_files(name):

@@ -17,36 +17,58 @@ if "delta_correct" in config:
     ]
     DC_VARIANTS = sorted({v for _, _, v in DC_CELLS})
 
-    rule delta_correct_shard:
-        output:
-            runs="results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-            timings="results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-        log:
-            "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log",
-        benchmark:
-            "benchmarks/out/delta_correct_{instance}_{algorithm}_{threshold}_{shard}.tsv"
-        wildcard_constraints:
-            instance="|".join(DC["instances"]),
-            algorithm="|".join(DC["algorithms"]),
-            threshold="|".join(DC_VARIANTS),
-            shard=r"\d+",
-        conda:
-            CONDA_ENV
-        resources:
-            runtime=240,
-            mem_mb=1000,
-        params:
-            instance=lambda wc: INSTANCES[wc.instance],
-            algorithm=lambda wc: wc.algorithm,
-            threshold=lambda wc: wc.threshold,
-            runs=lambda wc: int(DC["runs"][wc.instance]),
-            section=DC,
-            seed=config["seed"],
-            n_shards=DC_SHARDS,
-            shard=lambda wc: int(wc.shard),
-            code=SRC_HASH,
-        script:
-            "../scripts/delta_correct_shard.py"
+    DC_SHARD_OUTPUT = {
+        "runs": "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+        "timings": "results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+    }
+    DC_SHARD_LOG = (
+        "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
+    )
+    DC_SHARD_CELLS = [
+        {"instance": inst, "algorithm": alg, "threshold": v, "shard": s}
+        for inst, alg, v in DC_CELLS
+        for s in range(DC_SHARDS)
+    ]
+
+    def dc_shard_params(instance, algorithm, threshold, shard):
+        """Parameters of one delta-correct shard (the shard rule's and the batch rules')."""
+        return {
+            "instance": INSTANCES[instance],
+            "algorithm": algorithm,
+            "threshold": threshold,
+            "runs": int(DC["runs"][instance]),
+            "section": DC,
+            "seed": config["seed"],
+            "n_shards": DC_SHARDS,
+            "shard": int(shard),
+            "code": SRC_HASH,
+        }
+
+    if not SHARD_BATCHES:
+
+        rule delta_correct_shard:
+            output:
+                **DC_SHARD_OUTPUT,
+            log:
+                DC_SHARD_LOG,
+            benchmark:
+                "benchmarks/out/delta_correct_{instance}_{algorithm}_{threshold}_{shard}.tsv"
+            wildcard_constraints:
+                instance="|".join(DC["instances"]),
+                algorithm="|".join(DC["algorithms"]),
+                threshold="|".join(DC_VARIANTS),
+                shard=r"\d+",
+            conda:
+                CONDA_ENV
+            resources:
+                runtime=240,
+                mem_mb=1000,
+            params:
+                p=lambda wc: dc_shard_params(
+                    wc.instance, wc.algorithm, wc.threshold, wc.shard
+                ),
+            script:
+                "../scripts/delta_correct_shard.py"
 
     rule delta_correct_aggregate:
         input:

@@ -14,35 +14,57 @@ SIM_ALGORITHMS = list(SIM["algorithms"])
 SIM_SHARDS = int(SIM["shards"])
 
 
-rule sim_shard:
-    output:
-        runs="results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
-        timings="results/timings/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
-    log:
-        "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log",
-    benchmark:
-        "benchmarks/out/sim_shard_{experiment}_{algorithm}_{shard}.tsv"
-    wildcard_constraints:
-        experiment="|".join(SIM_EXPERIMENTS),
-        algorithm="|".join(SIM_ALGORITHMS),
-        shard=r"\d+",
-    conda:
-        CONDA_ENV
-    resources:
-        runtime=120,
-        mem_mb=1000,
-    params:
-        experiment=lambda wc: wc.experiment,
-        spec=lambda wc: SIM["experiments"][wc.experiment],
-        instances=INSTANCES,
-        algorithm=lambda wc: wc.algorithm,
-        seed=config["seed"],
-        settings=SIM_SETTINGS,
-        n_shards=SIM_SHARDS,
-        shard=lambda wc: int(wc.shard),
-        code=SRC_HASH,
-    script:
-        "../scripts/sim_shard.py"
+SIM_SHARD_OUTPUT = {
+    "runs": "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+    "timings": "results/timings/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+}
+SIM_SHARD_LOG = "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log"
+SIM_CELLS = [
+    {"experiment": e, "algorithm": a, "shard": s}
+    for e in SIM_EXPERIMENTS
+    for a in SIM_ALGORITHMS
+    for s in range(SIM_SHARDS)
+]
+
+
+def sim_shard_params(experiment, algorithm, shard):
+    """Parameters of one simulation shard (the shard rule's and the batch rules')."""
+    return {
+        "experiment": experiment,
+        "spec": SIM["experiments"][experiment],
+        "instances": INSTANCES,
+        "algorithm": algorithm,
+        "seed": config["seed"],
+        "settings": SIM_SETTINGS,
+        "n_shards": SIM_SHARDS,
+        "shard": int(shard),
+        "code": SRC_HASH,
+    }
+
+
+# one job per shard (cluster); local runs use the batch rules of batches.smk instead
+if not SHARD_BATCHES:
+
+    rule sim_shard:
+        output:
+            **SIM_SHARD_OUTPUT,
+        log:
+            SIM_SHARD_LOG,
+        benchmark:
+            "benchmarks/out/sim_shard_{experiment}_{algorithm}_{shard}.tsv"
+        wildcard_constraints:
+            experiment="|".join(SIM_EXPERIMENTS),
+            algorithm="|".join(SIM_ALGORITHMS),
+            shard=r"\d+",
+        conda:
+            CONDA_ENV
+        resources:
+            runtime=120,
+            mem_mb=1000,
+        params:
+            p=lambda wc: sim_shard_params(wc.experiment, wc.algorithm, wc.shard),
+        script:
+            "../scripts/sim_shard.py"
 
 
 rule sim_aggregate:

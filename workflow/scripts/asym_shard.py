@@ -1,49 +1,6 @@
 """Adapter: one shard of one asymptotic cell (instance, algorithm, threshold, delta) -> Parquet."""
 
-from baiuv.experiments.asymptotic import run_asymptotic_cell
-from baiuv.model.instance import GaussianInstance
-from baiuv.pipeline.logs import Progress, setup_logging
-from baiuv.pipeline.shards import write_shard
+from baiuv.pipeline.cells import run_asym_shard
 
-log = setup_logging(snakemake.log[0])
-p = snakemake.params
-label = f"{p.instance['name']}/{p.algorithm}/{p.threshold}"
-inst = GaussianInstance(p.instance["mu"], p.instance["sigma2"], p.instance["name"])
-df = run_asymptotic_cell(
-    inst,
-    p.algorithm,
-    p.threshold,
-    log_inv_delta=p.log_inv_delta,
-    runs=p.runs,
-    seed=p.seed,
-    n0=p.n0,
-    beta=p.beta,
-    max_samples=p.max_samples,
-    n_shards=p.n_shards,
-    shard=p.shard,
-    progress=Progress(log, f"{label}/ln(1/delta)={p.log_inv_delta:g}"),
-)
-write_shard(
-    df,
-    snakemake.output[0],
-    {
-        k: getattr(p, k)
-        for k in (
-            "instance",
-            "algorithm",
-            "threshold",
-            "log_inv_delta",
-            "runs",
-            "n0",
-            "beta",
-            "max_samples",
-            "seed",
-            "n_shards",
-            "shard",
-            "code",
-        )
-    },
-    log,
-    f"{label} ln(1/delta)={p.log_inv_delta:g} shard {p.shard}/{p.n_shards}",
-    snakemake.output.timings,
-)
+out = snakemake.output
+run_asym_shard(snakemake.params.p, {"runs": out.runs, "timings": out.timings}, snakemake.log[0])

@@ -1,0 +1,49 @@
+"""Shards run in batches (local runs) or one job each (cluster) give the same files (D201).
+
+The session's tiny run (``tiny_pipeline``, ``--cores 2``) ran the simulation shards in
+``2 x 2`` batch jobs. Here the same targets run again in a fresh working directory with
+``shard_batches=off``, one job per shard as on a cluster: every shard file and every
+aggregate is byte-identical, and the job counts show the two ways.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pipeline_helpers import (
+    TINY_EXPERIMENTS,
+    TINY_SHARDS,
+    assert_same_results,
+    job_env,
+    run_dir,
+    run_snakemake,
+    sim_args,
+)
+
+pytestmark = pytest.mark.pipeline
+
+_RULE_COUNT = re.compile(r"^(\w+)\s+(\d+)$", re.M)
+
+
+def _job_stats(out: str) -> dict[str, int]:
+    """``{rule: count}`` of Snakemake's first "Job stats" table in ``out``."""
+    table = out.split("Job stats:", 1)[1].split("total", 1)[0]
+    return {rule: int(n) for rule, n in _RULE_COUNT.findall(table)}
+
+
+def test_one_job_per_shard_gives_the_batched_files(tiny_pipeline, tmp_path):
+    root = run_dir(tiny_pipeline, tmp_path / "per_shard")
+    args = (*sim_args(tiny_pipeline), "--config", "shard_batches=off", "--cores", "2")
+    res = run_snakemake(root, *args, env=job_env(tiny_pipeline))
+    assert res.returncode == 0, res.stdout[-5000:]
+    stats = _job_stats(res.stdout)
+    assert stats.get("sim_shard") == TINY_SHARDS, stats
+    assert not any(r.endswith(tuple(f"_batch_{b}" for b in range(10))) for r in stats), stats
+    n = assert_same_results(root, tiny_pipeline, under="results/simulations")
+    assert n == TINY_SHARDS + len(TINY_EXPERIMENTS)
+    # and the tiny run itself used batches: 2 cores -> 4 batch jobs
+    log = (tiny_pipeline.parent / "tiny_pipeline.log").read_text()
+    batches = set(re.findall(r"\(Rule: (simulations_batch_\d+)\)", log))
+    assert len(batches) == 4, sorted(batches)
+    assert "(Rule: sim_shard)" not in log

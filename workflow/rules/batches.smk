@@ -1,0 +1,75 @@
+# Local runs: many shards per process (decision D201). For every family of shards, the
+# cells are dealt round robin (algorithm by algorithm, so costly algorithms are spread)
+# into SHARD_BATCHES batches, and one rule per batch runs its shards one after the other
+# in one process through the functions of baiuv.pipeline.cells, the same the one-job-per-
+# shard rules call: the shard files are the same either way. On a cluster (SHARD_BATCHES
+# = 0) these rules do not exist and the shard rules of the families run instead.
+from baiuv.pipeline.batches import split_batches
+
+
+def shard_cell(kind, output, log, params, wildcards):
+    """One shard as the batch runner takes it: its kind, parameters, files and log."""
+    return {
+        "kind": kind,
+        "params": params(**wildcards),
+        "output": {key: path.format(**wildcards) for key, path in output.items()},
+        "log": log.format(**wildcards),
+    }
+
+
+def shard_families():
+    """The families of shards the configuration enables, as lists of cells."""
+    families = {
+        "simulations": [
+            shard_cell(
+                "simulations", SIM_SHARD_OUTPUT, SIM_SHARD_LOG, sim_shard_params, c
+            )
+            for c in SIM_CELLS
+        ]
+    }
+    if "delta_correct" in config:
+        families["delta_correct"] = [
+            shard_cell(
+                "delta_correct", DC_SHARD_OUTPUT, DC_SHARD_LOG, dc_shard_params, c
+            )
+            for c in DC_SHARD_CELLS
+        ]
+    if "asymptotic" in config:
+        families["asymptotic"] = [
+            shard_cell(
+                "asymptotic", ASY_SHARD_OUTPUT, ASY_SHARD_LOG, asym_shard_params, c
+            )
+            for c in ASY_SHARD_CELLS
+        ]
+    if "audit" in config:
+        families["audit"] = [
+            shard_cell("audit", AUD_SHARD_OUTPUT, AUD_SHARD_LOG, audit_shard_params, c)
+            for c in AUD_SHARD_CELLS
+        ]
+    return families
+
+
+if SHARD_BATCHES:
+    for family, cells in shard_families().items():
+        batches = split_batches(
+            cells, SHARD_BATCHES, key=lambda c: c["params"]["algorithm"]
+        )
+        for b, batch in enumerate(batches):
+
+            rule:
+                name:
+                    f"{family}_batch_{b}"
+                output:
+                    [path for cell in batch for path in cell["output"].values()],
+                log:
+                    f"logs/batches/{family}_{b}.log",
+                benchmark:
+                    f"benchmarks/out/{family}_batch_{b}.tsv"
+                conda:
+                    CONDA_ENV
+                resources:
+                    mem_mb=1000,
+                params:
+                    cells=batch,
+                script:
+                    "../scripts/run_cells.py"
