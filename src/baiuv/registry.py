@@ -133,7 +133,8 @@ class Algorithm:
     name : str
         Registry key (used in file names, seeds and tables).
     kernel : {"glr", "fhn"}
-        ``"glr"``: runs in :func:`baiuv.simulation.rules.run_glr`; ``"fhn"``:
+        ``"glr"``: runs in :func:`baiuv.simulation.rules.run_glr` (with ``step``:
+        :func:`baiuv.simulation.rules.run_glr_loop`); ``"fhn"``:
         :func:`baiuv.simulation.rules.run_fhn`.
     rule : int
         ``RULE_*`` code of its built-in step function (``glr`` only, without ``step``).
