@@ -739,6 +739,7 @@ def run_glr_loop(
     thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
     thr_hi = math.inf  # certified upper bound of the t-only threshold at every t <= t_hi
     t_hi = -1
+    st0 = states[0]  # the t-only threshold reads no state: no per-call slices (D192)
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
@@ -780,8 +781,8 @@ def run_glr_loop(
                             float(t_hi),
                             counts[best],
                             counts[a],
-                            states[best],
-                            states[a],
+                            st0,
+                            st0,
                         )
                         thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
                         if not math.isfinite(thr_hi):
@@ -796,8 +797,8 @@ def run_glr_loop(
                             float(t),
                             counts[best],
                             counts[a],
-                            states[best],
-                            states[a],
+                            st0,
+                            st0,
                         )
                         have_thr_t = True
                         if math.isfinite(thr_t):
