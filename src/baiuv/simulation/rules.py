@@ -225,7 +225,7 @@ def _step_tci(counts, Z, best, beta, rng):
     return arm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tci_challenger(Z, log_counts, best):
     """The TCI challenger of :func:`_step_tci` with ``log N_a`` read from ``log_counts``."""
     K = Z.shape[0]
@@ -887,7 +887,7 @@ def certified_arm(mean, variance):
     return 1e-100 <= variance <= 1e100 and abs(mean) <= 1e50
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
     """Compute the statistic of every challenger whose cached value is invalid."""
     for a in range(Z.shape[0]):
@@ -897,7 +897,7 @@ def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
             ok[a] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def glr_stat(a, best, plug_in, counts, means, variances):
     """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
     :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
