@@ -15,13 +15,17 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating virtual environment .venv"
   "$PY" -m venv .venv
 fi
+# The stamp holds a hash of what the installation depends on (the lock, pyproject.toml, the
+# interpreter): a checkout or merge that rewrites those files with the same content
+# reinstalls nothing.
 stamp=.venv/.baiuv-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/lock.txt -nt "$stamp" ]; then
+want=$({ cat requirements/lock.txt pyproject.toml; .venv/bin/python --version; } | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "==> installing the locked dependencies (requirements/lock.txt) into .venv"
   .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/lock.txt
   echo "==> installing baiuv (editable) into .venv"
   .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
-  touch "$stamp"
+  echo "$want" >"$stamp"
 fi
 # Compile the kernels of `baiuv identify` once now (about a minute; skipped when the cache
 # already holds them), so that its first call answers at once.

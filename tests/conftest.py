@@ -39,8 +39,26 @@ def tiny_pipeline(tmp_path_factory) -> Path:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Every test that runs Snakemake (marker ``pipeline``) takes more than 5 s: it is also
-    ``slow``, so ``-m "not slow"`` is the quick part of the suite."""
+    """Markers by rule, so that ``-m "not slow"`` is the quick part of the suite:
+
+    * a test that uses the tiny run (``tiny_pipeline``, also through another fixture)
+      runs Snakemake: it is marked ``pipeline``;
+    * every ``pipeline`` test (Snakemake end to end), ``integration`` test (a browser) and
+      ``slurm`` test (a cluster) takes well over 5 s: it is also ``slow``.
+
+    :func:`pipeline_helpers.run_snakemake` refuses to run in a test without the
+    ``pipeline`` marker, so a new Snakemake test cannot slip into the quick part."""
     for item in items:
-        if "pipeline" in item.keywords:
+        if "tiny_pipeline" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.pipeline)
+        # markers, not keywords: a keyword also matches a folder name ("integration")
+        if any(item.get_closest_marker(m) for m in ("pipeline", "integration", "slurm")):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Tell :mod:`pipeline_helpers` which test runs (before its fixtures are set up)."""
+    import pipeline_helpers
+
+    pipeline_helpers.CURRENT_TEST = item

@@ -90,10 +90,31 @@ def job_env(workdir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+#: The running test (set by ``tests/conftest.py`` before its fixtures), ``None`` outside pytest.
+CURRENT_TEST = None
+
+
+def _check_marked() -> None:
+    """A test that runs Snakemake must be marked ``pipeline`` (hence ``slow``)."""
+    test = CURRENT_TEST
+    if test is not None and test.get_closest_marker("pipeline") is None:
+        raise AssertionError(
+            f"{test.nodeid} runs Snakemake: mark it with @pytest.mark.pipeline (or use the "
+            "tiny_pipeline fixture), so that it is left out of -m 'not slow'"
+        )
+
+
 def run_snakemake(
-    workdir: Path, *args: str, timeout: float = 1800, env: dict[str, str] | None = None
+    workdir: Path,
+    *args: str,
+    timeout: float = 1800,
+    env: dict[str, str] | None = None,
+    check: bool = False,
 ) -> subprocess.CompletedProcess:
-    """Run snakemake in ``workdir``; stdout and stderr are captured together."""
+    """Run snakemake in ``workdir``; stdout and stderr are captured together. ``check``:
+    ``AssertionError`` with the end of the output when it fails. Only in a test marked
+    ``pipeline`` (:func:`_check_marked`)."""
+    _check_marked()
     proc = subprocess.Popen(
         snakemake_cmd(*args),
         cwd=workdir,
@@ -109,6 +130,8 @@ def run_snakemake(
         kill_group(proc)
         out, _ = proc.communicate()
         raise AssertionError(f"snakemake timed out after {timeout} s:\n{out[-5000:]}") from None
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{out[-8000:]}")
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, None)
 
 

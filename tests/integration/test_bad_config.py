@@ -24,8 +24,6 @@ from pipeline_helpers import REPO, copy_repo, run_snakemake, tree_state
 
 from baiuv.pipeline.config import ConfigError, validate_config_semantics
 
-pytestmark = [pytest.mark.pipeline]
-
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
 
 
@@ -249,6 +247,7 @@ def test_base_config_is_valid():
     validate_config_semantics(copy.deepcopy(BASE))
 
 
+@pytest.mark.pipeline
 @pytest.mark.parametrize("case_id,mutate,patterns", CASES, ids=[c[0] for c in CASES])
 def test_bad_config_is_refused(repo, tmp_path, case_id, mutate, patterns):
     cfg = copy.deepcopy(BASE)

@@ -1,19 +1,45 @@
-"""``baiuv identify`` (subprocess + temporary files), decision D74."""
+"""``baiuv identify`` (temporary files, standard streams, exit codes), decision D74.
 
+Most cases call the command's entry point (:func:`baiuv.cli.main`, what the ``baiuv``
+console script runs) in this process with its standard streams replaced (:func:`run`);
+the end-to-end cases (a simulation, a clean standard error, ``--help``) start a real
+process (:func:`run_process`)."""
+
+import contextlib
+import io
 import json
 import subprocess
 import sys
+from unittest import mock
 
 import numpy as np
 import pytest
 
-from baiuv import EASY, BestArmIdentifier
+from baiuv import EASY, BestArmIdentifier, cli
 from baiuv.simulation import RunSettings, simulate_run
 
 CMD = [sys.executable, "-m", "baiuv.cli", "identify"]
 
 
-def run(args, stdin=None):
+def run(args, stdin=None) -> subprocess.CompletedProcess:
+    """``baiuv identify ARGS`` in this process: exit code (argparse's ``SystemExit``
+    included), standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    inp = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    with (
+        mock.patch.object(sys, "stdin", inp),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            code = cli.main(["identify", *args])
+        except SystemExit as exc:
+            code = exc.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def run_process(args, stdin=None) -> subprocess.CompletedProcess:
+    """``baiuv identify ARGS`` in a new Python process."""
     return subprocess.run(
         CMD + list(args), input=stdin, capture_output=True, text=True, timeout=600
     )
@@ -33,7 +59,9 @@ def stream(mu, sd, n, seed):
 
 
 def test_simulate_reproduces_the_simulator():
-    p = run(["--simulate", "easy", "--seed", "4", "--threshold", "box", "--json", "--quiet"])
+    p = run_process(
+        ["--simulate", "easy", "--seed", "4", "--threshold", "box", "--json", "--quiet"]
+    )
     assert p.returncode == 0, p.stderr
     s = json.loads(p.stdout)
     r = simulate_run(
@@ -189,7 +217,7 @@ def test_constant_data_warn_in_plain_words_and_stderr_stays_clean(tmp_path):
     stderr (no numpy warning), no 'after the stop' line since the rule did not stop."""
     f = tmp_path / "const.csv"
     f.write_text("".join(f"{i % 2},{5 if i % 2 else 3}\n" for i in range(300)))
-    p = run([str(f), "--progress-every", "50"])
+    p = run_process([str(f), "--progress-every", "50"])
     assert p.returncode == 0, p.stderr
     assert "warning: the data do not look Gaussian" in p.stdout
     assert "all 150 observations are equal" in p.stdout

@@ -6,25 +6,17 @@ import pytest
 from pipeline_helpers import REPO, run_snakemake, tree_state
 
 
-def run(args, cwd, check=True, timeout=1500):
-    """``snakemake *args`` in ``cwd``; ``AssertionError`` with its output if it fails."""
-    proc = run_snakemake(cwd, *args, timeout=timeout)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}")
-    return proc
-
-
 @pytest.mark.pipeline
 def test_lint_is_clean():
-    # snakemake --lint exits 1 when it finds anything: run() checks the exit code, not the
+    # snakemake --lint exits 1 when it finds anything: check=True checks the exit code, not the
     # wording of the success message
-    run(["--lint"], REPO)
+    run_snakemake(REPO, "--lint", check=True)
 
 
 @pytest.mark.pipeline
 def test_default_config_dry_run():
     # --forceall: every rule is listed whatever the checkout's results/ already hold
-    proc = run(["-n", "--forceall", "--quiet", "rules"], REPO)
+    proc = run_snakemake(REPO, "-n", "--forceall", "--quiet", "rules", check=True)
     assert "characteristic_time_figure" in proc.stdout
 
 
@@ -52,22 +44,21 @@ def test_tiny_config_builds_every_target(tiny_run):
 def test_second_call_does_nothing_and_single_figure(tiny_run):
     # judged on the files, not on Snakemake's wording: a second run rewrites nothing
     before = tree_state(tiny_run, "results")
-    run(["--cores", "2", "--configfile", "config/test.yaml"], tiny_run)
+    run_snakemake(tiny_run, "--cores", "2", "--configfile", "config/test.yaml", check=True)
     assert tree_state(tiny_run, "results") == before
     target = tiny_run / "results/figures/characteristic_times_ratio.pdf"
     sweep = tiny_run / "results/characteristic_times/sweep_gap.parquet"
     sweep_state = sweep.stat().st_mtime_ns
     target.unlink()
-    run(
-        # targets before --configfile, which takes several values
-        [
-            "results/figures/characteristic_times_ratio.pdf",
-            "--cores",
-            "2",
-            "--configfile",
-            "config/test.yaml",
-        ],
+    run_snakemake(
         tiny_run,
+        # targets before --configfile, which takes several values
+        "results/figures/characteristic_times_ratio.pdf",
+        "--cores",
+        "2",
+        "--configfile",
+        "config/test.yaml",
+        check=True,
     )
     assert target.exists()
     assert sweep.stat().st_mtime_ns == sweep_state  # no recomputation of its inputs
@@ -97,7 +88,9 @@ def test_publish_copies_figures_and_report(tiny_run):
     """`snakemake publish` copies results/figures/* and results/reproduction.md byte for
     byte to the config's publish destination (config/test.yaml: runs/test/), and a second
     publish rewrites nothing."""
-    run(["publish", "--cores", "1", "--configfile", "config/test.yaml"], tiny_run)
+    run_snakemake(
+        tiny_run, "publish", "--cores", "1", "--configfile", "config/test.yaml", check=True
+    )
     dest = tiny_run / "runs" / "test"
     figures = sorted((tiny_run / "results" / "figures").iterdir())
     assert figures
@@ -106,5 +99,7 @@ def test_publish_copies_figures_and_report(tiny_run):
     report = (tiny_run / "results" / "reproduction.md").read_bytes()
     assert (dest / "reproduction.md").read_bytes() == report
     before = tree_state(tiny_run, "runs", "results")
-    run(["publish", "--cores", "1", "--configfile", "config/test.yaml"], tiny_run)
+    run_snakemake(
+        tiny_run, "publish", "--cores", "1", "--configfile", "config/test.yaml", check=True
+    )
     assert tree_state(tiny_run, "runs", "results") == before

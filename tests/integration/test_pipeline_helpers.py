@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from pipeline_helpers import assert_same_results, copy_repo, tree_state
+from pipeline_helpers import assert_same_results, copy_repo, run_snakemake, tree_state
 
 
 def _write(root, name, df):
@@ -97,3 +97,10 @@ def test_under_restricts_the_comparison_to_one_folder(tmp_path):
     _write(tmp_path / "b", "sim/v.parquet", _frame())  # inside: must be in both
     with pytest.raises(AssertionError, match="v.parquet"):
         assert_same_results(tmp_path / "a", tmp_path / "b", under="results/sim")
+
+
+def test_snakemake_is_refused_in_a_test_without_the_pipeline_marker(tmp_path):
+    """Every test that runs Snakemake is left out of ``-m "not slow"``: ``run_snakemake``
+    refuses to start it from a test that is not marked ``pipeline``."""
+    with pytest.raises(AssertionError, match="mark it with @pytest.mark.pipeline"):
+        run_snakemake(tmp_path, "--version")

@@ -28,7 +28,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from pipeline_helpers import (
     copy_repo,
     job_env,
     kill_group,
+    snakemake_cmd,
 )
 
 from baiuv.pipeline.io import read_table
@@ -208,7 +208,7 @@ def start(root: Path, cluster: Cluster, *extra: str) -> subprocess.Popen:
     log = root.parent / f"snakemake-{time.monotonic_ns()}.log"
     with open(log, "w") as fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "snakemake", *argv[1:], *extra],
+            snakemake_cmd(*argv[1:], *extra),
             cwd=root,
             env=job_env(root, **cluster.env),
             stdout=fh,

@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from pipeline_helpers import REPO as ROOT
+from pipeline_helpers import run_snakemake
 
-ROOT = Path(__file__).resolve().parents[2]
 FILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
 COMPUTE = re.compile(r"(_shard|_sweep|_curves|_costs|_initial_times|_instances)$")
 LIGHT = re.compile(r"(_aggregate|_figure|_table|_tables|_report)$")
@@ -52,27 +53,18 @@ def test_dry_run_in_another_working_directory(tmp_path):
 
 def _snakemake_dry_run(*args: str, cwd: Path) -> str:
     """Output of a dry run of the default config with the checkout's Snakefile."""
-    import subprocess
-    import sys
-
-    snakemake = Path(sys.executable).with_name("snakemake")
-    res = subprocess.run(
-        [
-            str(snakemake),
-            "-n",
-            "--snakefile",
-            str(ROOT / "Snakefile"),
-            "--configfile",
-            str(ROOT / "config" / "config.yaml"),
-            *args,
-        ],
-        capture_output=True,
-        text=True,
+    res = run_snakemake(
+        cwd,
+        "-n",
+        "--snakefile",
+        str(ROOT / "Snakefile"),
+        "--configfile",
+        str(ROOT / "config" / "config.yaml"),
+        *args,
         timeout=600,
-        cwd=cwd,
+        check=True,
     )
-    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
-    return res.stdout + res.stderr
+    return res.stdout
 
 
 def _report_inputs(*extra: str, cwd: Path) -> list[str]:

@@ -144,22 +144,8 @@ CASES = [
     ("idf_threshold_family", _idf(sampling="ev-tci", threshold="bob"), r"\bthreshold\b.*ev-bob"),
 ]
 
-# Known gaps in other modules, pinned so that the fix is noticed (strict xfail).
-KNOWN_GAPS: dict[str, str] = {}
 
-
-@pytest.mark.parametrize(
-    "call,pattern",
-    [
-        pytest.param(
-            c,
-            p,
-            id=i,
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[i])] if i in KNOWN_GAPS else [],
-        )
-        for i, c, p in CASES
-    ],
-)
+@pytest.mark.parametrize("call,pattern", [pytest.param(c, p, id=i) for i, c, p in CASES])
 def test_bad_input_is_refused_naming_the_argument(call, pattern):
     with pytest.raises(ValueError, match=pattern):
         call()

@@ -80,6 +80,7 @@ def test_allocation_is_equalizing_and_valid(inst):
         assert np.allclose(costs, 1 / t, rtol=1e-8)
 
 
+@pytest.mark.slow  # four nested bisections per example
 @given(instances())
 def test_fast_agrees_with_bisection(inst):
     mu, s2 = inst

@@ -46,6 +46,7 @@ def samples(draw):
     return N, m, v
 
 
+@pytest.mark.slow  # a nested scipy optimisation per challenger and example
 @settings(max_examples=25)
 @given(samples())
 def test_glr_matches_brute_force_over_means_and_variances(data):

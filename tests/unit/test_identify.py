@@ -212,7 +212,11 @@ def _glr_brute(counts, means, var, plug_in):
     return best, Z
 
 
-@pytest.mark.parametrize("sampling,threshold", [("uniform", "box"), ("ev-tci", "ev-student")])
+@pytest.mark.parametrize(
+    # scipy's GLR at each of 4000 steps: the EV case in the quick suite
+    "sampling,threshold",
+    [pytest.param("uniform", "box", marks=pytest.mark.slow), ("ev-tci", "ev-student")],
+)
 def test_stopping_rule_against_independent_computation(sampling, threshold):
     """Non-strict feeding in a fixed order: at every step after initialisation the
     identifier stops iff every challenger's GLR (scipy) exceeds its threshold

@@ -94,6 +94,7 @@ def _render(paths, **env):
     )
 
 
+@pytest.mark.slow  # two fresh Python processes render a figure
 def test_figures_are_byte_deterministic(tmp_path):
     """One figure rendered by two processes (different hash seeds, as two pipeline runs
     would be) gives identical PDF, PNG and SVG bytes; the PDF carries no creation date."""
@@ -109,6 +110,7 @@ def test_figures_are_byte_deterministic(tmp_path):
     assert b"<dc:date>" not in outs[0][2].read_bytes()
 
 
+@pytest.mark.slow  # a fresh Python process renders a figure
 def test_figure_date_honours_source_date_epoch(tmp_path):
     """With SOURCE_DATE_EPOCH set, the PDF is dated by it (reproducible builds convention)."""
     pdf = tmp_path / "f.pdf"

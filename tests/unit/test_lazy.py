@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference_runs import reference_uniform
 
-from baiuv import STANDARD, GaussianInstance, glr_statistics
+from baiuv import STANDARD, GaussianInstance
 from baiuv.registry import RULE_UNIFORM, Algorithm
 from baiuv.simulation import RunSettings, simulate_run
 from baiuv.simulation.rules import lazy_check_time, lazy_next_index
@@ -40,43 +41,25 @@ def test_lazy_next_index(t0, rho, t, k):
     assert lazy_check_time(float(t0), rho, k) == math.ceil(t0 * rho**k)
 
 
-def _reference_lazy_uniform(mu, s2, n0, delta, rho, rng):
-    """Independent pure-Python loop: round robin, GLR (``baiuv.glr_statistics``) with the
-    heuristic threshold, stopping rule evaluated only at the brute-force grid times."""
-    K = mu.size
-    obs = [[] for _ in range(K)]
-    for _ in range(n0):
-        for a in range(K):
-            obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
-    t = n0 * K
-    grid = set(_grid(t, rho, 10**6))
-    while True:
-        if t in grid:
-            counts = np.array([len(o) for o in obs], float)
-            means = np.array([np.mean(o) for o in obs])
-            Z = glr_statistics(counts, means, np.array([np.var(o) for o in obs]))
-            best = int(np.argmax(means))
-            c = math.log((1 + math.log(t)) / delta)
-            if all(Z[a] > c for a in range(K) if a != best):
-                return t, best
-        a = t % K
-        obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
-        t += 1
-
-
 @pytest.mark.parametrize("rho", [1.1, 1.5, 2.0])
 def test_lazy_engine_matches_reference(rho):
     alg = Algorithm("uniform-test", "glr", RULE_UNIFORM, False)
     s = RunSettings(delta=0.01, lazy_ratio=rho)
     for run in range(10):
         r = simulate_run(INST, alg, settings=s, rng=np.random.default_rng(run))
-        tau, rec = _reference_lazy_uniform(
-            INST.mu, INST.sigma2, 2, 0.01, rho, np.random.default_rng(run)
+        # the stopping rule at the brute-force grid times only
+        grid = set(_grid(2 * INST.mu.size, rho, 10**6))
+        tau, rec = reference_uniform(
+            INST.mu, INST.sigma2, 2, 0.01, np.random.default_rng(run), check=grid.__contains__
         )
         assert (r["stopping_time"], r["recommendation"]) == (tau, rec)
 
 
-@pytest.mark.parametrize("alg,thr", [("TCI", "bob"), ("EV-TCI", "ev-box"), ("TaS", "box")])
+@pytest.mark.parametrize(
+    # TaS solves its oracle at every step: its runs are the long ones
+    "alg,thr",
+    [("TCI", "bob"), ("EV-TCI", "ev-box"), pytest.param("TaS", "box", marks=pytest.mark.slow)],
+)
 def test_lazy_stops_on_the_grid_and_not_before_the_eager_rule(alg, thr):
     """Same stream: the check consumes no randomness, so the lazy run follows the eager
     trajectory and stops at a grid time >= the eager stopping time."""

@@ -83,6 +83,7 @@ def test_bad_source_hash_rejected(tmp_path, bad):
         numba_cache_dir(tmp_path, bad, {})
 
 
+@pytest.mark.slow  # a fresh Python process compiles a kernel
 def test_numba_writes_into_the_configured_dir_not_next_to_sources(tmp_path):
     """End to end: a job process compiles a cached kernel into NUMBA_CACHE_DIR only."""
     src = tmp_path / "src"

@@ -10,6 +10,7 @@ from baiuv.pipeline import _numba_setup
 from baiuv.pipeline.provenance import source_hash
 
 
+@pytest.mark.slow  # fresh Python processes import numba and compile a kernel
 @pytest.mark.parametrize("first", ["numba, baiuv", "baiuv, numba"])
 def test_cache_goes_to_hash_keyed_dir(tmp_path, first):
     """Whether numba is imported before or after baiuv (then by a deferred hook, D105)."""

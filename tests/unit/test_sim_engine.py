@@ -5,8 +5,9 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from reference_runs import reference_uniform
 
-from baiuv import EASY, GaussianInstance, glr_statistics, optimal_allocation
+from baiuv import EASY, GaussianInstance, optimal_allocation
 from baiuv.simulation import (
     ALGORITHMS,
     Experiment,
@@ -36,29 +37,7 @@ def test_every_algorithm_is_correct_on_easy_instance(alg):
             assert min(r["counts"]) >= 2
 
 
-def _reference_uniform(mu, s2, n0, delta, plug_in, rng):
-    """Independent pure-Python loop: round robin + (EV-)GLR with the heuristic threshold
-    log((1 + log t)/delta), statistics from baiuv.glr_statistics."""
-    K = mu.size
-    obs = [[] for _ in range(K)]
-    for _ in range(n0):
-        for a in range(K):
-            obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
-    t = n0 * K
-    while True:
-        counts = np.array([len(o) for o in obs], float)
-        means = np.array([np.mean(o) for o in obs])
-        var = np.array([np.var(o) for o in obs])
-        Z = glr_statistics(counts, means, var, known_variance=plug_in)
-        best = int(np.argmax(means))
-        c = math.log((1 + math.log(t)) / delta)
-        if all(Z[a] > c for a in range(K) if a != best):
-            return t, best
-        a = t % K
-        obs[a].append(mu[a] + math.sqrt(s2[a]) * rng.standard_normal())
-        t += 1
-
-
+@pytest.mark.slow  # a pure-Python loop recomputes every statistic at every step
 @pytest.mark.parametrize("plug_in", [False, True])
 def test_engine_loop_matches_reference_implementation(plug_in):
     from baiuv.registry import Algorithm
@@ -67,8 +46,8 @@ def test_engine_loop_matches_reference_implementation(plug_in):
     inst = GaussianInstance(np.array([0.5, 0.2, 0.0, 0.1]), np.array([1.0, 0.3, 2.0, 0.5]))
     for run in range(15):
         r = simulate_run(inst, alg, rng=np.random.default_rng(run))
-        tau, rec = _reference_uniform(
-            inst.mu, inst.sigma2, 2, 0.01, plug_in, np.random.default_rng(run)
+        tau, rec = reference_uniform(
+            inst.mu, inst.sigma2, 2, 0.01, np.random.default_rng(run), plug_in=plug_in
         )
         assert (r["stopping_time"], r["recommendation"]) == (tau, rec)
 

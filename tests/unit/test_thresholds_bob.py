@@ -130,7 +130,11 @@ INSTANCES = random_instances()
 
 
 @pytest.mark.parametrize("ev", [False, True])
-@pytest.mark.parametrize("k", range(len(INSTANCES)))
+@pytest.mark.parametrize(
+    # Ipopt, a nested solver and SLSQP on every program: the first one in the quick suite
+    "k",
+    [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, len(INSTANCES)))],
+)
 def test_cyipopt_matches_independent_solvers(k, ev):
     N, C, D, E = INSTANCES[k]
     got = solve_bob(N, C, D, E, ev=ev, backend="cyipopt")

@@ -50,23 +50,6 @@ if "asymptotic" in config:
         for s in range(ASY_SHARDS)
     ]
 
-    def asym_shard_params(instance, algorithm, threshold, level, shard):
-        """Parameters of one asymptotic shard (the shard rule's and the batch rules')."""
-        return {
-            "instance": ASY_INSTANCES[instance].instance.to_dict(),
-            "runs": ASY_INSTANCES[instance].runs,
-            "log_inv_delta": ASY_LEVELS[level],
-            "algorithm": algorithm,
-            "threshold": threshold,
-            "n0": ASY["n0"],
-            "beta": ASY["beta"],
-            "max_samples": ASY["max_samples"],
-            "seed": config["seed"],
-            "n_shards": ASY_SHARDS,
-            "shard": int(shard),
-            "code": SRC_HASH,
-        }
-
     if not SHARD_BATCHES:
 
         rule asym_shard:

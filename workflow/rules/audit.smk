@@ -42,21 +42,6 @@ if "audit" in config:
         for alg, n0 in AUD_CELLS
         for s in range(AUD_SHARDS)
     ]
-
-    def audit_shard_params(algorithm, n0, shard):
-        """Parameters of one audit shard (the shard rule's and the batch rules')."""
-        return {
-            "section": AUD,
-            "instances": INSTANCES,
-            "algorithm": algorithm,
-            "n0": int(n0),
-            "settings": AUD_SETTINGS,
-            "seed": config["seed"],
-            "n_shards": AUD_SHARDS,
-            "shard": int(shard),
-            "code": SRC_HASH,
-        }
-
     if not SHARD_BATCHES:
 
         rule audit_shard:

@@ -163,3 +163,69 @@ def publish_inputs(wildcards):
         ):
             published.append(f"{tables}/{t[len('results/tables/'):]}")
     return published + [report]
+
+
+# Parameters of one shard of each experiment, for its shard rule and for the batch rules of
+# batches.smk. Called only when the experiment's section is in the configuration; the
+# names they read (SIM, DC, ASY..., AUD...) are defined by the experiment's rule file.
+def sim_shard_params(experiment, algorithm, shard):
+    """Parameters of one simulation shard (the shard rule's and the batch rules')."""
+    return {
+        "experiment": experiment,
+        "spec": SIM["experiments"][experiment],
+        "instances": INSTANCES,
+        "algorithm": algorithm,
+        "seed": config["seed"],
+        "settings": SIM_SETTINGS,
+        "n_shards": SIM_SHARDS,
+        "shard": int(shard),
+        "code": SRC_HASH,
+    }
+
+
+def dc_shard_params(instance, algorithm, threshold, shard):
+    """Parameters of one delta-correct shard (the shard rule's and the batch rules')."""
+    return {
+        "instance": INSTANCES[instance],
+        "algorithm": algorithm,
+        "threshold": threshold,
+        "runs": int(DC["runs"][instance]),
+        "section": DC,
+        "seed": config["seed"],
+        "n_shards": DC_SHARDS,
+        "shard": int(shard),
+        "code": SRC_HASH,
+    }
+
+
+def asym_shard_params(instance, algorithm, threshold, level, shard):
+    """Parameters of one asymptotic shard (the shard rule's and the batch rules')."""
+    return {
+        "instance": ASY_INSTANCES[instance].instance.to_dict(),
+        "runs": ASY_INSTANCES[instance].runs,
+        "log_inv_delta": ASY_LEVELS[level],
+        "algorithm": algorithm,
+        "threshold": threshold,
+        "n0": ASY["n0"],
+        "beta": ASY["beta"],
+        "max_samples": ASY["max_samples"],
+        "seed": config["seed"],
+        "n_shards": ASY_SHARDS,
+        "shard": int(shard),
+        "code": SRC_HASH,
+    }
+
+
+def audit_shard_params(algorithm, n0, shard):
+    """Parameters of one audit shard (the shard rule's and the batch rules')."""
+    return {
+        "section": AUD,
+        "instances": INSTANCES,
+        "algorithm": algorithm,
+        "n0": int(n0),
+        "settings": AUD_SETTINGS,
+        "seed": config["seed"],
+        "n_shards": AUD_SHARDS,
+        "shard": int(shard),
+        "code": SRC_HASH,
+    }

@@ -30,20 +30,6 @@ if "delta_correct" in config:
         for s in range(DC_SHARDS)
     ]
 
-    def dc_shard_params(instance, algorithm, threshold, shard):
-        """Parameters of one delta-correct shard (the shard rule's and the batch rules')."""
-        return {
-            "instance": INSTANCES[instance],
-            "algorithm": algorithm,
-            "threshold": threshold,
-            "runs": int(DC["runs"][instance]),
-            "section": DC,
-            "seed": config["seed"],
-            "n_shards": DC_SHARDS,
-            "shard": int(shard),
-            "code": SRC_HASH,
-        }
-
     if not SHARD_BATCHES:
 
         rule delta_correct_shard:

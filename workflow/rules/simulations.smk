@@ -27,21 +27,6 @@ SIM_CELLS = [
 ]
 
 
-def sim_shard_params(experiment, algorithm, shard):
-    """Parameters of one simulation shard (the shard rule's and the batch rules')."""
-    return {
-        "experiment": experiment,
-        "spec": SIM["experiments"][experiment],
-        "instances": INSTANCES,
-        "algorithm": algorithm,
-        "seed": config["seed"],
-        "settings": SIM_SETTINGS,
-        "n_shards": SIM_SHARDS,
-        "shard": int(shard),
-        "code": SRC_HASH,
-    }
-
-
 # one job per shard (cluster); local runs use the batch rules of batches.smk instead
 if not SHARD_BATCHES:
 

@@ -626,6 +626,11 @@ THRESHOLD_LABELS = {
 }
 
 
+def _plug_in(name) -> bool:
+    """Stopped by the EV-GLR rule (the registry's EV wrapper)."""
+    return ALGORITHMS[str(name)].plug_in
+
+
 def verdict_table(
     summary: pd.DataFrame, *, tol: float = TOLERANCE, level: float = 0.95
 ) -> pd.DataFrame:
@@ -743,8 +748,7 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
             )
         )
     adapted = summary[
-        summary["threshold"].isin(list(tight))
-        & summary["algorithm"].map(lambda a: not str(a).startswith("EV-"))
+        summary["threshold"].isin(list(tight)) & ~summary["algorithm"].map(_plug_in).astype(bool)
     ]
     if len(adapted):
         below = adapted[adapted["mean_high"] < adapted["lower_bound"]]
@@ -766,7 +770,7 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
                 ),
             )
         )
-    ev = v[v["algorithm"].map(lambda a: str(a).startswith("EV-"))]
+    ev = v[v["algorithm"].map(_plug_in).astype(bool)]
     for r in ev.itertuples(index=False):
         ratio_txt = (
             f"{r.ratio:.4g} [{r.ratio_low:.4g}, {r.ratio_high:.4g}] at ln(1/δ) = "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,8 @@ from baiuv.thresholds.families import (
 )
 
 __all__ = [
+    "CurveGrid",
+    "curve_grid",
     "threshold_curves",
     "initial_times",
     "threshold_costs",
@@ -103,10 +106,21 @@ def _streams(seed: int, seed_offset: int, R: int, n_max: int, mu, sigma2):
     return out
 
 
-def threshold_curves(
+class CurveGrid(NamedTuple):
+    """The grid of the threshold curves (:func:`curve_grid`)."""
+
+    params: ThresholdParams
+    #: ``(x, ln(1/delta), t, delta, N_a, N_b)`` of each grid point; ``delta`` is the
+    #: table's column: ``delta_fixed`` on the time axis, else ``exp(-x)`` (0.0 once it
+    #: underflows)
+    points: list[tuple]
+    #: the two-arm data streams, arrays of shape ``(2, N_max)``
+    streams: list[np.ndarray]
+
+
+def curve_grid(
     axis: str,
     *,
-    families: Sequence[str] = FAMILIES,
     mu: Sequence[float] = (0.0, -0.2),
     sigma2: Sequence[float] = (1.0, 0.5),
     params: ThresholdParams | None = None,
@@ -117,33 +131,48 @@ def threshold_curves(
     streams: int = 10,
     seed: int = 0,
     seed_offset: int = 0,
-    backend: str = "auto",
+) -> CurveGrid:
+    """The grid shared by :func:`threshold_curves` and :func:`ipopt_agreement`, which
+    take these keyword arguments: ``axis="delta"``, the ``log_inv_delta`` grid at
+    ``t_fixed``; ``axis="time"``, the ``times`` grid at ``delta_fixed``; ``streams``
+    data streams alternating between the two arms of the instance ``(mu, sigma2)``
+    (arm a first, so ``N_a = ceil(t/2)``, ``N_b = floor(t/2)``), seeded by ``seed`` and
+    numbered from ``seed_offset``; ``params`` of the thresholds (default
+    :class:`ThresholdParams`)."""
+    _check_axis_streams(axis, streams)
+    if len(mu) != 2 or len(sigma2) != 2 or min(sigma2) <= 0:
+        raise ValueError("mu and sigma2 must have 2 entries (K = 2), sigma2 > 0")
+    grid = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
+    points = [
+        (x, lid, t, float(delta_fixed) if axis == "time" else math.exp(-lid), (t + 1) // 2, t // 2)
+        for x, lid, t in grid
+    ]
+    n_max = max(t for _, _, t in grid) // 2 + 1
+    data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
+    return CurveGrid(params or ThresholdParams(), points, data)
+
+
+def threshold_curves(
+    axis: str, *, families: Sequence[str] = FAMILIES, backend: str = "auto", **grid
 ) -> pd.DataFrame:
     """Thresholds along ``axis="delta"`` (ln(1/delta) grid at ``t_fixed``) or ``axis="time"``
     (t grid at ``delta_fixed``), figures fig:stopping_thresholds_evolutions_glrt/_evglrt.
 
     Returns a long DataFrame with columns ``axis, family, rule, x, delta, t, n_a, n_b,
     stream, value`` (``stream = -1`` for deterministic families; ``value = inf`` before the
-    initial times). BoB values failing to solve raise (never silently replaced).
+    initial times). BoB values failing to solve raise (never silently replaced). The grid
+    (``mu``, ``sigma2``, ``params``, ``t_fixed``, ``delta_fixed``, ``log_inv_delta``,
+    ``times``, ``streams``, ``seed``, ``seed_offset``): keyword arguments of
+    :func:`curve_grid`.
     """
-    _check_axis_streams(axis, streams)
     for f in families:
         if f not in FAMILIES:
             raise ValueError(f"families must be in {FAMILIES}, got {f!r}")
-    if len(mu) != 2 or len(sigma2) != 2 or min(sigma2) <= 0:
-        raise ValueError("mu and sigma2 must have 2 entries (K = 2), sigma2 > 0")
-    params = params or ThresholdParams()
-    points = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
-    n_max = max(p[2] for p in points) // 2 + 1
-    data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
+    params, points, data = curve_grid(axis, **grid)
     rows = []
     for name in families:
         det = name not in STATEFUL
-        for x, lid, t in points:
-            # the table's column: delta_fixed on the time axis, else exp(-x) (0.0 once it
-            # underflows)
-            delta = float(delta_fixed) if axis == "time" else math.exp(-lid)
-            na, nb = (t + 1) // 2, t // 2
+        for x, lid, t, delta, na, nb in points:
             base = dict(
                 axis=axis,
                 family=name,
@@ -330,17 +359,9 @@ def ipopt_agreement(
     axis: str,
     *,
     families: Sequence[str] = ("bob", "ev-bob"),
-    mu: Sequence[float] = (0.0, -0.2),
-    sigma2: Sequence[float] = (1.0, 0.5),
-    params: ThresholdParams | None = None,
-    t_fixed: int = 5000,
-    delta_fixed: float = 0.01,
-    log_inv_delta: Sequence[float] = (),
-    times: Sequence[int] = (),
-    streams: int = 1,
-    seed: int = 0,
-    seed_offset: int = 0,
     backend: str | None = None,
+    streams: int = 1,
+    **grid,
 ) -> pd.DataFrame:
     """BoB and EV-BoB on the grid of :func:`threshold_curves` (same streams: its first
     ``streams``), solved by the exact global solver and by the Pyomo model through Ipopt
@@ -350,32 +371,25 @@ def ipopt_agreement(
     ipopt`` (Ipopt's objective at its returned point, feasibility-checked, *not* certified;
     NaN when Ipopt failed), ``rel_diff = (exact - ipopt)/exact``, ``local_max`` (Ipopt below
     the global maximum by more than 1e-6 relative, the tolerance of the certification in
-    :func:`~baiuv.thresholds.bob.solve_bob`), ``status`` and the solve times.
+    :func:`~baiuv.thresholds.bob.solve_bob`), ``status`` and the solve times. The grid:
+    keyword arguments of :func:`curve_grid` (``streams`` defaults to 1 here).
 
     Raises
     ------
     ValueError
         On bad arguments; ``BobSolverError`` when no Ipopt backend is available.
     """
-    _check_axis_streams(axis, streams)
     for f in families:
         if f not in ("bob", "ev-bob"):
             raise ValueError(f"families must be 'bob' or 'ev-bob', got {f!r}")
+    params, points, data = curve_grid(axis, streams=streams, **grid)
     backend = backend or ipopt_backend()
     if backend is None:
         raise BobSolverError("no Ipopt backend (ipopt executable or cyipopt) available")
-    params = params or ThresholdParams()
-    points = _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times)
-    n_max = max(p[2] for p in points) // 2 + 1
-    data = _streams(seed, seed_offset, int(streams), n_max, mu, sigma2)
     rows, warmed = [], set()
     for name in families:
         ev = name == "ev-bob"
-        for x, lid, t in points:
-            # the table's column: delta_fixed on the time axis, else exp(-x) (0.0 once it
-            # underflows)
-            delta = float(delta_fixed) if axis == "time" else math.exp(-lid)
-            na, nb = (t + 1) // 2, t // 2
+        for x, lid, t, delta, na, nb in points:
             spec = make_threshold(name, 2, params=params, log_inv_delta=lid)
             if min(na, nb) < spec.fparams[_k.P_NMIN]:
                 continue

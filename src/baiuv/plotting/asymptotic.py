@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from baiuv.plotting.style import setup
+from baiuv.plotting.style import algorithm_colours, setup, threshold_order
+from baiuv.registry import ALGORITHMS
 
 #: Display names of instances (file names use the config's names).
 INSTANCE_LABELS = {"standard": "standard instance", "easy": "easy instance", "two_arm": "two arms"}
@@ -25,6 +26,23 @@ _CONST_TEX = {
 
 def _instance_label(name: str) -> str:
     return INSTANCE_LABELS.get(name, str(name).replace("_", " "))
+
+
+def _registry_order(cells) -> list[tuple[str, str]]:
+    """Distinct (algorithm, threshold) cells, algorithms in registry order (unregistered
+    ones last, in order of appearance), thresholds as in
+    :func:`baiuv.plotting.style.threshold_order`."""
+    cells = list(dict.fromkeys(tuple(c) for c in cells))
+    algs = list(ALGORITHMS)
+    seen = list(dict.fromkeys(a for a, _ in cells))
+    thr = threshold_order(t for _, t in cells)
+    return sorted(
+        cells,
+        key=lambda c: (
+            algs.index(c[0]) if c[0] in algs else len(algs) + seen.index(c[0]),
+            thr.index(c[1]),
+        ),
+    )
 
 
 def asymptotic_figure(
@@ -47,7 +65,9 @@ def asymptotic_figure(
     summary : DataFrame
         Output of :func:`baiuv.experiments.asymptotic.summarize_asymptotic`.
     cells : sequence of (algorithm, threshold), optional
-        Columns, in order (default: order of appearance).
+        Columns, in order (default: every cell of ``summary``, algorithms in registry
+        order). Each algorithm has its colour (:func:`baiuv.plotting.style.algorithm_colours`:
+        one per family of the registry, as in the stopping-time figure).
     instances : sequence of str, optional
         Rows, in order (default: order of appearance).
     """
@@ -71,10 +91,11 @@ def asymptotic_figure(
         raise ValueError("summary must not be empty")
     setup()
     if cells is None:
-        cells = list(dict.fromkeys(zip(summary["algorithm"], summary["threshold"], strict=True)))
+        cells = _registry_order(zip(summary["algorithm"], summary["threshold"], strict=True))
     cells = [tuple(c) for c in cells]
     instances = list(instances or pd.unique(summary["instance"]))
-    colours = sns.color_palette("colorblind", len(cells))
+    palette = algorithm_colours([alg for alg, _ in cells])
+    colours = [palette[alg] for alg, _ in cells]
     nr, nc = len(instances), len(cells)
     fig, axes = plt.subplots(nr, nc, figsize=(3.6 * nc, 2.9 * nr + 0.9), squeeze=False)
     xmin, xmax = summary["log_inv_delta"].min(), summary["log_inv_delta"].max()

@@ -7,24 +7,9 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 
-from baiuv.plotting.style import setup
-
-
-def _variant_order(summary: pd.DataFrame) -> list[str]:
-    """Heuristic first, then each family with its EV version, lazy variants last."""
-    seen = list(dict.fromkeys(summary["threshold"]))
-    base = [v.removeprefix("ev-").removesuffix("-lazy") for v in seen]
-    rank = {"heuristic": 0, "student": 1, "box": 2, "kl": 3, "bob": 4}
-    return sorted(
-        seen,
-        key=lambda v: (
-            v.endswith("-lazy"),
-            rank.get(base[seen.index(v)], 9),
-            v.startswith("ev-"),
-        ),
-    )
+from baiuv.plotting.style import setup, threshold_base, threshold_colours, threshold_order
+from baiuv.registry import LAZY_SUFFIX
 
 
 def delta_correct_figure(
@@ -33,11 +18,16 @@ def delta_correct_figure(
     """Two rows, one column per instance: mean stopping time (± s.e., log scale, dashed line
     ``T* ln(1/delta)``) and empirical error rate (95% Wilson interval, dashed line
     ``delta``) for every algorithm (x axis) and threshold variant (colour; EV versions of a
-    family share its colour, hatched in the legend label)."""
+    family share its colour; squares mark the lazy variants). Order and colours come from
+    the registry (:func:`baiuv.plotting.style.threshold_order`, :func:`threshold_colours`):
+    the heuristic first, in black."""
     setup()
-    variants = _variant_order(summary)
-    fams = list(dict.fromkeys(v.removeprefix("ev-") for v in variants))
-    palette = dict(zip(fams, sns.color_palette("colorblind", len(fams)), strict=True))
+    variants = threshold_order(summary["threshold"])
+    palette = threshold_colours(variants)
+    # one legend entry per base family and laziness: "box / ev-box", "bob-lazy / ev-bob-lazy"
+    groups: dict[tuple[str, bool], list[str]] = {}
+    for v in variants:
+        groups.setdefault((threshold_base(v), v.endswith(LAZY_SUFFIX)), []).append(v)
     fig, axes = plt.subplots(
         2,
         len(instances),
@@ -56,8 +46,8 @@ def delta_correct_figure(
             for k, v in enumerate(vs):
                 row = sa[sa["threshold"] == v].iloc[0]
                 x = i - width / 2 + width * (k + 0.5) / max(len(vs), 1)
-                c = palette[v.removeprefix("ev-")]
-                mk = "s" if v.endswith("-lazy") else "o"
+                c = palette[v]
+                mk = "s" if v.endswith(LAZY_SUFFIX) else "o"
                 ax_t.errorbar(
                     x,
                     row["mean"],
@@ -90,16 +80,9 @@ def delta_correct_figure(
         ax_e.set_ylim(bottom=-0.002)
     handles = [
         plt.Line2D(
-            [],
-            [],
-            color=palette[f],
-            marker="s" if f.endswith("-lazy") else "o",
-            ls="",
-            label=f"{f} / ev-{f}"
-            if f not in ("heuristic",) and any(v == f"ev-{f}" for v in variants)
-            else f,
+            [], [], color=palette[vs[0]], marker="s" if lazy else "o", ls="", label=" / ".join(vs)
         )
-        for f in fams
+        for (_, lazy), vs in groups.items()
     ]
     handles.append(plt.Line2D([], [], color="0.3", ls="--", label="T* ln(1/δ) (top), δ (bottom)"))
     fig.legend(

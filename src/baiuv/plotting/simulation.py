@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.patches import Patch
 
-from baiuv.plotting.style import algorithm_colours, setup
+from baiuv.plotting.style import algorithm_colours, family, is_plug_in, setup
 
 PANEL_TITLES = {
     "random": "random instances, K = 10",
@@ -76,7 +76,7 @@ def stopping_time_figure(
         )
         for patch, a in zip(bp["boxes"], present, strict=True):
             patch.set_facecolor(palette[a])
-            if a.startswith("EV-"):
+            if is_plug_in(a):
                 patch.set_hatch("///")
                 patch.set_alpha(0.65)
         ax.set_xticks(
@@ -92,7 +92,7 @@ def stopping_time_figure(
         ax.set_ylabel("stopping time")
         # separate the wrapper pairs visually
         for k in range(1, len(present)):
-            if present[k].removeprefix("EV-") != present[k - 1].removeprefix("EV-"):
+            if family(present[k]) != family(present[k - 1]):
                 ax.axvline(k + 0.5, color="grey", lw=0.5, alpha=0.5)
     handles = [
         Patch(facecolor="white", edgecolor="black", label="adapted costs"),

@@ -7,21 +7,40 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .style import setup
+from baiuv.registry import THRESHOLD_FAMILIES
 
-METHOD_COLORS = {"student": 0, "box": 1, "kl": 2, "bob": 4}  # colorblind palette indices
-#: markers tell the families apart where their curves overlap (Box and BoB at large t)
-METHOD_MARKERS = {"student": "x", "box": "s", "kl": "^", "bob": "o"}
-LABELS = {
-    "heuristic": "heuristic ln((1+ln t)/δ)",
-    "student": "Student",
-    "box": "Box",
-    "kl": "KL",
-    "bob": "BoB",
-    "ev-student": "EV-Student",
-    "ev-box": "EV-Box",
-    "ev-bob": "EV-BoB",
-}
+from .style import setup, threshold_colours, threshold_markers
+
+#: The heuristic's label in the threshold figures names its formula.
+HEURISTIC_LABEL = "heuristic ln((1+ln t)/δ)"
+
+
+def figure_families(which: str) -> list[str]:
+    """Families drawn in the threshold figure ``which``, from the registry: ``"glr"`` the
+    δ-correct families of the GLR stopping rule, ``"evglr"`` those of the EV-GLR rule,
+    ``"all"`` both; each followed by the families that are not δ-correct (the heuristic,
+    drawn as the dashed reference), in registry order."""
+    fams = THRESHOLD_FAMILIES.values()
+    rules = {"glr": ("GLR",), "evglr": ("EV-GLR",), "all": ("GLR", "EV-GLR")}
+    if which not in rules:
+        raise ValueError(f"which must be one of {sorted(rules)}, got {which!r}")
+    want = rules[which]
+    dc = [f.name for f in fams if f.delta_correct and any(r in f.rules for r in want)]
+    if which == "all":  # GLR families first, then the EV ones
+        dc.sort(key=lambda n: "GLR" not in THRESHOLD_FAMILIES[n].rules)
+    return dc + [f.name for f in fams if not f.delta_correct]
+
+
+def _label(fam: str) -> str:
+    from baiuv.experiments.asymptotic import THRESHOLD_LABELS
+
+    return HEURISTIC_LABEL if fam == "heuristic" else THRESHOLD_LABELS.get(fam, fam)
+
+
+def _ev(fam: str) -> bool:
+    """Served by the EV-GLR stopping rule only."""
+    f = THRESHOLD_FAMILIES.get(fam)
+    return f.rules == ("EV-GLR",) if f is not None else fam.startswith("ev-")
 
 
 def _summary(df: pd.DataFrame) -> pd.DataFrame:
@@ -44,10 +63,10 @@ def threshold_figure(
     ``delta_fixed``. Data-dependent families are the mean over streams with a min-max band;
     the heuristic is dashed. Returns the matplotlib figure."""
     import matplotlib.pyplot as plt
-    import seaborn as sns
 
     setup()
-    palette = sns.color_palette("colorblind", 8)
+    colours, markers = threshold_colours(families), threshold_markers(families)
+    all_ev = all(_ev(f) for f in families if markers[f] is not None)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, df, xlabel in (
         (axes[0], df_delta, "ln(1/δ)"),
@@ -58,27 +77,21 @@ def threshold_figure(
             s = summ[summ.family == fam].sort_values("x")
             if s.empty:
                 continue
-            base = fam.removeprefix("ev-")
-            if fam == "heuristic":
-                color, ls, marker = "black", "--", None
-            else:
-                color, marker = palette[METHOD_COLORS[base]], METHOD_MARKERS[base]
-                ls = (
-                    ":"
-                    if fam.startswith("ev-")
-                    and any(not f.startswith("ev-") and f != "heuristic" for f in families)
-                    else "-"
-                )
+            color, marker = colours[fam], markers[fam]
+            if marker is None:  # not δ-correct: the reference, dashed
+                ls = "--"
+            else:  # EV families dotted when GLR ones are drawn too
+                ls = ":" if _ev(fam) and not all_ev else "-"
             ax.plot(
                 s["x"],
                 s["mean"],
                 ls=ls,
                 color=color,
-                label=LABELS[fam],
+                label=_label(fam),
                 marker=marker,
                 markevery=max(1, len(s) // 8),
                 markersize=5,
-                mfc="none" if fam.startswith("ev-") else color,
+                mfc="none" if _ev(fam) else color,
             )
             if (s["max"] - s["min"]).abs().max() > 0:
                 ax.fill_between(s["x"], s["min"], s["max"], color=color, alpha=0.25, lw=0)
@@ -118,7 +131,7 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     from baiuv.experiments.bob_slope import local_slopes
 
     setup()
-    palette = sns.color_palette("colorblind", 8)
+    colours, markers = threshold_colours(), threshold_markers()
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     t0 = int(curves["t"].min())
     w = curves[curves["t"] == t0].pivot(index="x", columns="family", values="value")
@@ -128,11 +141,11 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
         ax.plot(
             w.index,
             w[fam],
-            color=palette[METHOD_COLORS[fam]],
-            marker=METHOD_MARKERS[fam],
+            color=colours[fam],
+            marker=markers[fam],
             markevery=max(1, len(w) // 10),
             markersize=4,
-            label=LABELS[fam],
+            label=_label(fam),
             ls="-" if fam == "bob" else "--",
         )
     ax.plot(
@@ -160,7 +173,7 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
                 h["slope"],
                 ls=style,
                 color=colors[i],
-                label=f"{LABELS[fam]}, t = {int(r.t)}",
+                label=f"{_label(fam)}, t = {int(r.t)}",
             )
         if np.isfinite(r.join_log_inv_delta):
             ax.axvline(r.join_log_inv_delta, color=colors[i], lw=0.8, alpha=0.6)

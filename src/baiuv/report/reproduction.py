@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time
-from baiuv.registry import ALGORITHMS
+from baiuv.registry import ALGORITHMS, THRESHOLD_FAMILIES
 from baiuv.report.paper_refs import cite, notation
 from baiuv.report.tables import markdown_table
 
@@ -328,9 +328,8 @@ def threshold_claims(
                 "" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
             )
         )
-    pairs = [("student", "ev-student"), ("box", "ev-box"), ("bob", "ev-bob")]
     res = []
-    for g_name, ev_name in pairs:
+    for g_name, ev_name in threshold_pairs():
         above = total = 0
         for curves in (curves_delta, curves_time):  # x means ln(1/δ) in one, t in the other
             m = _mean_curve(curves)
@@ -461,6 +460,32 @@ def wrapped_algorithms() -> list[str]:
     return [a.name for a in ALGORITHMS.values() if a.wrapped]
 
 
+def threshold_pairs() -> list[tuple[str, str]]:
+    """``(GLR family, EV family)`` of the registry sharing a base family
+    (``("box", "ev-box")``, ...), in registry order."""
+    fams = THRESHOLD_FAMILIES.values()
+    glr = {f.base: f.name for f in fams if f.rules == ("GLR",)}
+    return [(glr[f.base], f.name) for f in fams if f.rules == ("EV-GLR",) and f.base in glr]
+
+
+def _is_ev(name) -> bool:
+    """An algorithm of the registry with the EV wrapper (unregistered names: by the
+    ``EV-`` prefix)."""
+    alg = ALGORITHMS.get(str(name))
+    return alg.wrapper == "EV" if alg is not None else str(name).startswith("EV-")
+
+
+def wrapper_pairs() -> list[tuple[str, str]]:
+    """``(adapted, EV)`` names of each family of the registry that has both wrappers
+    (``("TaS", "EV-TaS")``, ...), in registry order."""
+    ev = {a.family: a.name for a in ALGORITHMS.values() if a.wrapper == "EV"}
+    return [
+        (a.name, ev[a.family])
+        for a in ALGORITHMS.values()
+        if a.wrapper == "adapted" and a.family in ev
+    ]
+
+
 #: "on par with fixed": mean τ / mean τ(fixed) in [1/(1+tol), 1+tol] (decisions D5, D170).
 ON_PAR_TOLERANCE = 0.25
 #: "similar"/"comparable": mean τ(EV-X) / mean τ(X) in [1 - tol, 1 + tol] (decision D5).
@@ -530,7 +555,7 @@ def experiment_claims(
             slow = [a for a, r in rel.items() if r > hi_par]
             reasons = []
             if fast:
-                ev = [a for a in fast if a.startswith("EV-")]
+                ev = [a for a in fast if _is_ev(a)]
                 reasons.append("faster than fixed: " + ", ".join(fast))
                 if ev:
                     reasons.append(_ev_cause(errors, exp, ev, n0))
@@ -557,26 +582,24 @@ def experiment_claims(
                     "; ".join(reasons),
                 )
             )
-        pairs = [
-            a for a in ("TaS", "TCI", "DKM", "FWS") if a in sub.index and "EV-" + a in sub.index
-        ]
+        pairs = [(a, e) for a, e in wrapper_pairs() if a in sub.index and e in sub.index]
         if pairs:
-            rel = {a: sub.loc["EV-" + a, "mean"] / sub.loc[a, "mean"] for a in pairs}
-            text = ", ".join(f"EV-{a}/{a} {r:.3f}" for a, r in rel.items())
+            rel = {(a, e): sub.loc[e, "mean"] / sub.loc[a, "mean"] for a, e in pairs}
+            text = ", ".join(f"{e}/{a} {r:.3f}" for (a, e), r in rel.items())
             if exp == "easy":
                 out.append(_easy_claim(sub, rel, text))
             else:
                 lo, hi = 1 - COMPARABLE_TOLERANCE, 1 + COMPARABLE_TOLERANCE
-                bad = {a: r for a, r in rel.items() if not lo <= r <= hi}
+                bad = {p: r for p, r in rel.items() if not lo <= r <= hi}
                 reason = ""
                 if bad:
                     reason = "outside the band: " + ", ".join(
-                        f"EV-{a}/{a} {r:.3f}" for a, r in bad.items()
+                        f"{e}/{a} {r:.3f}" for (a, e), r in bad.items()
                     )
-                    early = [f"EV-{a}" for a, r in bad.items() if r < lo]
+                    early = [e for (_, e), r in bad.items() if r < lo]
                     if early:
                         reason += "; " + _ev_cause(errors, exp, early, n0)
-                    late = [f"EV-{a}" for a, r in bad.items() if r > hi]
+                    late = [e for (_, e), r in bad.items() if r > hi]
                     if late:
                         reason += "; slower EV rules: " + ", ".join(late)
                 out.append(
@@ -613,20 +636,21 @@ def experiment_claims(
     return out
 
 
-def _easy_claim(sub: pd.DataFrame, rel: dict[str, float], text: str) -> Claim:
+def _easy_claim(sub: pd.DataFrame, rel: dict[tuple[str, str], float], text: str) -> Claim:
     """ "Slightly better on the easy instance": every EV/adapted ratio below 1 (D5); a pair
-    above 1 is reported with whether the difference is resolved (2 s.e. of the ratio)."""
-    worse = {a: r for a, r in rel.items() if r >= 1}
+    above 1 is reported with whether the difference is resolved (2 s.e. of the ratio).
+    ``rel``: ratio of each ``(adapted, EV)`` pair (:func:`wrapper_pairs`)."""
+    worse = {p: r for p, r in rel.items() if r >= 1}
     reason = ""
     if worse:
         items = []
-        for a, r in worse.items():
-            m1, s1 = sub.loc["EV-" + a, "mean"], sub.loc["EV-" + a, "se"]
+        for (a, e), r in worse.items():
+            m1, s1 = sub.loc[e, "mean"], sub.loc[e, "se"]
             m0, s0 = sub.loc[a, "mean"], sub.loc[a, "se"]
             se = r * math.hypot(s1 / m1, s0 / m0)
             resolved = r - 2 * se > 1
             items.append(
-                f"EV-{a}/{a} {r:.3f} ± {se:.3f} "
+                f"{e}/{a} {r:.3f} ± {se:.3f} "
                 + ("(significantly slower)" if resolved else "(within 2 s.e. of 1: not resolved)")
             )
         reason = "EV not faster: " + "; ".join(items)
@@ -651,7 +675,7 @@ def _lower_bound_claim(sub: pd.DataFrame, exp: str, errors: pd.DataFrame, n0) ->
     ]
     reason = ""
     if below:
-        ev = [a for a in below if str(a).startswith("EV-")]
+        ev = [a for a in below if _is_ev(a)]
         other = [a for a in below if a not in ev]
         reason = "below the bound: " + ", ".join(below)
         if ev:
@@ -678,7 +702,7 @@ def _error_claim(errors: pd.DataFrame, delta: float, n0: int | None) -> Claim:
     reason = ""
     if len(bad):
         names = [f"{r.algorithm}@{r.experiment} {r.error_rate:.3g}" for r in bad.itertuples()]
-        ev = bad[bad["algorithm"].astype(str).str.startswith("EV-")]
+        ev = bad[bad["algorithm"].map(_is_ev).astype(bool)]
         reason = "Wilson intervals above δ: " + ", ".join(names)
         if len(ev):
             reason += (
