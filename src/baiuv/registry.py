@@ -5,15 +5,22 @@ experiments, the reproduction report and the figures read.
 
 Adding a sampling rule
 ----------------------
-1. Write its numba step function in :mod:`baiuv.simulation.rules` and give it a branch in
-   :func:`~baiuv.simulation.rules.select_arm` under a new code (``RULE_*`` below).
-2. Register it: ``register(Algorithm("my-rule", kernel="glr", rule=RULE_MY, family="my-rule"))``
-   (or add the entry to :data:`ALGORITHMS` below). It then runs in the engine's single loop
-   with the GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule and any
-   threshold, can be named in every algorithm list of a configuration, and is drawn in its
-   own colour.
-3. Test it (``tests/unit/test_registry.py`` shows a toy rule going through the
-   configuration's validation and one shard).
+1. Write its step kernel: a ``numba.njit`` function with the signature of
+   :func:`baiuv.simulation.rules.select_arm`, ``step(rule, t, counts, means, variances,
+   best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``, in a module of its own (e.g.
+   ``src/baiuv/simulation/my_rule.py``).
+2. Register it: add ``Algorithm("my-rule", "glr", step="baiuv.simulation.my_rule:step")``
+   to :data:`ALGORITHMS` below (or call :func:`register`, with the compiled function itself
+   as ``step``). It then runs in the engine's GLR loop
+   (:func:`baiuv.simulation.rules.run_glr_loop`, compiled once per process for that
+   kernel) with the GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule and
+   any threshold, in the identifier, can be named in every algorithm list of a
+   configuration, and is drawn in its own colour.
+3. Test it (``tests/unit/test_registry.py`` registers a toy kernel and runs it through the
+   configuration's validation, one shard and the identifier).
+
+The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
+``RULE_*`` codes below, compiled into the cached loop :func:`~baiuv.simulation.rules.run_glr`.
 
 Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
 validates a configuration.
@@ -21,6 +28,7 @@ validates a configuration.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -42,7 +50,9 @@ __all__ = [
 ]
 
 # ------------------------------------------------------------------------ kernel codes
-#: Codes of the sampling rules in :func:`baiuv.simulation.rules.select_arm`.
+#: Codes of the sampling rules in :func:`baiuv.simulation.rules.select_arm`;
+#: ``RULE_CUSTOM`` is the code a registered step kernel runs with.
+RULE_CUSTOM = -1
 RULE_UNIFORM = 0
 RULE_FIXED = 1
 RULE_TAS = 2
@@ -123,10 +133,11 @@ class Algorithm:
     name : str
         Registry key (used in file names, seeds and tables).
     kernel : {"glr", "fhn"}
-        ``"glr"``: runs in :func:`baiuv.simulation.rules.run_glr`; ``"fhn"``:
+        ``"glr"``: runs in :func:`baiuv.simulation.rules.run_glr` (with ``step``:
+        :func:`baiuv.simulation.rules.run_glr_loop`); ``"fhn"``:
         :func:`baiuv.simulation.rules.run_fhn`.
     rule : int
-        ``RULE_*`` code of its step function (``glr`` only).
+        ``RULE_*`` code of its built-in step function (``glr`` only, without ``step``).
     plug_in : bool
         ``True`` for the empirical-variance ("EV-") wrapper: known-variance formulas with
         ``sigma_t^2`` plugged in, and the EV-GLR stopping rule; ``False``: adapted
@@ -147,6 +158,12 @@ class Algorithm:
         The rule reads the true instance (``fixed``): a baseline of the simulator only,
         not usable on real data (:class:`baiuv.BestArmIdentifier`) nor in the δ-correct
         experiment.
+    step : callable, str or None
+        The rule's own step kernel (``glr`` only, instead of a ``RULE_*`` code): a
+        ``numba.njit`` function with the signature of
+        :func:`baiuv.simulation.rules.select_arm`, or ``"module:function"`` naming one
+        (imported when a run needs it, so the registry itself imports no numba). It runs
+        in :func:`baiuv.simulation.rules.run_glr_loop` with ``rule = RULE_CUSTOM``.
     """
 
     name: str
@@ -159,14 +176,32 @@ class Algorithm:
     constant: str | None = None
     constant_source: str = ""
     needs_instance: bool = False
+    step: object = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
-        if self.kernel == "glr" and (not isinstance(self.rule, int) or self.rule < 0):
-            raise ValueError(f"rule must be a RULE_* code >= 0 for a glr rule, got {self.rule!r}")
+        if self.step is not None:
+            if self.kernel != "glr" or self.rule != RULE_CUSTOM:
+                raise ValueError(
+                    "step is only for a glr rule without a RULE_* code (kernel='glr', rule "
+                    f"left unset), got kernel={self.kernel!r}, rule={self.rule!r}"
+                )
+            if isinstance(self.step, str):
+                mod, _, fn = self.step.partition(":")
+                if not (mod and fn.isidentifier()):
+                    raise ValueError(f"step must be 'module:function', got {self.step!r}")
+            elif not callable(self.step):
+                raise ValueError(
+                    f"step must be a compiled function or 'module:function', got {self.step!r}"
+                )
+        elif self.kernel == "glr" and (not isinstance(self.rule, int) or self.rule < 0):
+            raise ValueError(
+                f"rule must be a RULE_* code >= 0 for a glr rule (or give a step kernel), "
+                f"got {self.rule!r}"
+            )
         if self.wrapper not in WRAPPERS:
             raise ValueError(f"wrapper must be one of {WRAPPERS}, got {self.wrapper!r}")
         if not self.family:
@@ -178,6 +213,19 @@ class Algorithm:
         if self.kernel == "fhn":
             return "elimination"
         return "EV-GLR" if self.plug_in else "GLR"
+
+    def step_kernel(self):
+        """The compiled step kernel of a rule registered with ``step`` (imported from
+        ``"module:function"`` on first use), ``None`` for a built-in rule."""
+        if self.step is None or not isinstance(self.step, str):
+            return self.step
+        mod, _, fn = self.step.partition(":")
+        try:
+            return getattr(importlib.import_module(mod), fn)
+        except (ImportError, AttributeError) as e:
+            raise ValueError(
+                f"step of algorithm {self.name!r}: cannot import {self.step!r} ({e})"
+            ) from e
 
     @property
     def wrapped(self) -> bool:

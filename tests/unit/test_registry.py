@@ -8,9 +8,9 @@ import copy
 import dataclasses
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
+from numba import njit
 
 from baiuv import registry
 from baiuv.pipeline.config import ConfigError, load_schema, validate_config
@@ -119,17 +119,46 @@ def test_bad_registrations_are_refused():
         register(Algorithm("TaS", "glr", RULE_UNIFORM))
 
 
+@njit
+def toy_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+    """A toy sampling rule, compiled here and nowhere in the package: arm 0 twice per
+    cycle ``0, 0, 1, ..., K-1`` indexed by ``t``."""
+    p = t % (counts.shape[0] + 1)
+    return 0 if p == 0 else p - 1
+
+
+def toy_counts(K: int, n0: int, tau: int) -> list[int]:
+    """Counts of a run of :func:`toy_step` stopped at ``tau``, written out in Python."""
+    counts = [n0] * K
+    for t in range(n0 * K, tau):
+        p = t % (K + 1)
+        counts[0 if p == 0 else p - 1] += 1
+    return counts
+
+
 @pytest.fixture
 def toy_rule():
-    """A toy sampling rule registered for one test: the round-robin kernel with the EV-GLR
-    stopping rule, under a new name and family."""
-    alg = register(
-        Algorithm("toy-rr", "glr", RULE_UNIFORM, plug_in=True, family="toy", wrapper="baseline")
-    )
+    """The toy kernel registered for one test under a new name and family, with the EV-GLR
+    stopping rule."""
+    alg = register(Algorithm("toy", "glr", plug_in=True, wrapper="baseline", step=toy_step))
     try:
         yield alg
     finally:
         ALGORITHMS.pop(alg.name)
+
+
+def test_step_kernels_are_checked_at_registration():
+    with pytest.raises(ValueError, match="step"):
+        Algorithm("x", "glr", RULE_UNIFORM, step=toy_step)
+    with pytest.raises(ValueError, match="step"):
+        Algorithm("x", "fhn", step=toy_step)
+    with pytest.raises(ValueError, match="module:function"):
+        Algorithm("x", "glr", step="no_function_named")
+    with pytest.raises(ValueError, match="step of algorithm 'x'"):
+        Algorithm("x", "glr", step="baiuv.simulation.rules:no_such_kernel").step_kernel()
+    named = Algorithm("x", "glr", step=f"{__name__}:toy_step")  # imported when run
+    assert named.step_kernel() is toy_step
+    assert get_algorithm("TaS").step_kernel() is None
 
 
 def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
@@ -140,13 +169,13 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     from baiuv.simulation.engine import RunSettings, experiment_from_config, run_shard
 
     config = _default_config()
-    config["simulation"]["algorithms"] = ["TaS", "toy-rr"]
-    config["audit"]["algorithms"] = ["toy-rr"]
-    config["delta_correct"]["algorithms"] = ["toy-rr"]
+    config["simulation"]["algorithms"] = ["TaS", "toy"]
+    config["audit"]["algorithms"] = ["toy"]
+    config["delta_correct"]["algorithms"] = ["toy"]
     validate_config(config, SCHEMA)
-    assert get_algorithm("toy-rr").stopping == "EV-GLR"
+    assert get_algorithm("toy").stopping == "EV-GLR"
     # without the registration the same configuration is refused, naming the field
-    ALGORITHMS.pop("toy-rr")
+    ALGORITHMS.pop("toy")
     try:
         with pytest.raises(ConfigError, match="simulation.algorithms"):
             validate_config(
@@ -159,25 +188,30 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     instances = {i["name"]: i for i in config["instances"]}
     exp = experiment_from_config("toy", {"kind": "named", "instance": "easy", "runs": 3}, instances)
     settings = RunSettings(**run_parameters(sim) | {"threshold": "heuristic", "delta": 0.1})
-    df = run_shard(exp, "toy-rr", seed=1, settings=settings)
+    df = run_shard(exp, "toy", seed=1, settings=settings)
     path = tmp_path / "shard.parquet"
     import logging
 
     write_shard(
         df,
         path,
-        {"algorithm": "toy-rr"},
+        {"algorithm": "toy"},
         logging.getLogger("test"),
         "toy",
         tmp_path / "timings.parquet",
     )
     (back,), _ = read_shards([path])
-    assert list(back["algorithm"]) == ["toy-rr"] * 3
+    assert list(back["algorithm"]) == ["toy"] * 3
+    K = len(instances["easy"]["mu"])
     for counts, tau in zip(back["counts"], back["stopping_time"], strict=True):
-        counts = np.asarray(counts)
-        assert counts.sum() == tau and counts.max() - counts.min() <= 1  # round robin
-    # the identifier and the palette know it too
-    idf = BestArmIdentifier(2, 0.1, sampling="toy-rr", threshold="heuristic", rng=0)
+        assert list(counts) == toy_counts(K, settings.n0, tau)  # the toy kernel sampled
+    # the identifier runs the same kernel, and the palette knows the rule
+    idf = BestArmIdentifier(K, 0.1, sampling="toy", threshold="heuristic", rng=0)
     assert idf.stopping_rule == "EV-GLR"
-    colours = algorithm_colours(["TaS", "EV-TaS", "toy-rr"])
-    assert colours["TaS"] == colours["EV-TaS"] != colours["toy-rr"]
+    for t in range(4 * K):  # observations 0, 1, 0, 1... of every arm: it cannot stop
+        arm = idf.next_arm()
+        if t >= settings.n0 * K:
+            assert arm == (0 if t % (K + 1) == 0 else t % (K + 1) - 1)
+        idf.observe(arm, float(idf.counts[arm] % 2))
+    colours = algorithm_colours(["TaS", "EV-TaS", "toy"])
+    assert colours["TaS"] == colours["EV-TaS"] != colours["toy"]

@@ -45,6 +45,7 @@ from baiuv.registry import (
     ALGORITHMS,
     N_PARAMS,
     PARAMETERS,
+    RULE_CUSTOM,
     Algorithm,
     get_algorithm,
     run_parameters,
@@ -207,6 +208,18 @@ def rule_params(settings: RunSettings) -> np.ndarray:
     return params
 
 
+def glr_loop(algorithm: Algorithm):
+    """The GLR loop of ``algorithm`` with its rule bound: ``loop(plug_in, mu, sigma2, ...)``
+    with the remaining arguments of :func:`baiuv.simulation.rules.run_glr`. A built-in rule
+    runs in the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its
+    own ``step`` kernel in :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for that
+    kernel on its first run in a process)."""
+    step = algorithm.step_kernel()
+    if step is None:
+        return functools.partial(rules.run_glr, algorithm.rule)
+    return functools.partial(rules.run_glr_loop, step, RULE_CUSTOM)
+
+
 def simulate_run(
     instance: GaussianInstance,
     algorithm: str | Algorithm,
@@ -273,8 +286,7 @@ def simulate_run(
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
         else:
             wfix = np.full(K, 1.0 / K)
-        tau, rec, counts, trunc = rules.run_glr(
-            alg.rule,
+        tau, rec, counts, trunc = glr_loop(alg)(
             alg.plug_in,
             mu,
             sigma2,

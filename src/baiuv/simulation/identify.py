@@ -19,7 +19,7 @@ The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` 
 the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
 :func:`~baiuv.model.glr_kernels.glr_stats_into`,
 :func:`~baiuv.simulation.rules.glr_stop_check` and
-:func:`~baiuv.simulation.rules.select_arm`. Its coins (Top Two leader draw) come from its
+:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its coins (Top Two leader draw) come from its
 own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
 same generator reproduces ``simulate_run(..., rng=<generator with the same seed>)``
 exactly (decision D72, ``tests/unit/test_identify.py``).
@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.registry import ALGORITHMS, selection
+from baiuv.registry import ALGORITHMS, RULE_CUSTOM, selection
 from baiuv.simulation import rules
 from baiuv.simulation.engine import RunSettings, _threshold_spec, rule_params
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -296,6 +296,7 @@ class BestArmIdentifier:
         self._sampling = name
         self._spec = spec
         self._params = rule_params(settings)
+        alg.step_kernel()  # a registered kernel must import (checked here, used in next_arm)
         self._wfix = np.full(K, 1.0 / K)
         self._strict = strict
         self._max = settings.max_samples
@@ -412,7 +413,8 @@ class BestArmIdentifier:
 
         During initialisation the arm with the fewest observations (first index on ties:
         round robin); afterwards the sampling rule's choice
-        (:func:`baiuv.simulation.rules.select_arm`, the simulator's code).
+        (:func:`baiuv.simulation.rules.select_arm`, the simulator's code, or the step kernel
+        the rule was registered with).
 
         Raises
         ------
@@ -431,9 +433,10 @@ class BestArmIdentifier:
         elif self._forced >= 0:
             arm = self._forced
         else:
+            step = self._alg.step_kernel()  # a registered kernel, or the built-in dispatch
             arm = int(
-                rules.select_arm(
-                    self._alg.rule,
+                (rules.select_arm if step is None else step)(
+                    self._alg.rule if step is None else RULE_CUSTOM,
                     self.n_samples,
                     self._counts,
                     self._means,

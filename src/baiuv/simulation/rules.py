@@ -16,11 +16,11 @@ Two loops exist:
 * :func:`run_fhn` -- the elimination procedures FHN1/FHN2 (Algorithm ``algo:fhn2``), which
   have their own stopping (elimination) rule and sample all surviving arms in rounds.
 
-Adding a sampling rule (see also :mod:`baiuv.registry`): write a function
-``_step_<name>(...) -> int`` returning the next arm from the current statistics, give it a
-new code ``RULE_<NAME>`` in the registry, add one branch to :func:`select_arm` (and, if it
-keeps a state, initialise its row of the workspace in :func:`run_glr`), then register an
-:class:`~baiuv.registry.Algorithm` naming that code.
+Adding a sampling rule (see also :mod:`baiuv.registry`): write a compiled function with
+the signature of :func:`select_arm` in a module of its own and name it as the ``step`` of a
+registered :class:`~baiuv.registry.Algorithm`; the engine and the identifier run it in
+:func:`run_glr_loop`, this module is not edited. (The built-in rules are branches of
+:func:`select_arm` under the ``RULE_*`` codes of the registry.)
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def _step_tci(counts, Z, best, beta, rng):
     return arm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tci_challenger(Z, log_counts, best):
     """The TCI challenger of :func:`_step_tci` with ``log N_a`` read from ``log_counts``."""
     K = Z.shape[0]
@@ -633,7 +633,59 @@ def run_glr(
     max_samples,
     lazy_ratio=0.0,
 ):
-    """One run of a sampling rule with the GLR (or EV-GLR) stopping rule.
+    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`): compiled once and
+    kept in numba's cache (the generic loop is compiled into this function, with the
+    step function inlined)."""
+    return run_glr_loop(
+        select_arm,
+        rule,
+        plug_in,
+        mu,
+        sigma2,
+        n0,
+        thr_code,
+        thr_fparams,
+        thr_table,
+        states,
+        params,
+        wfix,
+        rng,
+        max_samples,
+        lazy_ratio,
+    )
+
+
+@njit(inline="always")
+def run_glr_loop(
+    step,
+    rule,
+    plug_in,
+    mu,
+    sigma2,
+    n0,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    params,
+    wfix,
+    rng,
+    max_samples,
+    lazy_ratio=0.0,
+):
+    """One run of the sampling rule ``step`` with the GLR (or EV-GLR) stopping rule.
+
+    ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule, t,
+    counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``,
+    called before every sample after the initialisation (unless the degeneracy guard
+    forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
+    ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
+    between steps) and ``rng`` the run's generator. The built-in codes ``RULE_UNIFORM``,
+    ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths of this loop; a rule registered
+    with its own kernel runs with ``rule = RULE_CUSTOM``. This function is not cached
+    (numba cannot cache a function that receives a compiled function as an argument):
+    :func:`run_glr` is its cached instance for the built-in rules, and a registered
+    kernel costs one compilation of the loop per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
@@ -668,29 +720,38 @@ def run_glr(
     ws, scal = init_workspace(counts, params)
     # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
     # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
-    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger.
+    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] and log N_a are
+    # computed when read (decision D191): by the stopping check, the TCI challenger, a
+    # registered step kernel, or the degeneracy guard when the certificate fails.
     Z = np.empty(K)
     thr_pair = np.empty(K)
     ok = np.zeros(K, dtype=np.bool_)
-    log_counts = np.empty(K)
+    log_counts = np.empty(K)  # valid where log_ok: log N_a is computed when TCI reads it
+    log_ok = np.zeros(K, dtype=np.bool_)
+    # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
+    # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
+    n_uncert = 0
     for a in range(K):
-        log_counts[a] = math.log(counts[a])
+        if not certified_arm(means[a], variances[a]):
+            n_uncert += 1
     t_only = depends_on_t_only(thr_code)
     stateful = has_state(thr_code)
     thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
+    thr_hi = math.inf  # certified upper bound of the t-only threshold at every t <= t_hi
+    t_hi = -1
+    st0 = states[0]  # the t-only threshold reads no state: no per-call slices (D192)
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
     truncated = False
     best = empirical_best(means)
+    reads_all_z = rule == RULE_TCI or rule < 0
     while True:
-        # the degeneracy guard reads every challenger's statistic: refresh the invalid ones
-        for a in range(K):
-            if a != best and not ok[a]:
-                Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
-                thr_pair[a] = math.nan
-                ok[a] = True
-        forced = degenerate_arm(counts, variances, Z, best)
+        if n_uncert > 0:  # exact guard: it reads every challenger's statistic
+            _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+            forced = degenerate_arm(counts, variances, Z, best)
+        else:
+            forced = -1
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
@@ -702,11 +763,32 @@ def run_glr(
                     break
                 if a == best:
                     continue
+                if not ok[a]:
+                    Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                    thr_pair[a] = math.nan
+                    ok[a] = True
                 z = Z[a]
                 if t_only:
                     if not (z > thr_lo):  # then not (z > c(t)) either
                         stop = False
                         break
+                    if t > t_hi:  # upper bound c(t_hi) for the times up to t_hi (D192)
+                        t_hi = t + t // 16 + 1
+                        c_hi = pair_threshold_kernel(
+                            thr_code,
+                            thr_fparams,
+                            thr_table,
+                            float(t_hi),
+                            counts[best],
+                            counts[a],
+                            st0,
+                            st0,
+                        )
+                        thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
+                        if not math.isfinite(thr_hi):
+                            thr_hi = math.inf
+                    if z > thr_hi:  # then z > c(t) too
+                        continue
                     if not have_thr_t:
                         thr_t = pair_threshold_kernel(
                             thr_code,
@@ -715,8 +797,8 @@ def run_glr(
                             float(t),
                             counts[best],
                             counts[a],
-                            states[best],
-                            states[a],
+                            st0,
+                            st0,
                         )
                         have_thr_t = True
                         if math.isfinite(thr_t):
@@ -751,21 +833,38 @@ def run_glr(
             if rng.random() < params[P_BETA]:
                 arm = best
             else:
+                _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+                for a in range(K):
+                    if a != best and not log_ok[a]:
+                        log_counts[a] = math.log(counts[a])
+                        log_ok[a] = True
                 arm = _tci_challenger(Z, log_counts, best)
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
-            arm = select_arm(
+            if reads_all_z:
+                _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+            arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
         # draw_observe, with the threshold-state update in this loop (see welford)
+        was_certified = certified_arm(means[arm], variances[arm])
         n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
         if stateful:
             update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
-        if rule == RULE_TCI:
-            log_counts[arm] = math.log(n)
+        now_certified = certified_arm(means[arm], variances[arm])
+        if now_certified and not was_certified:
+            n_uncert -= 1
+        elif was_certified and not now_certified:
+            n_uncert += 1
+        log_ok[arm] = False
         t += 1
-        new_best = empirical_best(means)
+        if n_uncert == 0 and arm != best:  # finite means: argmax changes only at arm
+            ma = means[arm]
+            mb = means[best]
+            new_best = arm if (ma > mb or (ma == mb and arm < best)) else best
+        else:
+            new_best = empirical_best(means)
         if arm == best or new_best != best:
             for a in range(K):
                 ok[a] = False
@@ -780,6 +879,25 @@ def run_glr(
 
 
 @njit(cache=True)
+def certified_arm(mean, variance):
+    """``True`` when an arm's statistics cannot make the GLR loop's statistics degenerate
+    (decision D191): ``1e-100 <= variance <= 1e100`` and ``|mean| <= 1e50``. When every arm
+    is certified (counts between 1 and ``2^63``), every ``Z_a(t)`` and ``Z^EV_a(t)`` is
+    finite, so :func:`degenerate_arm` returns ``-1`` without reading them."""
+    return 1e-100 <= variance <= 1e100 and abs(mean) <= 1e50
+
+
+@njit(cache=True, inline="always")
+def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
+    """Compute the statistic of every challenger whose cached value is invalid."""
+    for a in range(Z.shape[0]):
+        if a != best and not ok[a]:
+            Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+            thr_pair[a] = math.nan
+            ok[a] = True
+
+
+@njit(cache=True, inline="always")
 def glr_stat(a, best, plug_in, counts, means, variances):
     """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
     :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
