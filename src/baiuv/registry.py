@@ -332,6 +332,9 @@ class ThresholdFamily:
     stateful: bool = False
     delta_correct: bool = True
     base: str = ""
+    #: asymptotically tight (Definition ``def:asymptotically_tight_threshold``): the
+    #: asymptotic theorems' limits apply to runs stopped with it
+    tight: bool = False
 
     def __post_init__(self):
         if not self.base:
@@ -342,11 +345,11 @@ class ThresholdFamily:
 THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
     f.name: f
     for f in (
-        ThresholdFamily("heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False),
+        ThresholdFamily("heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True),
         ThresholdFamily("student", STUDENT, ("GLR",)),
         ThresholdFamily("box", BOX, ("GLR",)),
-        ThresholdFamily("kl", KL, ("GLR",), stateful=True),
-        ThresholdFamily("bob", BOB, ("GLR",), stateful=True),
+        ThresholdFamily("kl", KL, ("GLR",), stateful=True, tight=True),
+        ThresholdFamily("bob", BOB, ("GLR",), stateful=True, tight=True),
         ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",)),
         ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",)),
         ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True),
@@ -356,6 +359,9 @@ FAMILIES = tuple(THRESHOLD_FAMILIES)
 GLR_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "GLR" in v.rules)
 EV_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "EV-GLR" in v.rules)
 STATEFUL = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.stateful)
+#: asymptotically tight families (the heuristic; KL and BoB by Lemma
+#: ``lem:kl_Kinf_thresholds_asymptotically_tight``)
+TIGHT = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.tight)
 FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
 
 #: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).

@@ -215,3 +215,15 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
         idf.observe(arm, float(idf.counts[arm] % 2))
     colours = algorithm_colours(["TaS", "EV-TaS", "toy"])
     assert colours["TaS"] == colours["EV-TaS"] != colours["toy"]
+
+
+def test_tight_families_are_the_papers():
+    """Asymptotically tight (Definition def:asymptotically_tight_threshold): the heuristic,
+    and KL and BoB by Lemma lem:kl_Kinf_thresholds_asymptotically_tight; the report's
+    impossibility claim is checked with these only."""
+    from baiuv.experiments.asymptotic import TIGHT as used
+    from baiuv.registry import THRESHOLD_FAMILIES, TIGHT
+
+    assert TIGHT == ("heuristic", "kl", "bob")
+    assert used == TIGHT
+    assert all(THRESHOLD_FAMILIES[f].tight for f in TIGHT)

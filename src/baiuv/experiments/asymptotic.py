@@ -41,7 +41,7 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
-from baiuv.registry import ALGORITHMS, PARAMETERS, selection
+from baiuv.registry import ALGORITHMS, PARAMETERS, TIGHT, selection
 from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
@@ -598,9 +598,8 @@ def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.
     return pd.DataFrame(rows)
 
 
-#: Threshold families that are asymptotically tight (Definition
-#: def:asymptotically_tight_threshold): the theorems' limits apply to these only.
-TIGHT = ("heuristic", "kl", "bob")
+# TIGHT (from the registry, ``ThresholdFamily.tight``): the asymptotically tight families
+# (Definition def:asymptotically_tight_threshold); the theorems' limits apply to these only.
 
 #: Display names of algorithms and threshold families in the report and the figure.
 ALGORITHM_LABELS = {
