@@ -1,7 +1,7 @@
 """Shards run in batches (local runs) or one job each (cluster) give the same files (D201).
 
 The session's tiny run (``tiny_pipeline``, ``--cores 2``) ran the simulation shards in
-``2 x 2`` batch jobs. Here the same targets run again in a fresh working directory with
+``ceil(sqrt(shards))`` batch jobs. Here the same targets run again in a fresh working directory with
 ``shard_batches=off``, one job per shard as on a cluster: every shard file and every
 aggregate is byte-identical, and the job counts show the two ways.
 """
@@ -20,6 +20,8 @@ from pipeline_helpers import (
     run_snakemake,
     sim_args,
 )
+
+from baiuv.pipeline.batches import batch_count
 
 pytestmark = pytest.mark.pipeline
 
@@ -42,8 +44,8 @@ def test_one_job_per_shard_gives_the_batched_files(tiny_pipeline, tmp_path):
     assert not any(r.endswith(tuple(f"_batch_{b}" for b in range(10))) for r in stats), stats
     n = assert_same_results(root, tiny_pipeline, under="results/simulations")
     assert n == TINY_SHARDS + len(TINY_EXPERIMENTS)
-    # and the tiny run itself used batches: 2 cores -> 4 batch jobs
+    # and the tiny run itself used batches: ceil(sqrt(shards)) batch jobs
     log = (tiny_pipeline.parent / "tiny_pipeline.log").read_text()
     batches = set(re.findall(r"\(Rule: (simulations_batch_\d+)\)", log))
-    assert len(batches) == 4, sorted(batches)
+    assert len(batches) == batch_count(TINY_SHARDS, "auto"), sorted(batches)
     assert "(Rule: sim_shard)" not in log

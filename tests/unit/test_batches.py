@@ -8,22 +8,38 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baiuv.pipeline.batches import local_batches, run_cells, split_batches
+from baiuv.pipeline.batches import batch_count, local_batches, run_cells, split_batches
 
 
 def test_local_batches_modes():
-    # local run: 2 batches per core
-    assert local_batches("auto", default_mode=True, nodes=None, cores=2) == 4
-    assert local_batches("auto", default_mode=True, nodes=None, cores=32) == 64
+    # local run: batches, whatever the cores
+    assert local_batches("auto", default_mode=True, nodes=None) == "auto"
+    assert local_batches(3, default_mode=True, nodes=None) == 3
     # a cluster executor (--jobs with an executor plugin) or a job inside it: one job per shard
-    assert local_batches("auto", default_mode=True, nodes=100, cores=None) == 0
-    assert local_batches("auto", default_mode=False, nodes=None, cores=4) == 0
-    assert local_batches(7, default_mode=False, nodes=None, cores=4) == 0
-    # explicit settings
-    assert local_batches("off", default_mode=True, nodes=None, cores=2) == 0
-    assert local_batches(3, default_mode=True, nodes=None, cores=2) == 3
-    with pytest.raises(ValueError, match="shard_batches"):
-        local_batches(0, default_mode=True, nodes=None, cores=2)
+    assert local_batches("auto", default_mode=True, nodes=100) == 0
+    assert local_batches("auto", default_mode=False, nodes=None) == 0
+    assert local_batches(7, default_mode=False, nodes=None) == 0
+    assert local_batches("off", default_mode=True, nodes=None) == 0
+    for bad in (0, -2, True):
+        with pytest.raises(ValueError, match="shard_batches"):
+            local_batches(bad, default_mode=True, nodes=None)
+
+
+def test_batch_count_depends_on_the_cells_only():
+    assert [batch_count(n, "auto") for n in (0, 1, 2, 4, 5, 36, 37, 360)] == [
+        0,
+        1,
+        2,
+        2,
+        3,
+        6,
+        7,
+        19,
+    ]
+    for n in range(1, 2000):
+        b = batch_count(n, "auto")
+        assert (b - 1) ** 2 < n <= b * b  # b = ceil(sqrt(n))
+    assert batch_count(10, 4) == 4 and batch_count(3, 4) == 3
 
 
 @given(

@@ -1,10 +1,11 @@
 # Local runs: many shards per process (decision D201). For every family of shards, the
 # cells are dealt round robin (algorithm by algorithm, so costly algorithms are spread)
-# into SHARD_BATCHES batches, and one rule per batch runs its shards one after the other
-# in one process through the functions of baiuv.pipeline.cells, the same the one-job-per-
-# shard rules call: the shard files are the same either way. On a cluster (SHARD_BATCHES
+# into ceil(sqrt(cells)) batches (batch_count: from the config alone, not from --cores),
+# and one rule per batch runs its shards one after the other in one process through the
+# functions of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard
+# files are the same either way. On a cluster (SHARD_BATCHES
 # = 0) these rules do not exist and the shard rules of the families run instead.
-from baiuv.pipeline.batches import split_batches
+from baiuv.pipeline.batches import batch_count, split_batches
 
 
 def shard_cell(kind, output, log, params, wildcards):
@@ -52,7 +53,9 @@ def shard_families():
 if SHARD_BATCHES:
     for family, cells in shard_families().items():
         batches = split_batches(
-            cells, SHARD_BATCHES, key=lambda c: c["params"]["algorithm"]
+            cells,
+            batch_count(len(cells), SHARD_BATCHES),
+            key=lambda c: c["params"]["algorithm"],
         )
         for b, batch in enumerate(batches):
 

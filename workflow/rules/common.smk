@@ -48,7 +48,6 @@ SHARD_BATCHES = local_batches(
     config["shard_batches"],
     default_mode=workflow.exec_mode == ExecMode.DEFAULT,
     nodes=workflow.resource_settings.nodes,
-    cores=workflow.resource_settings.cores,
 )
 
 

@@ -9,27 +9,29 @@ after the other in one process (:func:`run_cells`), through the same shard funct
 the per-shard jobs (:mod:`baiuv.pipeline.cells`). The shard files, their names and their
 bytes are the same either way; only the number of processes changes.
 
-:func:`local_batches` decides, when the Snakefile is parsed, how many batches each family
-of shards gets: ``2 x cores`` in a local run (Snakemake's scheduler balances them over the
-cores), none (one job per shard) when a cluster executor runs the workflow (``--jobs``
-given with an executor plugin) or inside a cluster job (``--mode remote``), so a cluster
-keeps its per-shard jobs. The configuration key ``shard_batches`` overrides: ``auto``
-(default), ``off``, or a number of batches per family.
+:func:`local_batches` decides, when the Snakefile is parsed, whether shards run in batches:
+yes in a local run, no (one job per shard) when a cluster executor runs the workflow
+(``--jobs`` given with an executor plugin) or inside a cluster job (``--mode remote``), so
+a cluster keeps its per-shard jobs. :func:`batch_count` gives a family of ``n`` shards
+``ceil(sqrt(n))`` batches, from the configuration alone (never from ``--cores``, so a later
+call with other options reruns nothing); Snakemake's scheduler spreads them over the cores.
+The configuration key ``shard_batches`` overrides: ``auto`` (default), ``off``, or a number
+of batches per family.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 
-__all__ = ["local_batches", "run_cells", "split_batches"]
+__all__ = ["batch_count", "local_batches", "run_cells", "split_batches"]
 
 
-def local_batches(
-    setting: str | int, *, default_mode: bool, nodes: int | None, cores: int | None
-) -> int:
-    """Number of batches per family of shards; ``0`` means one job per shard.
+def local_batches(setting: str | int, *, default_mode: bool, nodes: int | None) -> str | int:
+    """Whether shards run in batches: ``0`` (one job per shard), else the setting for
+    :func:`batch_count` (``"auto"`` or a number of batches per family).
 
     Parameters
     ----------
@@ -39,21 +41,27 @@ def local_batches(
         Snakemake runs in its default mode (not ``--mode remote``/``subprocess``: a job
         inside a cluster job must see the same per-shard rules as the run that submitted it).
     nodes : int or None
-        ``--jobs`` of a cluster executor (Snakemake's ``workflow.nodes``; ``None`` in local
-        runs, where ``--jobs`` means cores).
-    cores : int or None
-        ``--cores`` (``None`` for a cluster executor).
+        ``--jobs`` of a cluster executor (Snakemake's ``resource_settings.nodes``; ``None``
+        in local runs, where ``--jobs`` means cores).
     """
-    if not default_mode or setting == "off":
+    if setting not in ("auto", "off") and (isinstance(setting, bool) or int(setting) < 1):
+        raise ValueError(f"shard_batches must be 'auto', 'off' or an integer >= 1, got {setting!r}")
+    if not default_mode or setting == "off" or nodes is not None:
+        return 0
+    return setting if setting == "auto" else int(setting)
+
+
+def batch_count(n_cells: int, setting: str | int) -> int:
+    """Number of batches for a family of ``n_cells`` shards: ``ceil(sqrt(n_cells))`` for
+    ``"auto"`` (so both the number of processes and the shards per process grow like the
+    square root: 36 shards -> 6 batches of 6, 360 -> 19 of at most 19), else ``setting``.
+    It depends on the configuration only, never on ``--cores``: a later call with other
+    options finds the same jobs and reruns nothing."""
+    if n_cells < 1:
         return 0
     if setting == "auto":
-        if nodes is not None or not cores:
-            return 0
-        return 2 * int(cores)
-    n = int(setting)
-    if n < 1:
-        raise ValueError(f"shard_batches must be 'auto', 'off' or an integer >= 1, got {setting!r}")
-    return n
+        return math.isqrt(n_cells - 1) + 1
+    return min(int(setting), n_cells)
 
 
 def split_batches(cells: Sequence, n_batches: int, key=None) -> list[list]:
