@@ -79,20 +79,8 @@ if "asymptotic" in config:
 
     rule asym_aggregate:
         input:
-            runs=[
-                f"results/asymptotic/shards/{inst}/{alg}/{thr}/L_{lab}/shard_{sh}.parquet"
-                for inst in ASY_INSTANCES
-                for alg, thr in ASY_PAIRS
-                for lab in ASY_LEVELS
-                for sh in range(ASY_SHARDS)
-            ],
-            timings=[
-                f"results/timings/asymptotic/shards/{inst}/{alg}/{thr}/L_{lab}/shard_{sh}.parquet"
-                for inst in ASY_INSTANCES
-                for alg, thr in ASY_PAIRS
-                for lab in ASY_LEVELS
-                for sh in range(ASY_SHARDS)
-            ],
+            runs=shard_files(ASY_SHARD_OUTPUT["runs"], ASY_SHARD_CELLS),
+            timings=shard_files(ASY_SHARD_OUTPUT["timings"], ASY_SHARD_CELLS),
         output:
             runs="results/asymptotic/runs.parquet",
             summary="results/asymptotic/summary.parquet",

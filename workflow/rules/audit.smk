@@ -68,16 +68,8 @@ if "audit" in config:
     rule audit_aggregate:
         input:
             instances="results/audit/instances.parquet",
-            shards=[
-                f"results/audit/shards/{alg}/n0_{n0}/shard_{s}.parquet"
-                for alg, n0 in AUD_CELLS
-                for s in range(AUD_SHARDS)
-            ],
-            timings=[
-                f"results/timings/audit/shards/{alg}/n0_{n0}/shard_{s}.parquet"
-                for alg, n0 in AUD_CELLS
-                for s in range(AUD_SHARDS)
-            ],
+            shards=shard_files(AUD_SHARD_OUTPUT["runs"], AUD_SHARD_CELLS),
+            timings=shard_files(AUD_SHARD_OUTPUT["timings"], AUD_SHARD_CELLS),
         output:
             runs="results/audit/runs.parquet",
             cells="results/audit/cells.parquet",

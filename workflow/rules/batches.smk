@@ -3,8 +3,8 @@
 # into ceil(sqrt(cells)) batches (batch_count: from the config alone, not from --cores),
 # and one rule per batch runs its shards one after the other in one process through the
 # functions of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard
-# files are the same either way. On a cluster (SHARD_BATCHES
-# = 0) these rules do not exist and the shard rules of the families run instead.
+# files are the same either way. On a cluster (SHARD_BATCHES = 0) these rules do not exist
+# and the shard rules of the families run instead.
 from baiuv.pipeline.batches import batch_count, split_batches
 
 
@@ -20,34 +20,43 @@ def shard_cell(kind, output, log, params, wildcards):
 
 def shard_families():
     """The families of shards the configuration enables, as lists of cells."""
-    families = {
-        "simulations": [
-            shard_cell(
-                "simulations", SIM_SHARD_OUTPUT, SIM_SHARD_LOG, sim_shard_params, c
-            )
-            for c in SIM_CELLS
-        ]
-    }
+    families = [
+        ("simulations", SIM_SHARD_OUTPUT, SIM_SHARD_LOG, sim_shard_params, SIM_CELLS)
+    ]
     if "delta_correct" in config:
-        families["delta_correct"] = [
-            shard_cell(
-                "delta_correct", DC_SHARD_OUTPUT, DC_SHARD_LOG, dc_shard_params, c
+        families.append(
+            (
+                "delta_correct",
+                DC_SHARD_OUTPUT,
+                DC_SHARD_LOG,
+                dc_shard_params,
+                DC_SHARD_CELLS,
             )
-            for c in DC_SHARD_CELLS
-        ]
+        )
     if "asymptotic" in config:
-        families["asymptotic"] = [
-            shard_cell(
-                "asymptotic", ASY_SHARD_OUTPUT, ASY_SHARD_LOG, asym_shard_params, c
+        families.append(
+            (
+                "asymptotic",
+                ASY_SHARD_OUTPUT,
+                ASY_SHARD_LOG,
+                asym_shard_params,
+                ASY_SHARD_CELLS,
             )
-            for c in ASY_SHARD_CELLS
-        ]
+        )
     if "audit" in config:
-        families["audit"] = [
-            shard_cell("audit", AUD_SHARD_OUTPUT, AUD_SHARD_LOG, audit_shard_params, c)
-            for c in AUD_SHARD_CELLS
-        ]
-    return families
+        families.append(
+            (
+                "audit",
+                AUD_SHARD_OUTPUT,
+                AUD_SHARD_LOG,
+                audit_shard_params,
+                AUD_SHARD_CELLS,
+            )
+        )
+    return {
+        kind: [shard_cell(kind, output, log, params, c) for c in cells]
+        for kind, output, log, params, cells in families
+    }
 
 
 if SHARD_BATCHES:

@@ -164,6 +164,12 @@ def publish_inputs(wildcards):
     return published + [report]
 
 
+def shard_files(pattern, cells):
+    """The files of the shards ``cells`` (dicts of wildcard values) under the path
+    ``pattern`` of their shard rule (``*_SHARD_OUTPUT``), in the order of ``cells``."""
+    return [pattern.format(**cell) for cell in cells]
+
+
 # Parameters of one shard of each experiment, for its shard rule and for the batch rules of
 # batches.smk. Called only when the experiment's section is in the configuration; the
 # names they read (SIM, DC, ASY..., AUD...) are defined by the experiment's rule file.

@@ -58,16 +58,8 @@ if "delta_correct" in config:
 
     rule delta_correct_aggregate:
         input:
-            runs=[
-                f"results/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
-                for inst, alg, v in DC_CELLS
-                for s in range(DC_SHARDS)
-            ],
-            timings=[
-                f"results/timings/delta_correct/{inst}/{alg}/{v}/shard_{s}.parquet"
-                for inst, alg, v in DC_CELLS
-                for s in range(DC_SHARDS)
-            ],
+            runs=shard_files(DC_SHARD_OUTPUT["runs"], DC_SHARD_CELLS),
+            timings=shard_files(DC_SHARD_OUTPUT["timings"], DC_SHARD_CELLS),
         output:
             runs="results/delta_correct.parquet",
             timings="results/timings/delta_correct.parquet",

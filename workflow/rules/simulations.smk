@@ -55,14 +55,16 @@ if not SHARD_BATCHES:
 rule sim_aggregate:
     input:
         runs=expand(
-            "results/simulations/{{experiment}}/{algorithm}/shard_{shard}.parquet",
+            SIM_SHARD_OUTPUT["runs"],
             algorithm=SIM_ALGORITHMS,
             shard=range(SIM_SHARDS),
+            allow_missing=True,
         ),
         timings=expand(
-            "results/timings/simulations/{{experiment}}/{algorithm}/shard_{shard}.parquet",
+            SIM_SHARD_OUTPUT["timings"],
             algorithm=SIM_ALGORITHMS,
             shard=range(SIM_SHARDS),
+            allow_missing=True,
         ),
     output:
         runs="results/simulations/{experiment}.parquet",
