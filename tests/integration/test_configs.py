@@ -144,3 +144,21 @@ def test_asymptotic_section_takes_deltas_or_log_inv_deltas():
         validate_config(cfg, SCHEMA)
     sec.pop("log_inv_deltas")
     validate_config(cfg, SCHEMA)
+
+
+@pytest.mark.parametrize("bad", [0, -1, "foo", 2.5])
+def test_shard_batches_refused_with_the_allowed_values(bad):
+    """``shard_batches`` (D201): 'auto', 'off' or an integer >= 1; anything else is refused
+    with the field and the allowed values named."""
+    from baiuv.pipeline.config import ConfigError
+
+    cfg = _base()
+    cfg["shard_batches"] = bad
+    with pytest.raises(
+        ConfigError, match=r"shard_batches: .*allowed: 'auto', 'off', an integer >= 1"
+    ):
+        validate_config(cfg, SCHEMA)
+    for good in ("auto", "off", 3):
+        cfg = _base()
+        cfg["shard_batches"] = good
+        validate_config(cfg, SCHEMA)

@@ -117,6 +117,15 @@ def _message(err, where: str) -> str:
     if alts and all(set(a) == {"required"} and len(a["required"]) == 1 for a in alts):
         names = " and ".join(f"{where}.{a['required'][0]}" for a in alts)
         return f"give exactly one of {names} (oneOf)"
+    if alts and all("enum" in a or "type" in a for a in alts):
+        allowed = []
+        for a in alts:
+            if "enum" in a:
+                allowed += [repr(v) for v in a["enum"]]
+            else:
+                low = f" >= {a['minimum']}" if "minimum" in a else ""
+                allowed.append(f"an {a['type']}{low}")
+        return f"{err.instance!r} is not allowed; allowed: {', '.join(allowed)}"
     return err.message
 
 
