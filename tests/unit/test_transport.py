@@ -1,12 +1,15 @@
 """Transportation costs against brute-force minimisation (Lemma lem:calcul)."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from numba import njit
 from scipy.optimize import minimize_scalar
 
-from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
+from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown, tc_unknown_bounds
 
 
 def unknown_objective(ma, sa, wa, mb, sb, wb):
@@ -77,3 +80,73 @@ def test_costs_vanish_when_not_ordered_or_no_weight():
     assert tc_unknown(1.0, 1.0, 0.0, 0.0, 1.0, 1.0) == 0.0
     assert tc_unknown(1.0, 1.0, 1.0, 0.0, 1.0, 0.0) == 0.0
     assert lambda_unknown(1.0, 1.0, 1.0, 0.0, 1.0, 0.0)[0] == 1.0
+
+
+@njit(cache=False)
+def _enclosure_failures(ma, sa, wa, mb, sb, wb):
+    """Indices where the computed ``tc_unknown`` leaves ``tc_unknown_bounds``, and the
+    bounds' mean relative width where both are finite."""
+    bad = []
+    width = 0.0
+    n = 0
+    for i in range(ma.shape[0]):
+        z = tc_unknown(ma[i], sa[i], wa[i], mb[i], sb[i], wb[i])
+        lo, hi = tc_unknown_bounds(ma[i], sa[i], wa[i], mb[i], sb[i], wb[i])
+        if not (lo <= z <= hi):
+            bad.append(i)
+        if math.isfinite(lo) and z > 0.0:
+            width += (hi - lo) / z
+            n += 1
+    return bad, width / max(n, 1)
+
+
+def _random_programs(rng, n, log_gap, log_var, log_w):
+    """``n`` random arguments of ``tc_unknown`` with log-uniform gaps, variances, weights."""
+    mb = rng.uniform(-10.0, 10.0, n)
+    ma = mb + 10.0 ** rng.uniform(*log_gap, n)
+    sa, sb = 10.0 ** rng.uniform(*log_var, (2, n))
+    wa, wb = np.floor(10.0 ** rng.uniform(*log_w, (2, n))) + 1.0
+    return ma, sa, wa, mb, sb, wb
+
+
+@pytest.mark.parametrize(
+    "log_gap, log_var, log_w",
+    [
+        ((-3.0, 0.0), (-1.0, 1.0), (0.0, 4.0)),  # simulation regime: gaps below the noise
+        ((-1.0, 1.5), (-2.0, 2.0), (0.0, 3.0)),  # both branches of the lower bound
+        ((-8.0, 3.0), (-12.0, 12.0), (0.0, 9.0)),  # extreme scales
+    ],
+)
+def test_unknown_cost_bounds_enclose_the_computed_cost(log_gap, log_var, log_w):
+    """``tc_unknown_bounds`` (decision D210) contains the value ``tc_unknown`` computes, the
+    value the simulation loop compares, on 200 000 random programs per regime."""
+    rng = np.random.default_rng(hash((log_gap, log_var, log_w)) % 2**32)
+    args = _random_programs(rng, 200_000, log_gap, log_var, log_w)
+    bad, width = _enclosure_failures(*args)
+    assert list(bad) == []
+    if log_gap == (-3.0, 0.0):  # where the loop relies on them, the bounds are tight
+        assert width < 1e-2
+
+
+@given(
+    gap=st.floats(1e-3, 50.0),
+    mb=st.floats(-10, 10),
+    sa=pos,
+    sb=pos,
+    wa=st.floats(1e-3, 1e3),
+    wb=st.floats(1e-3, 1e3),
+)
+def test_unknown_cost_bounds_enclose_the_brute_force_minimum(gap, mb, sa, sb, wa, wb):
+    ma = mb + gap
+    lo, hi = tc_unknown_bounds(ma, sa, wa, mb, sb, wb)
+    ref = brute_unknown(ma, sa, wa, mb, sb, wb)
+    assert lo <= ref * (1 + 1e-6) and ref <= hi * (1 + 1e-6)
+    assert lo <= tc_unknown(ma, sa, wa, mb, sb, wb) <= hi
+
+
+def test_unknown_cost_bounds_defer_degenerate_programs():
+    inf = math.inf
+    assert tc_unknown_bounds(0.0, 1.0, 1.0, 1.0, 1.0, 1.0) == (-inf, inf)  # no gap
+    assert tc_unknown_bounds(1.0, 0.0, 1.0, 0.0, 1.0, 1.0) == (-inf, inf)  # zero variance
+    assert tc_unknown_bounds(1.0, 1.0, 0.0, 0.0, 1.0, 1.0) == (-inf, inf)  # zero weight
+    assert tc_unknown_bounds(1e300, 1e-300, 1.0, -1e300, 1.0, 1.0) == (-inf, inf)  # overflow

@@ -32,7 +32,13 @@ from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.oracle import oracle_warm_work
-from baiuv.model.transport import lambda_unknown, tc_known, tc_unknown
+from baiuv.model.transport import (
+    BOUND_MARGIN,
+    lambda_unknown,
+    tc_known,
+    tc_unknown,
+    tc_unknown_bounds,
+)
 from baiuv.registry import (
     P_BETA,
     P_FWS_EXPONENT,
@@ -219,22 +225,6 @@ def _step_tci(counts, Z, best, beta, rng):
         if a == best:
             continue
         v = Z[a] + math.log(counts[a])
-        if v < vmin or arm < 0:
-            vmin = v
-            arm = a
-    return arm
-
-
-@njit(cache=True, inline="always")
-def _tci_challenger(Z, log_counts, best):
-    """The TCI challenger of :func:`_step_tci` with ``log N_a`` read from ``log_counts``."""
-    K = Z.shape[0]
-    arm = -1
-    vmin = math.inf
-    for a in range(K):
-        if a == best:
-            continue
-        v = Z[a] + log_counts[a]
         if v < vmin or arm < 0:
             vmin = v
             arm = a
@@ -728,6 +718,13 @@ def run_glr_loop(
     ok = np.zeros(K, dtype=np.bool_)
     log_counts = np.empty(K)  # valid where log_ok: log N_a is computed when TCI reads it
     log_ok = np.zeros(K, dtype=np.bool_)
+    # certified enclosure [zlo[a], zhi[a]] of the computed Z_a (unknown variances, decision
+    # D210), valid where bnd_ok (invalidated with ok): it decides the stopping check and the
+    # TCI challenger without the cubic solve when it can
+    zlo = np.empty(K)
+    zhi = np.empty(K)
+    bnd_ok = np.zeros(K, dtype=np.bool_)
+    bounded = not plug_in
     # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
     # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
     n_uncert = 0
@@ -764,7 +761,23 @@ def run_glr_loop(
                 if a == best:
                     continue
                 if not ok[a]:
-                    Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+                    mb = means[best]
+                    sb = variances[best]
+                    nb = counts[best]
+                    if bounded and t_only and n_uncert == 0:
+                        # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210)
+                        if ev_upper(mb, sb, nb, means[a], variances[a], counts[a]) <= thr_lo:
+                            stop = False
+                            break
+                        if not bnd_ok[a]:
+                            zlo[a], zhi[a] = tc_unknown_bounds(
+                                mb, sb, nb, means[a], variances[a], counts[a]
+                            )
+                            bnd_ok[a] = True
+                        if zhi[a] <= thr_lo:
+                            stop = False
+                            break
+                    Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
                     thr_pair[a] = math.nan
                     ok[a] = True
                 z = Z[a]
@@ -833,12 +846,67 @@ def run_glr_loop(
             if rng.random() < params[P_BETA]:
                 arm = best
             else:
-                _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+                # the TCI challenger argmin_{a != best} Z_a + log N_a, first index on ties
+                # (_step_tci). v_a = Z_a + log N_a lies in [zlo_a + log N_a, zhi_a +
+                # log N_a] (rounding is monotone) or is exact where ok[a]. a* has the smallest
+                # upper end v*; an arm whose lower end exceeds v* cannot attain the minimum;
+                # when every other arm is such, a* is the challenger, else the exact v_a of the
+                # remaining arms decide in index order (decision D210).
+                mb = means[best]
+                sb = variances[best]
+                nb = counts[best]
+                use_bounds = bounded and n_uncert == 0
+                all_exact = True
+                arm = -1
+                v_star = math.inf
                 for a in range(K):
-                    if a != best and not log_ok[a]:
+                    if a == best:
+                        continue
+                    if not log_ok[a]:
                         log_counts[a] = math.log(counts[a])
                         log_ok[a] = True
-                arm = _tci_challenger(Z, log_counts, best)
+                    if not ok[a] and not use_bounds:
+                        Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
+                        thr_pair[a] = math.nan
+                        ok[a] = True
+                    if ok[a]:
+                        hi = Z[a] + log_counts[a]
+                    else:
+                        all_exact = False
+                        if not bnd_ok[a]:
+                            zlo[a], zhi[a] = tc_unknown_bounds(
+                                mb, sb, nb, means[a], variances[a], counts[a]
+                            )
+                            bnd_ok[a] = True
+                        hi = zhi[a] + log_counts[a]
+                    if hi < v_star or arm < 0:
+                        v_star = hi
+                        arm = a
+                if not all_exact:  # certify a*, else decide among the candidates
+                    unique = True
+                    for a in range(K):
+                        if a != best and a != arm:
+                            lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
+                            if not (lo > v_star):
+                                unique = False
+                                break
+                    if not unique:
+                        arm = -1
+                        vmin = math.inf
+                        for a in range(K):
+                            if a == best:
+                                continue
+                            lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
+                            if not (lo <= v_star):  # v_a >= lo > v* >= min v
+                                continue
+                            if not ok[a]:
+                                Z[a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+                                thr_pair[a] = math.nan
+                                ok[a] = True
+                            v = Z[a] + log_counts[a]
+                            if v < vmin or arm < 0:
+                                vmin = v
+                                arm = a
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
@@ -868,8 +936,10 @@ def run_glr_loop(
         if arm == best or new_best != best:
             for a in range(K):
                 ok[a] = False
+                bnd_ok[a] = False
         else:
             ok[arm] = False
+            bnd_ok[arm] = False
         best = new_best
     rec = 0
     for a in range(1, K):
@@ -887,9 +957,10 @@ def certified_arm(mean, variance):
     return 1e-100 <= variance <= 1e100 and abs(mean) <= 1e50
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
-    """Compute the statistic of every challenger whose cached value is invalid."""
+    """Compute the statistic of every challenger whose cached value is invalid (the
+    degeneracy guard and a registered step kernel read all of them)."""
     for a in range(Z.shape[0]):
         if a != best and not ok[a]:
             Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
@@ -897,15 +968,36 @@ def _refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
             ok[a] = True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def glr_stat(a, best, plug_in, counts, means, variances):
     """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
     :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
+    return pair_stat(
+        plug_in, means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+    )
+
+
+# The helpers below take scalars only: the GLR loop calls them at every sample, and an
+# inlined helper that binds arrays leaves reference-count updates (atomic) in the loop that
+# numba's pruning does not remove in a function of this size, while a call that is not
+# inlined costs more than the work (decision D210).
+@njit(cache=True, inline="always")
+def pair_stat(plug_in, mb, sb, nb, ma, sa, na):
+    """``Z^EV`` (``tc_known``) or ``Z`` (``tc_unknown``) of a challenger with statistics
+    ``(ma, sa, na)`` against the empirical best arm ``(mb, sb, nb)``."""
     if plug_in:
-        return tc_known(
-            means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-        )
-    return tc_unknown(means[best], variances[best], counts[best], means[a], variances[a], counts[a])
+        return tc_known(mb, sb, nb, ma, sa, na)
+    return tc_unknown(mb, sb, nb, ma, sa, na)
+
+
+@njit(cache=True, inline="always")
+def ev_upper(mb, sb, nb, ma, sa, na):
+    """An upper bound of the computed ``Z`` (unknown variances): the known-variance cost
+    (``log1p(q) <= q`` termwise, so ``Z <= Z^EV``) widened by
+    :data:`~baiuv.model.transport.BOUND_MARGIN` (decision D210). Costs a division where
+    :func:`~baiuv.model.transport.tc_unknown_bounds` costs two ``log1p``."""
+    u = tc_known(mb, sb, nb, ma, sa, na)
+    return u + BOUND_MARGIN * u + 1e-300
 
 
 @njit(cache=True)
