@@ -16,7 +16,13 @@ others, and the minimum is kept):
   the floor at the same K, and at K = 5 the target ratio and whether it is met (only the
   kernel call is timed: the run's generator and arm states are built before it);
 * the growth of each rule's per-sample cost from K = 5 to K = 20 (linear in K: at most
-  20/5 = 4, printed with a 10 % tolerance; Track-and-Stop is exempt).
+  20/5 = 4, printed with a 10 % tolerance; Track-and-Stop is exempt);
+* a second table splitting each rule's cost at K = 5 into a fixed cost per kernel call
+  (numba's unboxing of the arguments, among them the run's ``Generator``, about 7 us, and
+  the run's set-up) and the marginal cost per sample: the least-squares line of the CPU
+  time of each run against its length, over the runs of the measurement (each run's
+  minimum over the repeats). Short runs (the EV rules on the standard instance stop after
+  a few hundred samples) pay the fixed cost over few samples; the first table includes it.
 
 Seeds are fixed: run ``r`` of a rule uses ``numpy.random.default_rng(r)``, so two runs of
 this script simulate the same samples.
@@ -185,8 +191,9 @@ class Rule:
         return fn(*args)[0]
 
 
-def time_rule(rule, min_samples):
-    """CPU seconds per sample over runs with seeds 0, 1, ... until ``min_samples``."""
+def time_rule(rule, min_samples, per_run=None):
+    """CPU seconds per sample over runs with seeds 0, 1, ... until ``min_samples``; the
+    ``(tau, cpu)`` of run ``seed`` is kept in ``per_run[seed]`` (minimum CPU over calls)."""
     samples = 0
     cpu = 0.0
     seed = 0
@@ -194,10 +201,25 @@ def time_rule(rule, min_samples):
         fn, args = rule.prepare(seed)
         t0 = time.process_time()
         tau = fn(*args)[0]
-        cpu += time.process_time() - t0
+        dt = time.process_time() - t0
+        cpu += dt
         samples += int(tau)
+        if per_run is not None:
+            old = per_run.get(seed)
+            per_run[seed] = (int(tau), dt if old is None else min(old[1], dt))
         seed += 1
     return cpu / samples
+
+
+def fixed_and_marginal(per_run):
+    """``(fixed seconds per call, marginal seconds per sample)``: least-squares line of the
+    runs' CPU times against their lengths."""
+    tau = np.array([v[0] for v in per_run.values()], float)
+    cpu = np.array([v[1] for v in per_run.values()], float)
+    if tau.size < 3 or np.ptp(tau) == 0.0:
+        return math.nan, cpu.sum() / tau.sum()
+    slope, intercept = np.polyfit(tau, cpu, 1)
+    return intercept, slope
 
 
 def time_floor(fn, mu, n, *extra):
@@ -228,6 +250,7 @@ def main():
         r.run(0)
 
     best: dict = {}
+    runs: dict = {a: {} for a in args.algorithms}
     for _ in range(args.repeats):
         for K in Ks:
             arr = (np.asarray(insts[K].mu, float), np.asarray(insts[K].sigma2, float))
@@ -237,7 +260,7 @@ def main():
             v = time_floor(floor_ev_check_loop, arr, n, log_inv_delta)
             best[("floor+EV", K)] = min(best.get(("floor+EV", K), math.inf), v)
         for key, r in rules.items():
-            v = time_rule(r, args.min_samples)
+            v = time_rule(r, args.min_samples, runs[key[0]] if key[1] == 5 else None)
             best[key] = min(best.get(key, math.inf), v)
 
     ns = 1e9
@@ -274,6 +297,26 @@ def main():
         f"targets at K = 5 met: {n_met}/{n_targets} (ratio to the floor loop at K = 5, "
         f"{ns * best[('floor', 5)]:.1f} ns per sample); linear: K20/K5 <= 4.4"
     )
+    print()
+    print("== K = 5: fixed cost per kernel call and marginal cost per sample (least squares")
+    print("   over the runs above: CPU of a run = fixed + marginal x its length)")
+    print(
+        f"{'':10s} {'mean tau':>9s} {'fixed us':>9s} {'marg. ns':>9s} {'/floor':>7s} "
+        f"{'target@5':>9s} {'met':>4s}"
+    )
+    n_met = 0
+    for a in args.algorithms:
+        fixed, marg = fixed_and_marginal(runs[a])
+        mean_tau = np.mean([v[0] for v in runs[a].values()])
+        ratio = marg / best[("floor", 5)]
+        tgt = TARGETS.get(a)
+        met = "-" if tgt is None else ("yes" if ratio <= tgt else "NO")
+        n_met += met == "yes"
+        print(
+            f"{a:10s} {mean_tau:9.0f} {1e6 * fixed:9.2f} {ns * marg:9.1f} {ratio:7.1f} "
+            f"{'-' if tgt is None else f'{tgt:.0f}x':>9s} {met:>4s}"
+        )
+    print(f"marginal targets at K = 5 met: {n_met}/{n_targets}")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,22 @@ def test_compute_rules_are_cluster_jobs_and_light_rules_are_local():
     assert light <= local, sorted(light - local)
 
 
+def test_every_shard_and_batch_rule_waits_for_the_compiled_kernels():
+    """The rules that run simulations take the ``kernels`` rule's marker as input (decision
+    D211), so no shard process compiles the loops itself on a cold cache."""
+    blocks = {}
+    for f in FILES:
+        for m in re.finditer(r"^( *)rule( \w+)?:\n((?:\1 +.*\n|\s*\n)+)", f.read_text(), re.M):
+            blocks[(m.group(2) or "").strip() or f"{f.name}:anonymous"] = m.group(3)
+    shard_rules = [r for r in blocks if r.endswith("_shard") or r == "batches.smk:anonymous"]
+    assert sorted(shard_rules) == sorted(
+        ["asym_shard", "audit_shard", "batches.smk:anonymous", "delta_correct_shard", "sim_shard"]
+    )
+    for r in shard_rules:
+        assert re.search(r"input:\s+KERNELS,", blocks[r]), r
+    assert "kernels" in _rules_and_locals()[1]  # fills the shared cache before submission
+
+
 @pytest.mark.pipeline
 def test_dry_run_in_another_working_directory(tmp_path):
     """``--directory`` elsewhere: every input that belongs to the checkout (the decision

@@ -53,6 +53,8 @@ if "asymptotic" in config:
     if not SHARD_BATCHES:
 
         rule asym_shard:
+            input:
+                KERNELS,
             output:
                 **ASY_SHARD_OUTPUT,
             log:

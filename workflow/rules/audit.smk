@@ -45,6 +45,8 @@ if "audit" in config:
     if not SHARD_BATCHES:
 
         rule audit_shard:
+            input:
+                KERNELS,
             output:
                 **AUD_SHARD_OUTPUT,
             log:

@@ -71,6 +71,8 @@ if SHARD_BATCHES:
             rule:
                 name:
                     f"{family}_batch_{b}"
+                input:
+                    KERNELS,
                 output:
                     [path for cell in batch for path in cell["output"].values()],
                 log:

@@ -33,6 +33,8 @@ if "delta_correct" in config:
     if not SHARD_BATCHES:
 
         rule delta_correct_shard:
+            input:
+                KERNELS,
             output:
                 **DC_SHARD_OUTPUT,
             log:

@@ -31,6 +31,8 @@ SIM_CELLS = [
 if not SHARD_BATCHES:
 
     rule sim_shard:
+        input:
+            KERNELS,
         output:
             **SIM_SHARD_OUTPUT,
         log:
