@@ -103,19 +103,37 @@ def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
     a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
     n, r0, r1, r2 = _cubic_real_roots(a2, a1, a0)
+    # Candidates: the end points u = 1, then u = -1, then the roots in (-1, 1) in order, each
+    # taken when strictly below the best so far. That is the first interior root with the
+    # smallest value when that value is below both end points' (else the end-point choice).
+    # The interior roots are evaluated first; the end points, x log1p(4/sb) and log1p(4/sa),
+    # only when a certified lower bound of one (log1p(z) >= 2z/(2+z), widened by 1e-12 for
+    # the rounding of both sides) does not exceed the interior value (decision D212).
+    in_u = 0.0
+    in_v = math.inf
+    for i in range(n):
+        u = r0 if i == 0 else (r1 if i == 1 else r2)
+        if u > -1.0 and u < 1.0:
+            v = _h_scaled(u, sa, sb, x)
+            if v < in_v:
+                in_v = v
+                in_u = u
+    if in_v < math.inf:
+        zb = 4.0 / sb
+        za = 4.0 / sa
+        if in_v < x * (2.0 * zb / (2.0 + zb)) * (1.0 - 1e-12) and in_v < (2.0 * za / (2.0 + za)) * (
+            1.0 - 1e-12
+        ):
+            return m + h * in_u, 0.5 * w_a * in_v
     best_u = 1.0
     best_v = _h_scaled(1.0, sa, sb, x)
     v = _h_scaled(-1.0, sa, sb, x)
     if v < best_v:
         best_u = -1.0
         best_v = v
-    for i in range(n):
-        u = r0 if i == 0 else (r1 if i == 1 else r2)
-        if u > -1.0 and u < 1.0:
-            v = _h_scaled(u, sa, sb, x)
-            if v < best_v:
-                best_v = v
-                best_u = u
+    if in_v < best_v:
+        best_v = in_v
+        best_u = in_u
     return m + h * best_u, 0.5 * w_a * best_v
 
 
