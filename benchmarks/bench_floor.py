@@ -51,6 +51,7 @@ from baiuv.simulation.engine import (
     _true_allocation,
     fhn_n0,
     rule_params,
+    simulate_run,
 )
 
 #: Targets of the per-sample cost at K = 5, as ratios to the floor loop.
@@ -150,7 +151,7 @@ class Rule:
         self.mu = np.asarray(inst.mu, float)
         self.sigma2 = np.asarray(inst.sigma2, float)
         if self.alg.kernel == "glr":
-            self.spec = _threshold_spec(settings.threshold, K, settings.delta, ())
+            self.spec = _threshold_spec(settings.threshold, K, settings.resolved_log_inv_delta, ())
             self.params = rule_params(settings)
             if self.alg.rule == K_.RULE_FIXED:
                 self.wfix = _true_allocation(tuple(self.mu.tolist()), tuple(self.sigma2.tolist()))
@@ -164,8 +165,9 @@ class Rule:
         s = self.s
         if self.alg.kernel == "fhn":
             K = self.mu.size
-            n0 = fhn_n0(s.delta)
-            log_term = 2.0 * math.log((K - 1) / (2.0 * s.delta))
+            lid = s.resolved_log_inv_delta  # as the engine computes them
+            n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
+            log_term = 2.0 * (math.log((K - 1) / 2.0) + lid)
             fhn1 = self.alg.name == "FHN1"
             return K_.run_fhn, (self.mu, self.sigma2, n0, log_term, fhn1, rng, s.max_samples)
         args = (
@@ -247,7 +249,14 @@ def main():
         floor_loop(arr[0], np.sqrt(arr[1]), 10, np.random.default_rng(0))
         floor_ev_check_loop(arr[0], np.sqrt(arr[1]), 10, np.random.default_rng(0), log_inv_delta)
     for r in rules.values():
-        r.run(0)
+        # the benchmark's call must be the engine's run: same stopping time for one seed
+        tau = r.run(0)
+        ref = simulate_run(r.inst, r.alg, settings=s, rng=np.random.default_rng(0))
+        if tau != ref["stopping_time"]:
+            raise SystemExit(
+                f"{r.alg.name} on {r.inst.name}: the benchmark's kernel call stops at {tau}, "
+                f"simulate_run at {ref['stopping_time']}: the benchmark does not run the engine"
+            )
 
     best: dict = {}
     runs: dict = {a: {} for a in args.algorithms}

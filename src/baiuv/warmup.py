@@ -61,17 +61,59 @@ def warm_up() -> None:
 SIMULATION_WARMUP = (("TCI", "kl", 1.5), ("EV-TCI", "heuristic", None), ("FHN1", "heuristic", None))
 
 
-def compile_simulation_kernels() -> list[str]:
-    """Compile (or load from numba's cache) the simulation kernels, by a few short runs.
+def _loop_callee_types():
+    """numba argument types of the GLR loop's two large callees, as the loop passes them:
+    ``pair_threshold_kernel`` and ``update_state`` (threshold kernels) and ``select_arm``
+    (every sampling rule's step, the oracle, the FWS game)."""
+    import numpy as np
+    from numba import typeof, types
 
-    The pipeline runs this once, before any shard, so that the shard processes load the
-    compiled loop (about half a second) instead of each compiling it (about half a minute
-    of CPU; decision D211). Returns the signatures compiled, for the log.
+    a1 = typeof(np.zeros(1))
+    table = np.zeros(1)
+    table.setflags(write=False)
+    a1_ro = typeof(table)
+    a2 = typeof(np.zeros((1, 1)))
+    i1 = typeof(np.zeros(1, dtype=np.int64))
+    gen = typeof(np.random.default_rng(0))
+    i64, f64 = types.int64, types.float64
+    return {
+        "pair_threshold_kernel": (i64, a1, a1_ro, f64, i64, i64, a1, a1),
+        "update_state": (i64, a1, a1, i64, f64, f64),
+        "select_arm": (i64, i64, i1, a1, a1, i64, a1, types.boolean, a1, a2, a1, a1, gen),
+    }
+
+
+#: The parts of :func:`compile_simulation_kernels`: the GLR loop's callees in two halves of
+#: about equal cost, which can compile in parallel, then the loops.
+KERNEL_PARTS = ("thresholds", "rules", "loops")
+
+
+def compile_simulation_kernels(part: str = "loops") -> list[str]:
+    """Compile (or load from numba's cache) the simulation kernels.
+
+    ``part`` is ``"thresholds"`` (the threshold kernels the GLR loop calls, with the loop's
+    argument types), ``"rules"`` (``select_arm``: every sampling rule's step, the TaS
+    oracle, the FWS game) or ``"loops"`` (``run_glr`` and ``run_fhn``, by a few short runs,
+    compiling whatever the cache does not hold yet). The pipeline runs the first two in
+    parallel, then the loops, before any shard, so that the shard processes load the
+    compiled loops (about half a second) instead of each compiling them (about half a
+    minute of CPU; decision D211). Returns the signatures compiled, for the log.
     """
     from baiuv.model.instance import STANDARD
     from baiuv.simulation import rules
     from baiuv.simulation.engine import RunSettings, simulate_run
+    from baiuv.thresholds import kernels
 
+    if part not in KERNEL_PARTS:
+        raise ValueError(f"part must be one of {', '.join(KERNEL_PARTS)}; got {part!r}")
+    sigs = _loop_callee_types()
+    if part == "thresholds":
+        kernels.pair_threshold_kernel.compile(sigs["pair_threshold_kernel"])
+        kernels.update_state.compile(sigs["update_state"])
+        return [str(f.signatures[0]) for f in (kernels.pair_threshold_kernel, kernels.update_state)]
+    if part == "rules":
+        rules.select_arm.compile(sigs["select_arm"])
+        return [f"select_arm{rules.select_arm.signatures[0]}"]
     for algorithm, threshold, lazy in SIMULATION_WARMUP:
         settings = RunSettings(threshold=threshold, lazy_ratio=lazy, max_samples=60)
         simulate_run(STANDARD, algorithm, settings=settings, seed=0, experiment="warmup")

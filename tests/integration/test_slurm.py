@@ -246,7 +246,10 @@ def submitted(out: str) -> list[str]:
     return re.findall(r"has been submitted with SLURM jobid (\d+)", out)
 
 
-_JOB = re.compile(r"^(?:local)?rule \w+:\n    output: (.*)\n(?:    .*\n)*?    jobid: (\d+)$", re.M)
+_JOB = re.compile(
+    r"^(?:local)?rule \w+:\n(?:    input: .*\n)?    output: (.*)\n(?:    .*\n)*?    jobid: (\d+)$",
+    re.M,
+)
 
 
 def finished_outputs(out: str) -> set[str]:

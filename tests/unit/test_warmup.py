@@ -1,8 +1,12 @@
-"""The pipeline's ``kernels`` rule compiles every simulation kernel the experiments run."""
+"""The pipeline's ``kernels`` rules compile every simulation kernel the experiments run."""
 
 import json
 import subprocess
 import sys
+
+import pytest
+
+from baiuv.warmup import compile_simulation_kernels
 
 SCRIPT = r"""
 import json
@@ -11,13 +15,20 @@ from baiuv.model.instance import random_instance
 from baiuv.registry import ALGORITHMS
 from baiuv.simulation import rules
 from baiuv.simulation.engine import RunSettings, simulate_run
+from baiuv.thresholds import kernels
 from baiuv.warmup import compile_simulation_kernels
 
-def sigs():
-    return [sorted(map(str, f.signatures)) for f in (rules.run_glr, rules.run_fhn)]
+CALLEES = (kernels.pair_threshold_kernel, kernels.update_state, rules.select_arm)
+LOOPS = (rules.run_glr, rules.run_fhn)
 
-compile_simulation_kernels()
-after_warmup = sigs()
+def sigs(fs):
+    return [sorted(map(str, f.signatures)) for f in fs]
+
+compile_simulation_kernels("thresholds")
+compile_simulation_kernels("rules")
+callees = sigs(CALLEES)
+compile_simulation_kernels("loops")
+loops = sigs(LOOPS)
 inst = random_instance(np.random.default_rng(3), 6)
 for name, alg in ALGORITHMS.items():
     families = ("ev-bob", "ev-box", "ev-student") if alg.plug_in else ("bob", "kl", "box")
@@ -25,19 +36,27 @@ for name, alg in ALGORITHMS.items():
         for lazy in (None, 1.3):
             settings = RunSettings(threshold=threshold, lazy_ratio=lazy, delta=0.1, n0=3, max_samples=80)
             simulate_run(inst, name, settings=settings, seed=1)
-print(json.dumps([after_warmup, sigs()]))
+print(json.dumps([callees, sigs(CALLEES), loops, sigs(LOOPS)]))
 """
 
 
-def test_the_kernels_rule_compiles_the_only_signatures_the_experiments_use():
-    """After :func:`baiuv.warmup.compile_simulation_kernels` (decision D211), runs of every
-    built-in rule with every threshold family, lazy or not, compile nothing new: the shard
-    processes only load what the rule compiled. In a fresh process, so that no other test's
-    direct kernel calls have compiled signatures already. Fails when a call path of the
-    engine passes another argument type."""
+def test_the_kernels_rules_compile_the_only_signatures_the_experiments_use():
+    """After the three parts of :func:`baiuv.warmup.compile_simulation_kernels` (decision
+    D211), the loops found their callees with the types the two first parts compiled, and
+    runs of every built-in rule with every threshold family, lazy or not, compile nothing
+    new: the shard processes only load what the rules compiled. In a fresh process, so that
+    no other test's direct kernel calls have compiled signatures already. Fails when the
+    loop passes its callees, or an engine path the loop, other argument types."""
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=True, timeout=600
     )
-    after_warmup, after_runs = json.loads(out.stdout.strip().splitlines()[-1])
-    assert [len(s) for s in after_warmup] == [1, 1]
-    assert after_runs == after_warmup
+    callees, callees_after, loops, loops_after = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [len(s) for s in callees] == [1, 1, 1]
+    assert callees_after == callees
+    assert [len(s) for s in loops] == [1, 1]
+    assert loops_after == loops
+
+
+def test_an_unknown_part_is_refused():
+    with pytest.raises(ValueError, match="thresholds, rules, loops"):
+        compile_simulation_kernels("everything")

@@ -1,18 +1,38 @@
 # The simulation kernels, compiled once per version of the sources before any shard runs
-# (decision D211): every shard and batch rule takes the marker as input, so on a cold numba
-# cache one process compiles the GLR and FHN loops while the threshold and characteristic-time
-# rules, which do not wait for it, use the other cores; the shard processes then load the
-# compiled loops. A local rule: on a cluster it fills the project's shared cache, from which
-# each node's cache is seeded (D60), before any job is submitted.
+# (decision D211): every shard and batch rule takes the marker as input. On a cold numba cache
+# two jobs compile the GLR loop's callees in parallel (the threshold kernels; the sampling
+# rules' steps with the oracle and the game), then one compiles the loops themselves, loading
+# the callees from the cache; the shard processes then load the compiled loops. Local rules:
+# on a cluster they fill the project's shared cache, from which each node's cache is seeded
+# (D60), before any job is submitted.
 
 KERNELS = "results/kernels.txt"
+KERNEL_PARTS = ["thresholds", "rules"]
+
+
+rule kernels_part:
+    output:
+        "results/kernels/{part}.txt",
+    log:
+        "logs/kernels/{part}.log",
+    wildcard_constraints:
+        part="|".join(KERNEL_PARTS),
+    priority: 100
+    conda:
+        CONDA_ENV
+    params:
+        code=SRC_HASH,
+    script:
+        "../scripts/kernels.py"
 
 
 rule kernels:
+    input:
+        expand("results/kernels/{part}.txt", part=KERNEL_PARTS),
     output:
         KERNELS,
     log:
-        "logs/kernels.log",
+        "logs/kernels/loops.log",
     priority: 100
     conda:
         CONDA_ENV
@@ -23,4 +43,5 @@ rule kernels:
 
 
 localrules:
+    kernels_part,
     kernels,

@@ -1,10 +1,12 @@
-"""Adapter: compile the simulation kernels into numba's cache, then write the marker."""
+"""Adapter: compile one part of the simulation kernels into numba's cache (the ``part``
+wildcard, or the loops), then write the marker."""
 
 from baiuv.pipeline.logs import setup_logging
 from baiuv.warmup import compile_simulation_kernels
 
+part = snakemake.wildcards.get("part", "loops")
 log = setup_logging(snakemake.log[0])
-for signature in compile_simulation_kernels():
+for signature in compile_simulation_kernels(part):
     log.info("compiled or loaded %s", signature)
 with open(snakemake.output[0], "w") as fh:
-    fh.write(f"simulation kernels compiled for the baiuv sources {snakemake.params.code}\n")
+    fh.write(f"{part} kernels compiled for the baiuv sources {snakemake.params.code}\n")
