@@ -35,9 +35,8 @@ def brute_unknown(ma, sa, wa, mb, sb, wb):
 
 
 pos = st.floats(1e-2, 1e2)
-
-
-@given(
+#: Two-arm programs ``(mu_a = mb + gap, s_a, w_a, mu_b, s_b, w_b)`` for the hypothesis tests.
+PROGRAMS = dict(
     gap=st.floats(1e-3, 50.0),
     mb=st.floats(-10, 10),
     sa=pos,
@@ -45,6 +44,9 @@ pos = st.floats(1e-2, 1e2)
     wa=st.floats(1e-3, 1e3),
     wb=st.floats(1e-3, 1e3),
 )
+
+
+@given(**PROGRAMS)
 @example(gap=0.001, mb=2.0, sa=1.0, sb=1.0, wa=24.0, wb=0.001)  # cost 5e-10
 def test_unknown_cost_matches_brute_force(gap, mb, sa, sb, wa, wb):
     ma = mb + gap
@@ -135,14 +137,7 @@ def test_unknown_cost_bounds_enclose_the_computed_cost(log_gap, log_var, log_w):
         assert width < 1e-2
 
 
-@given(
-    gap=st.floats(1e-3, 50.0),
-    mb=st.floats(-10, 10),
-    sa=pos,
-    sb=pos,
-    wa=st.floats(1e-3, 1e3),
-    wb=st.floats(1e-3, 1e3),
-)
+@given(**PROGRAMS)
 @example(gap=0.001, mb=1.0, sa=1.0, sb=1.0, wa=0.001, wb=66.0)  # brute force 1e-6 above
 def test_unknown_cost_bounds_enclose_the_brute_force_minimum(gap, mb, sa, sb, wa, wb):
     ma = mb + gap
