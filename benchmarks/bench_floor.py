@@ -46,10 +46,10 @@ from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation import rules as K_
 from baiuv.simulation.engine import (
     Algorithm,
+    _fhn_constants,
     _fresh_states,
     _threshold_spec,
     _true_allocation,
-    fhn_n0,
     rule_params,
     simulate_run,
 )
@@ -165,9 +165,7 @@ class Rule:
         s = self.s
         if self.alg.kernel == "fhn":
             K = self.mu.size
-            lid = s.resolved_log_inv_delta  # as the engine computes them
-            n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
-            log_term = 2.0 * (math.log((K - 1) / 2.0) + lid)
+            n0, log_term = _fhn_constants(s, K)
             fhn1 = self.alg.name == "FHN1"
             return K_.run_fhn, (self.mu, self.sigma2, n0, log_term, fhn1, rng, s.max_samples)
         args = (

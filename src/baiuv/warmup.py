@@ -101,7 +101,7 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
     """
     from baiuv.model.instance import STANDARD
     from baiuv.simulation import rules
-    from baiuv.simulation.engine import RunSettings, simulate_run
+    from baiuv.simulation.engine import RunSettings, warm_up
     from baiuv.thresholds import kernels
 
     if part not in KERNEL_PARTS:
@@ -115,8 +115,7 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
         rules.select_arm.compile(sigs["select_arm"])
         return [f"select_arm{rules.select_arm.signatures[0]}"]
     for algorithm, threshold, lazy in SIMULATION_WARMUP:
-        settings = RunSettings(threshold=threshold, lazy_ratio=lazy, max_samples=60)
-        simulate_run(STANDARD, algorithm, settings=settings, seed=0, experiment="warmup")
+        warm_up(STANDARD, algorithm, RunSettings(threshold=threshold, lazy_ratio=lazy), seed=0)
     return [f"{f.__name__}{sig}" for f in (rules.run_glr, rules.run_fhn) for sig in f.signatures]
 
 

@@ -1,6 +1,7 @@
 """Adapter: compile one part of the simulation kernels into numba's cache (the ``part``
 wildcard, or the loops), then write the marker."""
 
+from baiuv.pipeline.io import write_text
 from baiuv.pipeline.logs import setup_logging
 from baiuv.warmup import compile_simulation_kernels
 
@@ -8,5 +9,6 @@ part = snakemake.wildcards.get("part", "loops")
 log = setup_logging(snakemake.log[0])
 for signature in compile_simulation_kernels(part):
     log.info("compiled or loaded %s", signature)
-with open(snakemake.output[0], "w") as fh:
-    fh.write(f"{part} kernels compiled for the baiuv sources {snakemake.params.code}\n")
+write_text(
+    f"{part} kernels compiled for the baiuv sources {snakemake.params.code}\n", snakemake.output[0]
+)

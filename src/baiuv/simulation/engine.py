@@ -74,6 +74,15 @@ __all__ = [
 ]
 
 
+def _fhn_constants(settings: RunSettings, K: int) -> tuple[int, float]:
+    """``(n0, log_term)`` of FHN1/FHN2 for ``K`` arms: the initial sample size (the settings'
+    ``fhn_n0``, else :func:`fhn_n0`) and ``2 log((K-1)/(2 delta))`` computed in log space
+    (:func:`baiuv.simulation.rules.fhn_eliminate`)."""
+    lid = settings.resolved_log_inv_delta
+    n0 = settings.fhn_n0 if settings.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
+    return int(n0), 2.0 * (math.log((K - 1) / 2.0) + lid)
+
+
 def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) -> int:
     """Initial sample size of FHN1/FHN2: ``max(2, ceil(10 log(1/delta)))`` (Appendix
     ``app:ss_implementation_details``; rounded up, decision D45). Give ``delta`` or
@@ -266,13 +275,11 @@ def simulate_run(
         rng = run_generator(seed, experiment, instance_id, alg.name, run)
     t0 = time.perf_counter()
     if alg.kernel == "fhn":
-        lid = s.resolved_log_inv_delta
-        n0 = s.fhn_n0 if s.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
         if K < 2:  # pragma: no cover - guarded by check_instance
             raise ValueError("instance must have K >= 2 arms")
-        log_term = 2.0 * (math.log((K - 1) / 2.0) + lid)
+        n0, log_term = _fhn_constants(s, K)
         tau, rec, counts, trunc = rules.run_fhn(
-            mu, sigma2, int(n0), log_term, alg.name == "FHN1", rng, int(s.max_samples)
+            mu, sigma2, n0, log_term, alg.name == "FHN1", rng, int(s.max_samples)
         )
     else:
         spec = _threshold_spec(
