@@ -165,3 +165,77 @@ def test_bad_input(mu, s2, kw, match):
         baiuv.characteristic_time(mu, s2, **kw)
     with pytest.raises(ValueError, match=match):
         baiuv.optimal_allocation(mu, s2, **kw)
+
+
+def _perturbed_sequence(rng, K, steps):
+    """Statistics of a Track-and-Stop run in miniature: one arm moves per step, by an
+    amount from 1e-5 to 1e-1, the best arm staying the same."""
+    mu = np.sort(rng.uniform(0.0, 1.0, K))[::-1].copy()
+    s2 = rng.uniform(0.05, 5.0, K)
+    out = [(mu.copy(), s2.copy())]
+    while len(out) < steps:
+        a = int(rng.integers(K))
+        eps = 10 ** rng.uniform(-5, -1)
+        mu2, s22 = mu.copy(), s2.copy()
+        mu2[a] += eps * rng.normal()
+        s22[a] *= np.exp(eps * rng.normal())
+        if int(np.argmax(mu2)) == 0:
+            mu, s2 = mu2, s22
+            out.append((mu.copy(), s2.copy()))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed):
+    """Warm-started as in Track-and-Stop, the oracle's joint iteration (decision D213) is
+    taken in most calls and returns the root of the paper's nested binary searches."""
+    from baiuv.model.oracle import _joint_newton, oracle_bisection, oracle_warm_work
+
+    rng = np.random.default_rng(seed)
+    K = [2, 3, 5, 8, 10, 20][seed]
+    joint = 0
+    seq = _perturbed_sequence(rng, K, 40)
+    xs = np.zeros(K)
+    y = -1.0
+    for mu, s2 in seq:
+        if y > 0.0:
+            scratch = np.empty((3, K))
+            if _joint_newton(mu, s2, 0, np.inf, y, xs.copy(), *scratch) > 0.0:
+                joint += 1
+        T, w, y = oracle_warm_work(mu, s2, 0, False, -1.0, y, xs, np.empty((4, K)))
+        Tb, wb = oracle_bisection(mu, s2, 0, False, -1.0)
+        assert T == pytest.approx(Tb, rel=1e-9)
+        np.testing.assert_allclose(w, wb, rtol=1e-8)
+    assert joint >= 0.9 * (len(seq) - 1)
+
+
+def test_joint_newton_root_solves_both_equations():
+    """At the returned point every inner equation ``g_a(x_a) = y`` and the outer equation
+    ``sum_a d_1(l_a) / d_a(l_a) = 1`` hold to rounding, computed here with scipy's scalar
+    minimiser for each ``l_a``."""
+    from baiuv.model.oracle import _joint_newton, oracle_warm_work
+
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        K = int(rng.integers(2, 9))
+        (mu0, s20), (mu, s2) = _perturbed_sequence(rng, K, 2)
+        xs = np.zeros(K)
+        _, _, y0 = oracle_warm_work(mu0, s20, 0, False, -1.0, -1.0, xs, np.empty((4, K)))
+        y = _joint_newton(mu, s2, 0, np.inf, y0, xs, *np.empty((3, K)))
+        assert y > 0.0
+        total = 0.0
+        for a in range(1, K):
+            d1 = lambda l: np.log1p((l - mu[0]) ** 2 / s2[0])  # noqa: E731
+            da = lambda l, a=a: np.log1p((l - mu[a]) ** 2 / s2[a])  # noqa: E731
+            f = lambda l, a=a: d1(l) + xs[a] * da(l)  # noqa: E731
+            grid = np.linspace(mu[a], mu[0], 4001)
+            j = int(np.argmin(f(grid)))
+            res = minimize_scalar(
+                f,
+                bounds=(grid[max(j - 1, 0)], grid[min(j + 1, 4000)]),
+                method="bounded",
+                options={"xatol": 1e-14},
+            )
+            assert res.fun == pytest.approx(y, rel=1e-9)
+            total += d1(res.x) / da(res.x)
+        assert total == pytest.approx(1.0, rel=1e-6)

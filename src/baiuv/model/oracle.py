@@ -347,6 +347,91 @@ def _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi):
 _Y_STEP = 1e-10
 
 
+# the joint iteration of :func:`_joint_newton` ends after a step of relative size
+# <= _JOINT_STEP (the step is taken: by quadratic convergence the new point is exact to
+# rounding); more than _JOINT_ITERS evaluations hand over to the safeguarded iteration
+_JOINT_STEP = 1e-10
+_JOINT_ITERS = 8
+
+
+@njit(cache=True, error_model="numpy")
+def _joint_newton(mu, s2, best, ymax, y0, xs, xcur, gs, ds):
+    """Newton's method on the joint system ``g_a(x_a) = y`` (every ``a != best``),
+    ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free unknown-variance oracle, from ``(y0, xs)``
+    (decision D213).
+
+    The nested iteration of :func:`oracle_warm_work` solves every inner equation to rounding
+    at every outer iterate; from a nearby instance's solution (Track-and-Stop: statistics
+    that changed in one arm) the joint iteration reaches the same root with one inner
+    evaluation per arm and iterate. With ``D_a = g_a'(x_a) = d_a(l_a)``,
+    ``r_a = d_1(l_a) / d_a(l_a)`` and ``r_a' = g_a d_a'(l_a)^2 / (d_a(l_a)^2 h_a)``
+    (``h_a = d_1''(l_a) + x_a d_a''(l_a)``, module docstring), the linearised system gives
+    ``dy = (1 - sum r_a - sum r_a' (y - g_a) / D_a) / sum (r_a' / D_a)`` and
+    ``dx_a = (y + dy - g_a) / D_a``. The root is unique (the outer function is
+    non-decreasing and each ``g_a`` increasing), so a converged iterate is the root that the
+    safeguarded iteration finds, to rounding.
+
+    ``xcur``, ``gs``, ``ds`` are scratch rows. Returns the root ``y`` with ``xs`` holding
+    ``x_a(y)``, or ``-1.0`` (``xs`` untouched) when an iterate leaves the domain, a second
+    derivative is not positive, or no step of relative size ``<= 1e-10`` came within
+    ``_JOINT_ITERS`` evaluations (a root at a jump of some ``l_a``, or a start too far);
+    the caller then runs the safeguarded iteration.
+    """
+    K = mu.shape[0]
+    mu1 = mu[best]
+    s21 = s2[best]
+    for a in range(K):
+        if a != best:
+            if not (xs[a] > 0.0 and xs[a] < math.inf):
+                return -1.0
+            xcur[a] = xs[a]
+    y = y0
+    for _ in range(_JOINT_ITERS):
+        sum_r = 0.0
+        sum_c = 0.0
+        sum_q = 0.0
+        for a in range(K):
+            if a == best:
+                continue
+            x = xcur[a]
+            g, lam = _g(mu1, s21, mu[a], s2[a], x, False)
+            da, dpa, ddpa = _dd(lam, mu[a], s2[a], False)
+            d1, _, ddp1 = _dd(lam, mu1, s21, False)
+            h = ddp1 + x * ddpa
+            if not (da > 0.0 and h > 0.0):
+                return -1.0
+            rp = g * dpa * dpa / (da * da * h)
+            sum_r += d1 / da
+            sum_c += rp * (y - g) / da
+            sum_q += rp / da
+            gs[a] = g
+            ds[a] = da
+        if not (sum_q > 0.0 and math.isfinite(sum_q)):
+            return -1.0
+        dy = (1.0 - sum_r - sum_c) / sum_q
+        y_new = y + dy
+        if not (y_new > 0.0 and y_new < ymax):
+            return -1.0
+        done = abs(dy) <= _JOINT_STEP * y_new
+        for a in range(K):
+            if a == best:
+                continue
+            dx = (y_new - gs[a]) / ds[a]
+            x_new = xcur[a] + dx
+            if not (x_new > 0.0 and x_new < math.inf):
+                return -1.0
+            if abs(dx) > _JOINT_STEP * x_new:
+                done = False
+            xcur[a] = x_new
+        y = y_new
+        if done:
+            for a in range(K):
+                if a != best:
+                    xs[a] = xcur[a]
+            return y
+    return -1.0
+
+
 @njit(cache=True, error_model="numpy")
 def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
     """Fast exact oracle, warm-started at the root ``y_hint`` of a nearby instance (``<= 0``
@@ -374,6 +459,11 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
         _outer(mu, s2, best, 0.0, known, beta, xs, True)
         T, w = _allocation_into(best, 0.0, beta, xs, work[3])
         return T, w, 0.0
+    if not known and beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
+        y = _joint_newton(mu, s2, best, ymax, y_hint, xs, work[0], work[1], work[2])
+        if y > 0.0:
+            T, w = _allocation_into(best, y, beta, xs, work[3])
+            return T, w, y
     terms = work[0]
     t_lo = work[1]  # terms at lo and hi (when evaluated there, finite)
     t_hi = work[2]
