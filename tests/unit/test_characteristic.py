@@ -185,10 +185,12 @@ def _perturbed_sequence(rng, K, steps):
     return out
 
 
+@pytest.mark.parametrize("known", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed):
-    """Warm-started as in Track-and-Stop, the oracle's joint iteration (decision D213) is
-    taken in most calls and returns the root of the paper's nested binary searches."""
+def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, known):
+    """Warm-started as in Track-and-Stop (EV-TaS with known variances), the oracle's joint
+    iteration (decision D213) is taken in most calls and returns the root of the paper's
+    nested binary searches."""
     from baiuv.model.oracle import _joint_newton, oracle_bisection, oracle_warm_work
 
     rng = np.random.default_rng(seed)
@@ -200,10 +202,10 @@ def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed):
     for mu, s2 in seq:
         if y > 0.0:
             scratch = np.empty((3, K))
-            if _joint_newton(mu, s2, 0, np.inf, y, xs.copy(), *scratch) > 0.0:
+            if _joint_newton(mu, s2, 0, known, np.inf, y, xs.copy(), *scratch) > 0.0:
                 joint += 1
-        T, w, y = oracle_warm_work(mu, s2, 0, False, -1.0, y, xs, np.empty((4, K)))
-        Tb, wb = oracle_bisection(mu, s2, 0, False, -1.0)
+        T, w, y = oracle_warm_work(mu, s2, 0, known, -1.0, y, xs, np.empty((4, K)))
+        Tb, wb = oracle_bisection(mu, s2, 0, known, -1.0)
         assert T == pytest.approx(Tb, rel=1e-9)
         np.testing.assert_allclose(w, wb, rtol=1e-8)
     assert joint >= 0.9 * (len(seq) - 1)
@@ -221,7 +223,7 @@ def test_joint_newton_root_solves_both_equations():
         (mu0, s20), (mu, s2) = _perturbed_sequence(rng, K, 2)
         xs = np.zeros(K)
         _, _, y0 = oracle_warm_work(mu0, s20, 0, False, -1.0, -1.0, xs, np.empty((4, K)))
-        y = _joint_newton(mu, s2, 0, np.inf, y0, xs, *np.empty((3, K)))
+        y = _joint_newton(mu, s2, 0, False, np.inf, y0, xs, *np.empty((3, K)))
         assert y > 0.0
         total = 0.0
         for a in range(1, K):

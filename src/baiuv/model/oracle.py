@@ -355,10 +355,10 @@ _JOINT_ITERS = 8
 
 
 @njit(cache=True, error_model="numpy")
-def _joint_newton(mu, s2, best, ymax, y0, xs, xcur, gs, ds):
+def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
     """Newton's method on the joint system ``g_a(x_a) = y`` (every ``a != best``),
-    ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free unknown-variance oracle, from ``(y0, xs)``
-    (decision D213).
+    ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free oracle (unknown or known variances), from
+    ``(y0, xs)`` (decision D213).
 
     The nested iteration of :func:`oracle_warm_work` solves every inner equation to rounding
     at every outer iterate; from a nearby instance's solution (Track-and-Stop: statistics
@@ -394,9 +394,9 @@ def _joint_newton(mu, s2, best, ymax, y0, xs, xcur, gs, ds):
             if a == best:
                 continue
             x = xcur[a]
-            g, lam = _g(mu1, s21, mu[a], s2[a], x, False)
-            da, dpa, ddpa = _dd(lam, mu[a], s2[a], False)
-            d1, _, ddp1 = _dd(lam, mu1, s21, False)
+            g, lam = _g(mu1, s21, mu[a], s2[a], x, known)
+            da, dpa, ddpa = _dd(lam, mu[a], s2[a], known)
+            d1, _, ddp1 = _dd(lam, mu1, s21, known)
             h = ddp1 + x * ddpa
             if not (da > 0.0 and h > 0.0):
                 return -1.0
@@ -459,8 +459,8 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
         _outer(mu, s2, best, 0.0, known, beta, xs, True)
         T, w = _allocation_into(best, 0.0, beta, xs, work[3])
         return T, w, 0.0
-    if not known and beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
-        y = _joint_newton(mu, s2, best, ymax, y_hint, xs, work[0], work[1], work[2])
+    if beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
+        y = _joint_newton(mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2])
         if y > 0.0:
             T, w = _allocation_into(best, y, beta, xs, work[3])
             return T, w, y
