@@ -211,6 +211,24 @@ def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, know
     assert joint >= 0.9 * (len(seq) - 1)
 
 
+def _min_point(mu1, s21, mua, s2a, x):
+    """``argmin_l d_1(l) + x d_a(l)`` on ``[mu_a, mu_1]``: a grid, then scipy's bounded
+    scalar minimiser around the grid's best point."""
+
+    def f(l):
+        return np.log1p((l - mu1) ** 2 / s21) + x * np.log1p((l - mua) ** 2 / s2a)
+
+    grid = np.linspace(mua, mu1, 4001)
+    j = int(np.argmin(f(grid)))
+    res = minimize_scalar(
+        f,
+        bounds=(grid[max(j - 1, 0)], grid[min(j + 1, 4000)]),
+        method="bounded",
+        options={"xatol": 1e-14},
+    )
+    return res.x
+
+
 def test_joint_newton_root_solves_both_equations():
     """At the returned point every inner equation ``g_a(x_a) = y`` and the outer equation
     ``sum_a d_1(l_a) / d_a(l_a) = 1`` hold to rounding, computed here with scipy's scalar
@@ -227,17 +245,9 @@ def test_joint_newton_root_solves_both_equations():
         assert y > 0.0
         total = 0.0
         for a in range(1, K):
-            d1 = lambda l: np.log1p((l - mu[0]) ** 2 / s2[0])  # noqa: E731
-            da = lambda l, a=a: np.log1p((l - mu[a]) ** 2 / s2[a])  # noqa: E731
-            f = lambda l, a=a: d1(l) + xs[a] * da(l)  # noqa: E731
-            grid = np.linspace(mu[a], mu[0], 4001)
-            j = int(np.argmin(f(grid)))
-            res = minimize_scalar(
-                f,
-                bounds=(grid[max(j - 1, 0)], grid[min(j + 1, 4000)]),
-                method="bounded",
-                options={"xatol": 1e-14},
-            )
-            assert res.fun == pytest.approx(y, rel=1e-9)
-            total += d1(res.x) / da(res.x)
+            lam = _min_point(mu[0], s2[0], mu[a], s2[a], xs[a])
+            d1 = np.log1p((lam - mu[0]) ** 2 / s2[0])
+            da = np.log1p((lam - mu[a]) ** 2 / s2[a])
+            assert d1 + xs[a] * da == pytest.approx(y, rel=1e-9)
+            total += d1 / da
         assert total == pytest.approx(1.0, rel=1e-6)
