@@ -188,9 +188,10 @@ def _perturbed_sequence(rng, K, steps):
 @pytest.mark.parametrize("known", [False, True])
 @pytest.mark.parametrize("seed", range(6))
 def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, known):
-    """Warm-started as in Track-and-Stop (EV-TaS with known variances), the oracle's joint
-    iteration (decision D213) is taken in most calls and returns the root of the paper's
-    nested binary searches."""
+    """Warm-started as in Track-and-Stop (EV-TaS with known variances), with the minimisers
+    ``l_a`` followed from call to call (a fifth work row), the oracle's joint iteration
+    (decision D213) is taken in most calls and returns the root of the paper's nested
+    binary searches."""
     from baiuv.model.oracle import _joint_newton, oracle_bisection, oracle_warm_work
 
     rng = np.random.default_rng(seed)
@@ -198,17 +199,45 @@ def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, know
     joint = 0
     seq = _perturbed_sequence(rng, K, 40)
     xs = np.zeros(K)
+    work = np.full((5, K), np.nan)
     y = -1.0
     for mu, s2 in seq:
         if y > 0.0:
             scratch = np.empty((3, K))
-            if _joint_newton(mu, s2, 0, known, np.inf, y, xs.copy(), *scratch) > 0.0:
+            ls = work[4].copy()
+            if _joint_newton(mu, s2, 0, known, np.inf, y, xs.copy(), *scratch, ls, not known) > 0:
                 joint += 1
-        T, w, y = oracle_warm_work(mu, s2, 0, known, -1.0, y, xs, np.empty((4, K)))
+        T, w, y = oracle_warm_work(mu, s2, 0, known, -1.0, y, xs, work)
         Tb, wb = oracle_bisection(mu, s2, 0, known, -1.0)
         assert T == pytest.approx(Tb, rel=1e-9)
         np.testing.assert_allclose(w, wb, rtol=1e-8)
     assert joint >= 0.9 * (len(seq) - 1)
+
+
+def test_followed_minimisers_are_certified():
+    """A followed ``l_a`` is accepted only where the cubic has a single real root: far from
+    the last minimiser, in a regime with two local minima (a noisy challenger close to the
+    best arm), Newton's method on the first-order condition may land on the other local
+    minimum, and the certificate refuses it."""
+    from baiuv.model.oracle import _foc_newton, _single_stationary_point
+    from baiuv.model.transport import lambda_unknown
+
+    refused = 0
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        mu1, mua = 0.0, -rng.uniform(0.5, 3.0)
+        s21, s2a = rng.uniform(0.01, 0.2), rng.uniform(0.01, 0.2)
+        x = 10 ** rng.uniform(-2, 2)
+        start = rng.uniform(mua, mu1)
+        lam = _foc_newton(mu1, s21, mua, s2a, x, start)
+        if not np.isfinite(lam):
+            continue
+        best = lambda_unknown(mu1, s21, 1.0, mua, s2a, x)[0]
+        if _single_stationary_point(mu1, s21, mua, s2a, x):
+            assert lam == pytest.approx(best, rel=1e-9, abs=1e-12)
+        elif abs(lam - best) > 1e-6:
+            refused += 1
+    assert refused > 0
 
 
 def _min_point(mu1, s21, mua, s2a, x):
@@ -241,7 +270,9 @@ def test_joint_newton_root_solves_both_equations():
         (mu0, s20), (mu, s2) = _perturbed_sequence(rng, K, 2)
         xs = np.zeros(K)
         _, _, y0 = oracle_warm_work(mu0, s20, 0, False, -1.0, -1.0, xs, np.empty((4, K)))
-        y = _joint_newton(mu, s2, 0, False, np.inf, y0, xs, *np.empty((3, K)))
+        y = _joint_newton(
+            mu, s2, 0, False, np.inf, y0, xs, *np.empty((3, K)), np.full(K, np.nan), True
+        )
         assert y > 0.0
         total = 0.0
         for a in range(1, K):

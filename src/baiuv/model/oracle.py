@@ -355,7 +355,7 @@ _JOINT_ITERS = 8
 
 
 @njit(cache=True, error_model="numpy")
-def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
+def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
     """Newton's method on the joint system ``g_a(x_a) = y`` (every ``a != best``),
     ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free oracle (unknown or known variances), from
     ``(y0, xs)`` (decision D213).
@@ -371,6 +371,15 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
     non-decreasing and each ``g_a`` increasing), so a converged iterate is the root that the
     safeguarded iteration finds, to rounding.
 
+    With ``track`` (unknown variances), ``l_a`` is not recomputed from the cubic of
+    :func:`baiuv.model.transport.lambda_unknown` at every evaluation but followed by Newton's
+    method on the first-order condition ``d_1'(l) + x_a d_a'(l) = 0`` (rational functions)
+    from its value at the previous evaluation, kept in ``ls`` between calls (``nan``, or a
+    value outside ``(mu_a, mu_1)``: start from the cubic). A followed ``l_a`` is a local
+    minimiser; it is the global one, hence ``g_a`` the right function, when the cubic has
+    a single real root, which the last iterate certifies by its discriminant (with a margin
+    of ``1e-8`` relative); otherwise ``ls`` is reset to ``nan`` and the call fails.
+
     ``xcur``, ``gs``, ``ds`` are scratch rows. Returns the root ``y`` with ``xs`` holding
     ``x_a(y)``, or ``-1.0`` (``xs`` untouched) when an iterate leaves the domain, a second
     derivative is not positive, or no step of relative size ``<= 1e-10`` came within
@@ -385,7 +394,74 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
             if not (xs[a] > 0.0 and xs[a] < math.inf):
                 return -1.0
             xcur[a] = xs[a]
-    y = y0
+            if track and not (ls[a] > mu[a] and ls[a] < mu1):
+                ls[a] = lambda_unknown(mu1, s21, 1.0, mu[a], s2[a], xs[a])[0]
+    y = _joint_iterate(mu, s2, best, known, ymax, y0, xcur, gs, ds, ls, track)
+    if y > 0.0 and track:
+        for a in range(K):
+            if a != best and not _single_stationary_point(mu1, s21, mu[a], s2[a], xcur[a]):
+                y = -1.0
+                break
+    if not (y > 0.0):
+        if track:
+            ls[:] = math.nan
+        return -1.0
+    for a in range(K):
+        if a != best:
+            xs[a] = xcur[a]
+    return y
+
+
+@njit(cache=True, error_model="numpy")
+def _foc_newton(mu1, s21, mua, s2a, x, lam):
+    """Newton's method on ``d_1'(l) + x d_a'(l) = 0`` (unknown variances) from ``lam``,
+    ending after a step of at most ``1e-10`` times the gap (taken: the error is then of the
+    order of rounding). Returns the local minimiser, or ``nan`` when the second derivative is
+    not positive on the way or 8 steps do not converge."""
+    gap = mu1 - mua
+    for _ in range(8):
+        u1 = lam - mu1
+        ua = lam - mua
+        q1 = s21 + u1 * u1
+        qa = s2a + ua * ua
+        e = 2.0 * u1 / q1 + x * (2.0 * ua / qa)
+        h = 2.0 * (s21 - u1 * u1) / (q1 * q1) + x * (2.0 * (s2a - ua * ua) / (qa * qa))
+        if not (h > 0.0):
+            return math.nan
+        step = e / h
+        lam = lam - step
+        if abs(step) <= 1e-10 * gap:
+            return lam
+    return math.nan
+
+
+@njit(cache=True, error_model="numpy")
+def _single_stationary_point(mu1, s21, mua, s2a, x):
+    """Whether ``d_1(l) + x d_a(l)`` (unknown variances) has a single stationary point: the
+    cubic of :func:`baiuv.model.transport.lambda_unknown` has one real root (``p >= 0``, or a
+    positive discriminant, with a margin of ``1e-8`` relative)."""
+    h = 0.5 * (mu1 - mua)
+    sa = s21 / (h * h)
+    sb = s2a / (h * h)
+    inv = 1.0 / (1.0 + x)
+    a2 = -(x - 1.0) * inv
+    a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
+    a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
+    p = a1 - a2 * a2 / 3.0
+    if p >= 0.0:
+        return True
+    q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
+    qq = (q * 0.5) ** 2
+    pp = (p / 3.0) ** 3
+    return qq + pp > 1e-8 * max(qq, -pp)
+
+
+@njit(cache=True, error_model="numpy")
+def _joint_iterate(mu, s2, best, known, ymax, y, xcur, gs, ds, ls, track):
+    """The iterations of :func:`_joint_newton` on ``(y, xcur)``: returns the root or ``-1``."""
+    K = mu.shape[0]
+    mu1 = mu[best]
+    s21 = s2[best]
     for _ in range(_JOINT_ITERS):
         sum_r = 0.0
         sum_c = 0.0
@@ -394,9 +470,18 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
             if a == best:
                 continue
             x = xcur[a]
-            g, lam = _g(mu1, s21, mu[a], s2[a], x, known)
+            if track:
+                lam = _foc_newton(mu1, s21, mu[a], s2[a], x, ls[a])
+                if not (lam > mu[a] and lam < mu1):
+                    return -1.0
+                ls[a] = lam
+                g = math.nan
+            else:
+                g, lam = _g(mu1, s21, mu[a], s2[a], x, known)
             da, dpa, ddpa = _dd(lam, mu[a], s2[a], known)
             d1, _, ddp1 = _dd(lam, mu1, s21, known)
+            if track:
+                g = d1 + x * da
             h = ddp1 + x * ddpa
             if not (da > 0.0 and h > 0.0):
                 return -1.0
@@ -425,9 +510,6 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds):
             xcur[a] = x_new
         y = y_new
         if done:
-            for a in range(K):
-                if a != best:
-                    xs[a] = xcur[a]
             return y
     return -1.0
 
@@ -452,18 +534,36 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
 
 @njit(cache=True, error_model="numpy")
 def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
-    """:func:`oracle_warm_into` with its scratch arrays in ``work`` (``(4, K)``; row 3 holds
-    the returned allocation ``w``), so that Track-and-Stop allocates nothing per sample."""
+    """:func:`oracle_warm_into` with its scratch arrays in ``work`` (``(4, K)`` or ``(5, K)``;
+    row 3 holds the returned allocation ``w``), so that Track-and-Stop allocates nothing per
+    sample. A fifth row keeps the minimisers ``l_a`` between calls (unknown variances: the
+    joint iteration follows them instead of solving their cubics, decision D213); it must
+    be left to this function between calls (``nan`` to start)."""
     ymax = _ymax(mu, s2, best, known)
     if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
+        if work.shape[0] > 4:
+            work[4, :] = math.nan
         _outer(mu, s2, best, 0.0, known, beta, xs, True)
         T, w = _allocation_into(best, 0.0, beta, xs, work[3])
         return T, w, 0.0
+    # row 4 of ``work``, when there is one, keeps the minimisers l_a between calls
+    track = not known and work.shape[0] > 4
+    ls = work[4] if track else work[3]
     if beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
-        y = _joint_newton(mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2])
+        y = -1.0
+        if track:
+            y = _joint_newton(
+                mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2], ls, True
+            )
+        if not (y > 0.0):
+            y = _joint_newton(
+                mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2], ls, False
+            )
         if y > 0.0:
             T, w = _allocation_into(best, y, beta, xs, work[3])
             return T, w, y
+    elif track:
+        ls[:] = math.nan
     terms = work[0]
     t_lo = work[1]  # terms at lo and hi (when evaluated there, finite)
     t_hi = work[2]

@@ -71,8 +71,8 @@ W_TMP2 = 4  # scratch
 W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
 W_GAINS = 6  # DKM gains
 W_F = 7  # FWS values f_j
-W_ORACLE = 8  # 4 rows: scratch of the TaS oracle (oracle_warm_work)
-N_WS = 12
+W_ORACLE = 8  # 5 rows: scratch of the TaS oracle (oracle_warm_work), row 4 its l_a
+N_WS = 13
 # rows N_WS .. N_WS + K - 1: FWS gradients (K x K, zero outside the entries being used)
 
 
@@ -187,12 +187,12 @@ def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop").
 
     The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``,
-    reset when the empirical best arm changes) and per-arm solutions ``x_a`` (row
-    ``W_XS``); the result does not depend on the warm start beyond rounding (decision
-    D95)."""
+    reset when the empirical best arm changes), per-arm solutions ``x_a`` (row ``W_XS``)
+    and minimisers ``l_a`` (row ``W_ORACLE + 4``); the result does not depend on the warm
+    start beyond rounding (decisions D95, D213)."""
     hint = scal[1] if scal[2] == best else -1.0
     _, w, y = oracle_warm_work(
-        means, variances, best, plug_in, -1.0, hint, ws[W_XS], ws[W_ORACLE : W_ORACLE + 4]
+        means, variances, best, plug_in, -1.0, hint, ws[W_XS], ws[W_ORACLE : W_ORACLE + 5]
     )
     scal[1] = y
     scal[2] = best
@@ -577,6 +577,7 @@ def init_workspace(counts, params):
     for a in range(K):
         ws[W_SUMW, a] = counts[a]
         ws[W_X, a] = 1.0 / K
+        ws[W_ORACLE + 4, a] = math.nan  # TaS oracle: no minimisers l_a to follow yet
     scal = np.zeros(3)
     scal[2] = -1.0  # TaS: empirical best arm of the stored oracle hint
     scal[0] = params[P_HEDGE_DELTA0]
