@@ -209,3 +209,30 @@ def test_tci_leader_probability():
         frac = np.mean(picks == 0)
         assert abs(frac - beta) < 6 * math.sqrt(beta * (1 - beta) / n)
         assert set(np.unique(picks)) == {0, 2}  # challenger = argmin Z + log N = arm 2
+
+
+def test_tas_keeps_the_oracle_solution_of_the_previous_best_arm():
+    """When the empirical best arm changes back, Track-and-Stop's oracle starts from the
+    solution kept for it (decision D213): the kept roots swap, and the allocation is the
+    oracle's at the current statistics."""
+    from baiuv.model.oracle import oracle_fast
+
+    counts = np.array([10, 10, 10])
+    params = np.zeros(16)
+    ws, scal = rules.init_workspace(counts, params)
+    s2 = np.array([1.0, 0.8, 0.5])
+    mu_a = np.array([1.0, 0.9, 0.2])  # arm 0 best
+    mu_b = np.array([0.9, 1.0, 0.2])  # arm 1 best
+    rules._step_tas(counts, mu_a, s2, 0, 30, False, ws, scal)
+    y0 = scal[1]
+    rules._step_tas(counts, mu_b, s2, 1, 31, False, ws, scal)
+    y1 = scal[1]
+    assert (scal[2], scal[3], scal[4]) == (1, y0, 0)
+    mu_a2 = mu_a + np.array([1e-3, 0.0, 0.0])
+    rules._step_tas(counts, mu_a2, s2, 0, 32, False, ws, scal)
+    assert (scal[2], scal[3], scal[4]) == (0, y1, 1)
+    # warm-started from the kept solution: the joint iteration followed the minimisers
+    # (a cold start leaves them unknown, nan)
+    assert np.isfinite(ws[rules.W_ORACLE + 4, 1:]).all()
+    _, w = oracle_fast(mu_a2, s2, 0, False, -1.0)
+    np.testing.assert_allclose(ws[rules.W_ORACLE + 3], w, rtol=1e-10)

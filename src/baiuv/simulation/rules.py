@@ -72,7 +72,9 @@ W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
 W_GAINS = 6  # DKM gains
 W_F = 7  # FWS values f_j
 W_ORACLE = 8  # 5 rows: scratch of the TaS oracle (oracle_warm_work), row 4 its l_a
-N_WS = 13
+W_XS2 = 13  # TaS oracle: x_a of the previous empirical best arm (decision D213)
+W_LS2 = 14  # TaS oracle: l_a of the previous empirical best arm
+N_WS = 15
 # rows N_WS .. N_WS + K - 1: FWS gradients (K x K, zero outside the entries being used)
 
 
@@ -186,17 +188,34 @@ def _step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     """Track-and-Stop / EV-TaS: C-tracking of the oracle allocation at the current
     ``(mu_t, sigma_t^2)`` with forced exploration (paragraph "Track-and-Stop").
 
-    The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``,
-    reset when the empirical best arm changes), per-arm solutions ``x_a`` (row ``W_XS``)
-    and minimisers ``l_a`` (row ``W_ORACLE + 4``); the result does not depend on the warm
-    start beyond rounding (decisions D95, D213)."""
-    hint = scal[1] if scal[2] == best else -1.0
+    The oracle is warm-started from the previous step's root ``y`` (kept in ``scal[1]``),
+    per-arm solutions ``x_a`` (row ``W_XS``) and minimisers ``l_a`` (row ``W_ORACLE + 4``)
+    of the same empirical best arm; when the best arm changes, from the solution kept for
+    it when it was the best arm before the last change (``scal[3:5]``, rows ``W_XS2``,
+    ``W_LS2``), else from none. The result does not depend on the warm start beyond
+    rounding (decisions D95, D213)."""
+    K = counts.shape[0]
+    if scal[2] != best:
+        # the empirical best arm changed: the solution kept for the new one, when it was the
+        # best arm before the last change, is a start for its oracle (otherwise the cold
+        # start begins at the leaving arm's x_a); the current solution is kept for the arm
+        # that leaves
+        back = scal[4] == best
+        for a in range(K):
+            x, lam = ws[W_XS, a], ws[W_ORACLE + 4, a]
+            ws[W_XS, a] = ws[W_XS2, a] if back else x
+            ws[W_ORACLE + 4, a] = ws[W_LS2, a] if back else math.nan
+            ws[W_XS2, a] = x
+            ws[W_LS2, a] = lam
+        y_old = scal[1]
+        scal[1] = scal[3] if back else -1.0
+        scal[3] = y_old
+        scal[4] = scal[2]
+        scal[2] = best
     _, w, y = oracle_warm_work(
-        means, variances, best, plug_in, -1.0, hint, ws[W_XS], ws[W_ORACLE : W_ORACLE + 5]
+        means, variances, best, plug_in, -1.0, scal[1], ws[W_XS], ws[W_ORACLE : W_ORACLE + 5]
     )
     scal[1] = y
-    scal[2] = best
-    K = counts.shape[0]
     ok = True
     for a in range(K):
         if not (w[a] >= 0.0) or not math.isfinite(w[a]):
@@ -571,15 +590,17 @@ def lazy_next_index(t, t0, ratio, k):
 def init_workspace(counts, params):
     """Workspace ``(ws, scal)`` of the sampling rules after the initialisation phase:
     C-tracking sums start at the counts, the FWS iterate is uniform, ``scal[0]`` is the
-    AdaHedge gap budget, ``scal[1:3]`` the TaS oracle warm-start hint (none)."""
+    AdaHedge gap budget, ``scal[1:3]`` the TaS oracle warm-start hint (none), ``scal[3:5]``
+    that of the previous empirical best arm (none)."""
     K = counts.shape[0]
     ws = np.zeros((N_WS + K, K))
     for a in range(K):
         ws[W_SUMW, a] = counts[a]
         ws[W_X, a] = 1.0 / K
         ws[W_ORACLE + 4, a] = math.nan  # TaS oracle: no minimisers l_a to follow yet
-    scal = np.zeros(3)
+    scal = np.zeros(5)
     scal[2] = -1.0  # TaS: empirical best arm of the stored oracle hint
+    scal[4] = -1.0  # TaS: the previous empirical best arm (hint in scal[3])
     scal[0] = params[P_HEDGE_DELTA0]
     return ws, scal
 
