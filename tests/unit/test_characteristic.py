@@ -219,8 +219,8 @@ def test_followed_minimisers_are_certified():
     the last minimiser, in a regime with two local minima (a noisy challenger close to the
     best arm), Newton's method on the first-order condition may land on the other local
     minimum, and the certificate refuses it."""
-    from baiuv.model.oracle import _foc_newton, _single_stationary_point
-    from baiuv.model.transport import lambda_unknown
+    from baiuv.model.oracle import _foc_newton
+    from baiuv.model.transport import lambda_unknown, single_stationary_point
 
     refused = 0
     rng = np.random.default_rng(3)
@@ -233,7 +233,7 @@ def test_followed_minimisers_are_certified():
         if not np.isfinite(lam):
             continue
         best = lambda_unknown(mu1, s21, 1.0, mua, s2a, x)[0]
-        if _single_stationary_point(mu1, s21, mua, s2a, x):
+        if single_stationary_point(mu1, s21, mua, s2a, x):
             assert lam == pytest.approx(best, rel=1e-9, abs=1e-12)
         elif abs(lam - best) > 1e-6:
             refused += 1

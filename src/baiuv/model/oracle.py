@@ -35,7 +35,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.model.transport import lambda_unknown
+from baiuv.model.transport import lambda_unknown, single_stationary_point
 
 _REL = 1e-14
 
@@ -399,7 +399,7 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
     y = _joint_iterate(mu, s2, best, known, ymax, y0, xcur, gs, ds, ls, track)
     if y > 0.0 and track:
         for a in range(K):
-            if a != best and not _single_stationary_point(mu1, s21, mu[a], s2[a], xcur[a]):
+            if a != best and not single_stationary_point(mu1, s21, mu[a], s2[a], xcur[a]):
                 y = -1.0
                 break
     if not (y > 0.0):
@@ -433,27 +433,6 @@ def _foc_newton(mu1, s21, mua, s2a, x, lam):
         if abs(step) <= 1e-10 * gap:
             return lam
     return math.nan
-
-
-@njit(cache=True, error_model="numpy")
-def _single_stationary_point(mu1, s21, mua, s2a, x):
-    """Whether ``d_1(l) + x d_a(l)`` (unknown variances) has a single stationary point: the
-    cubic of :func:`baiuv.model.transport.lambda_unknown` has one real root (``p >= 0``, or a
-    positive discriminant, with a margin of ``1e-8`` relative)."""
-    h = 0.5 * (mu1 - mua)
-    sa = s21 / (h * h)
-    sb = s2a / (h * h)
-    inv = 1.0 / (1.0 + x)
-    a2 = -(x - 1.0) * inv
-    a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
-    a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
-    p = a1 - a2 * a2 / 3.0
-    if p >= 0.0:
-        return True
-    q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
-    qq = (q * 0.5) ** 2
-    pp = (p / 3.0) ** 3
-    return qq + pp > 1e-8 * max(qq, -pp)
 
 
 @njit(cache=True, error_model="numpy")

@@ -36,6 +36,47 @@ def _polish(z, a2, a1, a0):
 
 
 @njit(cache=True, error_model="numpy")
+def _depressed(a2, a1, a0):
+    """``(p, q, disc)`` of ``u^3 + a2 u^2 + a1 u + a0`` in depressed form ``t^3 + p t + q``
+    (``u = t - a2/3``), ``disc = (q/2)^2 + (p/3)^3``: three real roots when ``p < 0`` and
+    ``disc <= 0``, one otherwise."""
+    p = a1 - a2 * a2 / 3.0
+    q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
+    return p, q, (q * 0.5) ** 2 + (p / 3.0) ** 3
+
+
+@njit(cache=True, error_model="numpy")
+def _unknown_cubic(mu_a, s2_a, mu_b, s2_b, x):
+    """The first-order condition of :func:`lambda_unknown` in scaled coordinates
+    ``u = (lambda - m) / h`` (``m`` midpoint, ``h`` half-gap, ``x = w_b / w_a``):
+    ``(h, m, sa, sb, a2, a1, a0)``, with the monic cubic
+    ``u^3 + a2 u^2 + a1 u + a0 = 0``, i.e.
+    ``(1+x) u^3 - (x-1) u^2 + [(sb-1) + x (sa-1)] u - [(1+sb) - x (1+sa)] = 0``."""
+    h = 0.5 * (mu_a - mu_b)
+    m = 0.5 * (mu_a + mu_b)
+    sa = s2_a / (h * h)
+    sb = s2_b / (h * h)
+    inv = 1.0 / (1.0 + x)
+    a2 = -(x - 1.0) * inv
+    a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
+    a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
+    return h, m, sa, sb, a2, a1, a0
+
+
+@njit(cache=True, error_model="numpy")
+def single_stationary_point(mu_a, s2_a, mu_b, s2_b, x):
+    """Whether ``log1p((l - mu_a)^2 / s2_a) + x log1p((l - mu_b)^2 / s2_b)`` has a single
+    stationary point, hence any local minimiser is the one :func:`lambda_unknown` returns:
+    its cubic has one real root (``p >= 0``, or a discriminant positive by ``1e-8`` relative
+    to its larger term, far above its rounding)."""
+    a2, a1, a0 = _unknown_cubic(mu_a, s2_a, mu_b, s2_b, x)[4:]
+    p, q, disc = _depressed(a2, a1, a0)
+    if p >= 0.0:
+        return True
+    return disc > 1e-8 * max((q * 0.5) ** 2, -((p / 3.0) ** 3))
+
+
+@njit(cache=True, error_model="numpy")
 def _cubic_real_roots(a2, a1, a0):
     """Real roots of ``u^3 + a2 u^2 + a1 u + a0``: ``(n, r0, r1, r2)``, the first ``n`` valid.
 
@@ -43,10 +84,8 @@ def _cubic_real_roots(a2, a1, a0):
     polishing steps on the original polynomial. Scalars only (no allocation: the GLR
     statistic and the oracles call it at every sample).
     """
-    p = a1 - a2 * a2 / 3.0
-    q = 2.0 * a2 * a2 * a2 / 27.0 - a2 * a1 / 3.0 + a0
+    p, q, disc = _depressed(a2, a1, a0)
     shift = -a2 / 3.0
-    disc = (q * 0.5) ** 2 + (p / 3.0) ** 3
     if p < 0.0 and disc <= 0.0:
         r = 2.0 * math.sqrt(-p / 3.0)
         arg = 3.0 * q / (p * r) if r > 0.0 else 0.0
@@ -92,16 +131,8 @@ def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
         return mu_a, 0.0
     if w_a <= 0.0:
         return mu_b, 0.0
-    h = 0.5 * (mu_a - mu_b)
-    m = 0.5 * (mu_a + mu_b)
-    sa = s2_a / (h * h)
-    sb = s2_b / (h * h)
     x = w_b / w_a
-    # (1+x) u^3 - (x-1) u^2 + [(sb-1) + x (sa-1)] u - [(1+sb) - x (1+sa)] = 0
-    inv = 1.0 / (1.0 + x)
-    a2 = -(x - 1.0) * inv
-    a1 = ((sb - 1.0) + x * (sa - 1.0)) * inv
-    a0 = -((1.0 + sb) - x * (1.0 + sa)) * inv
+    h, m, sa, sb, a2, a1, a0 = _unknown_cubic(mu_a, s2_a, mu_b, s2_b, x)
     n, r0, r1, r2 = _cubic_real_roots(a2, a1, a0)
     # Candidates: the end points u = 1, then u = -1, then the roots in (-1, 1) in order, each
     # taken when strictly below the best so far. That is the first interior root with the
