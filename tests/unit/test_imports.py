@@ -40,6 +40,14 @@ def test_light_imports_do_not_load_heavy_modules(statement):
     assert not heavy & loaded, sorted(heavy & loaded)
 
 
+def test_heuristic_threshold_spec_does_not_load_scipy_special():
+    """A simulation with the heuristic threshold (most shard processes) does not pay for
+    scipy.special, which only the families with a zeta(s) constant need."""
+    spec = "from baiuv.thresholds.families import make_threshold\n"
+    assert "scipy.special" not in _modules_after(spec + "make_threshold('heuristic', 5, 0.01)")
+    assert "scipy.special" in _modules_after(spec + "make_threshold('kl', 5, 0.01)")
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_every_public_name_resolves(package):
     mod = importlib.import_module(package)

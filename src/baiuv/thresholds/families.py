@@ -292,7 +292,9 @@ def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
 def _spec_cached(name: str, K: int, lid: float, params: ThresholdParams, n_table: int):
     e0, e1 = params.etas(log_inv_delta=lid)
     s, gamma = params.s, params.gamma
-    z = riemann_zeta(s)
+    # zeta(s) only for the families that use it: scipy.special costs a quarter of a second
+    # to import, in every process that builds the heuristic threshold's spec
+    z = math.nan if name == "heuristic" else riemann_zeta(s)
     fp = np.full(_k.FPARAMS_SIZE, np.nan)
     fp[_k.P_DELTA] = delta_from_log(lid)  # informational: 0.0 once delta underflows
     fp[_k.P_K] = K
