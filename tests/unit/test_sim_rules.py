@@ -236,3 +236,96 @@ def test_tas_keeps_the_oracle_solution_of_the_previous_best_arm():
     assert np.isfinite(ws[rules.W_ORACLE + 4, 1:]).all()
     _, w = oracle_fast(mu_a2, s2, 0, False, -1.0)
     np.testing.assert_allclose(ws[rules.W_ORACLE + 3], w, rtol=1e-10)
+
+
+def _best_response_programs(seed, n):
+    """Random best-response programs ``(means, s2, w, best)`` over the regimes where a
+    certified exclusion could go wrong: generic, exact ties (a copied challenger, a challenger
+    with the best arm's mean), near ties (one ulp apart), variances below the squared gap
+    (two local minima), tiny and zero weights."""
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        K = int(rng.integers(3, 13))
+        means = rng.normal(size=K)
+        s2 = rng.uniform(0.05, 5.0, size=K)
+        w = rng.dirichlet(np.ones(K))
+        kind = i % 6
+        if kind == 1:  # an exact tie between two challengers
+            a, b = rng.choice(K, 2, replace=False)
+            means[b], s2[b], w[b] = means[a], s2[a], w[a]
+        elif kind == 2:  # a near tie
+            a, b = rng.choice(K, 2, replace=False)
+            means[b], s2[b], w[b] = np.nextafter(means[a], np.inf), s2[a], w[a]
+        elif kind == 3:  # variances far below the squared gaps
+            s2 = rng.uniform(1e-4, 0.05, size=K)
+        elif kind == 4:  # weights spanning many orders of magnitude, some zero
+            w = 10.0 ** rng.uniform(-300, 0, size=K)
+            w[rng.integers(K)] = 0.0
+        best = int(np.argmax(means))
+        if kind == 5:  # a challenger with the best arm's mean
+            a = (best + 1) % K
+            means[a] = means[best]
+        yield means, s2, w, best
+
+
+def _closest_alternative_all(means, s2, w, best):
+    """The unknown-variance best response with every cost solved (first index on ties)."""
+    kmin, vmin, lmin = -1, math.inf, means[best]
+    for a in range(means.size):
+        if a == best:
+            continue
+        lam, v = rules.lambda_unknown(means[best], s2[best], w[best], means[a], s2[a], w[a])
+        if v < vmin or kmin < 0:
+            kmin, vmin, lmin = a, v, lam
+    return kmin, lmin, vmin
+
+
+def test_certified_closest_alternative_is_bit_identical():
+    """Excluding the arms whose certified lower bound exceeds the smallest upper bound
+    returns the same arm, mean and cost, bit for bit (decision D214)."""
+    for means, s2, w, best in _best_response_programs(11, 6000):
+        got = rules.closest_alternative(means, s2, w, best, False)
+        want = _closest_alternative_all(means, s2, w, best)
+        assert got[0] == want[0]
+        assert got[1:] == want[1:] or (np.isnan(got[2]) and np.isnan(want[2]))
+
+
+def _fws_direction_all(x, means, s2, best, r):
+    """FWS's direction with every ``f_j`` solved (unknown variances), as in decision D44."""
+    K = means.size
+    f = np.full(K, np.inf)
+    grads = np.zeros((K, K))
+    for j in range(K):
+        if j == best:
+            continue
+        lam, _ = rules.lambda_unknown(means[best], s2[best], x[best], means[j], s2[j], x[j])
+        grads[j, best] = rules.divergence(means[best], lam, s2[best], False)
+        grads[j, j] = rules.divergence(means[j], lam, s2[j], False)
+        f[j] = x[best] * grads[j, best] + x[j] * grads[j, j]
+    fmin = math.inf
+    for j in range(K):
+        if f[j] < fmin:
+            fmin = f[j]
+    H = [j for j in range(K) if j != best and (f[j] <= fmin or f[j] < fmin + r)]
+    z = np.zeros(K)
+    if len(H) == 1:
+        z[int(np.argmax(grads[H[0]]))] = 1.0
+    else:
+        M = np.array([grads[j] - f[j] for j in H])
+        z = rules.solve_game(M)[1]
+    return len(H), z
+
+
+def test_certified_fws_direction_is_bit_identical():
+    """FWS solves ``f_j`` only for the arms that can be in the r-subdifferential: same
+    active set and same direction, bit for bit, for radii from 1e-300 to 10 (D214)."""
+    radii = (1e-300, 1e-9, 1e-4, 1e-2, 0.3, 10.0)
+    for i, (means, s2, w, best) in enumerate(_best_response_programs(12, 3000)):
+        x = np.maximum(w, 1e-12)  # the FWS iterate stays positive
+        x /= x.sum()
+        r = radii[i % len(radii)]
+        z = np.empty(means.size)
+        n_act = rules.fws_direction(x, means, s2, best, r, False, z)
+        n_ref, z_ref = _fws_direction_all(x, means, s2, best, r)
+        assert n_act == n_ref
+        np.testing.assert_array_equal(z, z_ref)

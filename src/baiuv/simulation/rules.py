@@ -74,7 +74,9 @@ W_F = 7  # FWS values f_j
 W_ORACLE = 8  # 5 rows: scratch of the TaS oracle (oracle_warm_work), row 4 its l_a
 W_XS2 = 13  # TaS oracle: x_a of the previous empirical best arm (decision D213)
 W_LS2 = 14  # TaS oracle: l_a of the previous empirical best arm
-N_WS = 15
+W_LO = 15  # DKM/FWS: certified lower bounds of the unknown-variance costs (decision D214)
+W_HI = 16  # DKM/FWS: their upper bounds
+N_WS = 17
 # rows N_WS .. N_WS + K - 1: FWS gradients (K x K, zero outside the entries being used)
 
 
@@ -139,28 +141,72 @@ def closest_alternative(means, variances, w, best, plug_in):
 
     Returns ``(k, lam, value)``: the arm ``k != best`` minimising the transportation cost
     ``C(best, k; w)`` (unknown-variance cost of Lemma ``lem:calcul`` or, with
-    ``plug_in``, its known-variance form with the empirical variances), the common mean
-    ``lam`` of ``best`` and ``k`` in that alternative, and the cost.
+    ``plug_in``, its known-variance form with the empirical variances; first index on
+    ties), the common mean ``lam`` of ``best`` and ``k`` in that alternative, and the cost.
     """
     K = means.shape[0]
-    kmin = -1
-    vmin = math.inf
-    lmin = means[best]
+    return closest_alternative_work(means, variances, w, best, plug_in, np.empty(K), np.empty(K))
+
+
+@njit(cache=True)
+def closest_alternative_work(means, variances, w, best, plug_in, lo, hi):
+    """:func:`closest_alternative` with scratch rows ``lo``, ``hi`` (no allocation per
+    sample).
+
+    With unknown variances and at least two challengers, the certified enclosures
+    ``[lo_a, hi_a]`` of the costs (:func:`~baiuv.model.transport.tc_unknown_bounds`, two
+    ``log1p`` where the cost is a cubic solve) rule out every arm whose lower bound exceeds
+    the smallest upper bound: its cost exceeds the minimum, so it is neither the minimiser
+    nor tied with it. The cost is solved for the other arms only, in index order, with the
+    same comparison; the result is the same bits. When a solved cost lies outside its
+    enclosure (``nan``), every arm is solved as before (decision D214).
+    """
+    K = means.shape[0]
     mb = means[best]
     sb = variances[best]
+    wb = w[best]
+    if not plug_in and K > 2:
+        hmin = math.inf
+        for a in range(K):
+            if a == best:
+                continue
+            lo[a], hi[a] = tc_unknown_bounds(mb, sb, wb, means[a], variances[a], w[a])
+            if hi[a] < hmin:
+                hmin = hi[a]
+        if hmin < math.inf:
+            kmin = -1
+            vmin = math.inf
+            lmin = mb
+            certified = True
+            for a in range(K):
+                if a == best or lo[a] > hmin:
+                    continue
+                lam, v = lambda_unknown(mb, sb, wb, means[a], variances[a], w[a])
+                if not (lo[a] <= v <= hi[a]):
+                    certified = False
+                    break
+                if v < vmin or kmin < 0:
+                    vmin = v
+                    kmin = a
+                    lmin = lam
+            if certified:
+                return kmin, lmin, vmin
+    kmin = -1
+    vmin = math.inf
+    lmin = mb
     for a in range(K):
         if a == best:
             continue
         if plug_in:
-            v = tc_known(mb, sb, w[best], means[a], variances[a], w[a])
+            v = tc_known(mb, sb, wb, means[a], variances[a], w[a])
             pa = w[a] / variances[a]
-            pb = w[best] / sb
+            pb = wb / sb
             if pa + pb > 0.0:
                 lam = (pb * mb + pa * means[a]) / (pa + pb)
             else:
                 lam = 0.5 * (mb + means[a])
         else:
-            lam, v = lambda_unknown(mb, sb, w[best], means[a], variances[a], w[a])
+            lam, v = lambda_unknown(mb, sb, wb, means[a], variances[a], w[a])
         if v < vmin or kmin < 0:
             vmin = v
             kmin = a
@@ -335,7 +381,7 @@ def _step_dkm(counts, means, variances, best, t, plug_in, ws, scal):
     K = counts.shape[0]
     w = ws[W_TMP]
     eta, pre = _hedge_weights_mix(ws[W_LOSS], scal[0], w)
-    k, lam, _ = closest_alternative(means, variances, w, best, plug_in)
+    k, lam, _ = closest_alternative_work(means, variances, w, best, plug_in, ws[W_LO], ws[W_HI])
     lam_vec = ws[W_TMP2]
     for a in range(K):
         lam_vec[a] = means[a]
@@ -362,37 +408,50 @@ def fws_direction(x, means, variances, best, r, plug_in, z):
     """
     K = means.shape[0]
     return fws_direction_work(
-        x, means, variances, best, r, plug_in, z, np.zeros((K, K)), np.empty(K)
+        x,
+        means,
+        variances,
+        best,
+        r,
+        plug_in,
+        z,
+        np.zeros((K, K)),
+        np.empty(K),
+        np.empty(K),
+        np.empty(K),
     )
 
 
 @njit(cache=True)
-def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f):
+def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, hi):
     """:func:`fws_direction` with its gradients in ``grads`` (``(K, K)``, zero on entry, left
-    zero on return) and values in ``f`` (scratch), so that FWS allocates nothing per
-    sample outside the game solver."""
+    zero on return), values in ``f`` and bounds in ``lo``, ``hi`` (scratch), so that FWS
+    allocates nothing per sample outside the game solver.
+
+    With unknown variances and at least two challengers, ``f_j`` is solved only for the arms
+    that can be in ``H``: with ``[lo_j, hi_j]`` the certified enclosure of ``f_j``
+    (:func:`~baiuv.model.transport.tc_unknown_bounds`) and ``c = fl(min_j hi_j + r)``, an arm
+    with ``lo_j > c`` has ``f_j > c >= fl(min f + r)`` and ``f_j > min f``, so it is neither
+    in ``H`` nor the minimum (its ``f_j`` stays ``inf``, its gradient is not written). When a
+    solved ``f_j`` lies outside its enclosure, every ``f_j`` is solved (decision D214).
+    """
     K = means.shape[0]
-    for j in range(K):
-        f[j] = math.inf
-    fmin = math.inf
-    for j in range(K):
-        if j == best:
-            continue
-        if plug_in:
-            pa = x[best] / variances[best]
-            pb = x[j] / variances[j]
-            lam = (pa * means[best] + pb * means[j]) / (pa + pb)
-        else:
-            lam, _ = lambda_unknown(
-                means[best], variances[best], x[best], means[j], variances[j], x[j]
-            )
-        gb = divergence(means[best], lam, variances[best], plug_in)
-        gj = divergence(means[j], lam, variances[j], plug_in)
-        grads[j, best] = gb
-        grads[j, j] = gj
-        f[j] = x[best] * gb + x[j] * gj
-        if f[j] < fmin:
-            fmin = f[j]
+    cut = math.inf
+    if not plug_in and K > 2:
+        hmin = math.inf
+        for j in range(K):
+            if j != best:
+                lo[j], hi[j] = tc_unknown_bounds(
+                    means[best], variances[best], x[best], means[j], variances[j], x[j]
+                )
+                if hi[j] < hmin:
+                    hmin = hi[j]
+        cut = hmin + r
+        if not (cut >= hmin):
+            cut = hmin
+    fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut)
+    if not ok:
+        fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, math.inf)
     n_act = 0
     for j in range(K):
         if j != best and (f[j] <= fmin or f[j] < fmin + r):
@@ -424,6 +483,40 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f):
 
 
 @njit(cache=True)
+def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut):
+    """``f_j`` and the gradient entries of every ``j != best`` with ``not (lo_j > cut)``
+    (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others. Returns ``(min f,
+    ok)``; ``ok`` is ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside
+    ``[lo_j, hi_j]``."""
+    K = means.shape[0]
+    for j in range(K):
+        f[j] = math.inf
+    fmin = math.inf
+    bounded = cut < math.inf
+    for j in range(K):
+        if j == best or (bounded and lo[j] > cut):
+            continue
+        if plug_in:
+            pa = x[best] / variances[best]
+            pb = x[j] / variances[j]
+            lam = (pa * means[best] + pb * means[j]) / (pa + pb)
+        else:
+            lam, _ = lambda_unknown(
+                means[best], variances[best], x[best], means[j], variances[j], x[j]
+            )
+        gb = divergence(means[best], lam, variances[best], plug_in)
+        gj = divergence(means[j], lam, variances[j], plug_in)
+        grads[j, best] = gb
+        grads[j, j] = gj
+        f[j] = x[best] * gb + x[j] * gj
+        if bounded and not (lo[j] <= f[j] <= hi[j]):
+            return fmin, False
+        if f[j] < fmin:
+            fmin = f[j]
+    return fmin, True
+
+
+@njit(cache=True)
 def _clear_grads(grads, best):
     """Zero the entries of ``grads`` written by :func:`fws_direction_work`."""
     for j in range(grads.shape[0]):
@@ -448,7 +541,17 @@ def _step_fws(counts, means, variances, best, t, plug_in, ws, exponent):
     else:
         r = t ** (-exponent) / K
         fws_direction_work(
-            ws[W_X], means, variances, best, r, plug_in, z, ws[N_WS : N_WS + K], ws[W_F]
+            ws[W_X],
+            means,
+            variances,
+            best,
+            r,
+            plug_in,
+            z,
+            ws[N_WS : N_WS + K],
+            ws[W_F],
+            ws[W_LO],
+            ws[W_HI],
         )
     x = ws[W_X]
     for a in range(K):
