@@ -133,6 +133,33 @@ def test_seeds_deterministic_and_distinct():
         stable_int(-1)
 
 
+def test_stable_int_is_the_sha256_prefix():
+    """The key of a name is the first four bytes of its SHA-256, little-endian, on every call
+    (the hash is kept between calls): the run streams of every published result use it."""
+    import hashlib
+
+    names = ["TaS", "EV-TaS", "standard", "random", "K10-3", "", "é", "a" * 300]
+    for _ in range(2):
+        for k in names:
+            h = int.from_bytes(hashlib.sha256(k.encode()).digest()[:4], "little")
+            assert stable_int(k) == h
+    assert (stable_int("TaS"), stable_int("standard")) == (2143347568, 1748266494)
+
+
+def test_simulated_run_draws_from_its_run_generator():
+    """A run simulated from its keys equals the run given ``run_generator`` of the same keys."""
+    from baiuv import STANDARD
+    from baiuv.simulation import simulate_run
+
+    keys = dict(seed=5, experiment="standard", instance_id="standard", run=7)
+    for alg in ("TCI", "EV-TCI", "FHN1"):
+        a = simulate_run(STANDARD, alg, **keys)
+        b = simulate_run(
+            STANDARD, alg, rng=run_generator(5, "standard", "standard", alg, 7), **keys
+        )
+        assert (a["stopping_time"], a["counts"]) == (b["stopping_time"], b["counts"])
+
+
 def test_progress_logs_rate_and_eta(caplog):
     import logging
 

@@ -33,7 +33,6 @@ import pandas as pd
 from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
 from baiuv.model.validate import (
-    check_instance,
     check_integer,
     check_real,
     delta_from_log,
@@ -51,9 +50,9 @@ from baiuv.registry import (
     run_parameters,
 )
 from baiuv.simulation import rules
-from baiuv.simulation.rng import run_generator, run_seed
+from baiuv.simulation.rng import generator_of, run_generator, run_seed
 from baiuv.thresholds.families import FAMILIES, ThresholdParams, make_threshold
-from baiuv.thresholds.kernels import STATE_SIZE, new_state
+from baiuv.thresholds.kernels import new_state
 
 __all__ = [
     "ALGORITHMS",
@@ -146,6 +145,7 @@ class RunSettings:
         lid = log_inv_delta_of(self.delta, self.log_inv_delta)
         if self.log_inv_delta is not None:
             object.__setattr__(self, "log_inv_delta", lid)
+        object.__setattr__(self, "_log_inv_delta", lid)  # read at every run
         if self.threshold not in FAMILIES:
             raise ValueError(f"threshold must be one of {FAMILIES}, got {self.threshold!r}")
         check_integer(self.n0, "n0", 2)
@@ -174,7 +174,7 @@ class RunSettings:
     @property
     def resolved_log_inv_delta(self) -> float:
         """``ln(1/delta)`` of these settings (from ``delta`` or ``log_inv_delta``)."""
-        return log_inv_delta_of(self.delta, self.log_inv_delta)
+        return self._log_inv_delta
 
     @property
     def resolved_delta(self) -> float:
@@ -195,9 +195,14 @@ def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
 
 
 def _fresh_states(K: int) -> np.ndarray:
-    states = np.empty((K, STATE_SIZE))
-    for a in range(K):
-        states[a] = new_state()
+    """``K`` fresh per-arm threshold states (a new writable array)."""
+    return _states_template(K).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _states_template(K: int) -> np.ndarray:
+    states = np.tile(new_state(), (K, 1))
+    states.setflags(write=False)
     return states
 
 
@@ -268,14 +273,14 @@ def simulate_run(
     s = settings if settings is not None else RunSettings()
     if not isinstance(s, RunSettings):
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
-    mu, sigma2 = check_instance(instance.mu, instance.sigma2)
+    mu, sigma2 = instance.mu, instance.sigma2  # validated when the instance was made
     K = mu.size
     ss = run_seed(seed, experiment, instance_id, alg.name, run)
     if rng is None:
-        rng = run_generator(seed, experiment, instance_id, alg.name, run)
+        rng = generator_of(ss)
     t0 = time.perf_counter()
     if alg.kernel == "fhn":
-        if K < 2:  # pragma: no cover - guarded by check_instance
+        if K < 2:  # pragma: no cover - guarded by GaussianInstance
             raise ValueError("instance must have K >= 2 arms")
         n0, log_term = _fhn_constants(s, K)
         tau, rec, counts, trunc = rules.run_fhn(
