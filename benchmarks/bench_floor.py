@@ -22,7 +22,10 @@ others, and the minimum is kept):
   the run's set-up) and the marginal cost per sample: the least-squares line of the CPU
   time of each run against its length, over the runs of the measurement (each run's
   minimum over the repeats). Short runs (the EV rules on the standard instance stop after
-  a few hundred samples) pay the fixed cost over few samples; the first table includes it.
+  a few hundred samples) pay the fixed cost over few samples; the first table includes it;
+* the cost of a run outside its samples: ``simulate_run`` (what the experiments call per
+  run: the run's seed sequence and generator, the kernel's arguments, the result) and the
+  bare kernel call, both for a run that stops after its ``n0 K`` initial samples.
 
 Seeds are fixed: run ``r`` of a rule uses ``numpy.random.default_rng(r)``, so two runs of
 this script simulate the same samples.
@@ -324,6 +327,30 @@ def main():
             f"{'-' if tgt is None else f'{tgt:.0f}x':>9s} {met:>4s}"
         )
     print(f"marginal targets at K = 5 met: {n_met}/{n_targets}")
+    print()
+    print_run_overhead(args.repeats)
+
+
+def print_run_overhead(repeats, n_runs=2000):
+    """CPU per run of ``simulate_run`` and of the bare kernel call, for EV-TCI runs on the
+    standard instance capped at their ``n0 K`` initial samples."""
+    s = RunSettings(max_samples=10)
+    rule = Rule("EV-TCI", STANDARD, s)
+    rule.run(0)
+    simulate_run(STANDARD, "EV-TCI", settings=s, seed=1, experiment="standard")
+    best_sim = best_call = math.inf
+    for _ in range(repeats):
+        t0 = time.process_time()
+        for r in range(n_runs):
+            simulate_run(STANDARD, "EV-TCI", settings=s, seed=1, experiment="standard", run=r)
+        best_sim = min(best_sim, (time.process_time() - t0) / n_runs)
+        calls = [rule.prepare(r) for r in range(n_runs)]
+        t0 = time.process_time()
+        for fn, a in calls:
+            fn(*a)
+        best_call = min(best_call, (time.process_time() - t0) / n_runs)
+    print("== per run, outside the samples (EV-TCI, standard instance, stopped after n0 K = 10)")
+    print(f"simulate_run {1e6 * best_sim:7.1f} us   bare kernel call {1e6 * best_call:7.1f} us")
 
 
 if __name__ == "__main__":
