@@ -329,3 +329,47 @@ def test_certified_fws_direction_is_bit_identical():
         n_ref, z_ref = _fws_direction_all(x, means, s2, best, r)
         assert n_act == n_ref
         np.testing.assert_array_equal(z, z_ref)
+
+
+def _dkm_gains_reference(counts, means, s2, lam, t):
+    """DKM's optimistic gains with unknown variances, every arm computed (decision D43)."""
+    out = np.empty(means.size)
+    lt = math.log(t)
+    for a in range(means.size):
+        v = lt / counts[a]
+        h = math.sqrt(s2[a] * math.expm1(2.0 * v))
+        bonus = v * (1.0 + 2.0 * v)
+        dev = abs(means[a] - lam[a]) + h
+        g = rules.divergence(means[a] + dev, means[a], s2[a], False)
+        out[a] = max(g, bonus)
+    return out
+
+
+def test_dkm_gains_skip_only_where_the_bonus_wins():
+    """An arm whose alternative mean is its own mean gets the bonus without its interval
+    when the certificate says the gain is below it: the gains are the same bits as with
+    every interval computed, over counts from 1 to 1e12, means up to 1e60 in magnitude,
+    variances from 1e-120 to 1e120 and times up to 1e13 (decision D215)."""
+    rng = np.random.default_rng(21)
+    wins = total = 0
+    for i in range(20000):
+        K = int(rng.integers(2, 9))
+        counts = np.maximum(1, (10.0 ** rng.uniform(0, 12 if i % 3 == 0 else 5, K))).astype(
+            np.int64
+        )
+        t = max(int(counts.sum()), 2) if i % 2 else int(10 ** rng.uniform(0.4, 13))
+        scale = 10.0 ** rng.choice([0, 0, 3, 8, 15, 49, 60])
+        means = rng.normal(size=K) * scale
+        s2 = 10.0 ** rng.uniform(-3, 3, K) if i % 4 else 10.0 ** rng.uniform(-120, 120, K)
+        lam = means.copy()
+        moved = rng.random(K) < 0.3
+        lam[moved] += rng.normal(size=moved.sum())
+        out = np.empty(K)
+        rules.dkm_gains(counts, means, s2, lam, t, False, out)
+        ref = _dkm_gains_reference(counts, means, s2, lam, t)
+        np.testing.assert_array_equal(out, ref)
+        for a in range(K):
+            if lam[a] == means[a] and abs(means[a]) <= 1e3 and 1e-3 <= s2[a] <= 1e3:
+                total += 1
+                wins += rules._bonus_wins(means[a], s2[a], math.log(t) / counts[a])
+    assert wins > 0.5 * total  # the shortcut is taken in the usual range

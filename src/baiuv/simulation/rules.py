@@ -366,12 +366,42 @@ def dkm_gains(counts, means, variances, lam_vec, t, plug_in, out):
             h = math.sqrt(2.0 * s2 * v)
             bonus = v
         else:
-            h = math.sqrt(s2 * math.expm1(2.0 * v))
             bonus = v * (1.0 + 2.0 * v)
+            if lam_vec[a] == means[a] and _bonus_wins(means[a], s2, v):
+                out[a] = bonus
+                continue
+            h = math.sqrt(s2 * math.expm1(2.0 * v))
         dev = abs(means[a] - lam_vec[a]) + h
         g = divergence(means[a] + dev, means[a], s2, plug_in)  # = d at the far end point
         out[a] = max(g, bonus)
     return out
+
+
+#: Unit roundoff 2^-53 of float64.
+_U = 2.0**-53
+
+
+@njit(cache=True, inline="always")
+def _bonus_wins(m, s2, v):
+    """``True`` when, for an arm whose alternative mean is its own mean (``dev = h``), the
+    computed gain ``0.5 log1p(((m + h) - m)^2 / s2)`` with ``h = sqrt(s2 expm1(2v))`` is
+    certainly below the computed bonus ``v (1 + 2v)``, so that :func:`dkm_gains` returns the
+    bonus (decision D215).
+
+    In exact arithmetic the gain is ``v`` (``log1p(expm1(2v)) = 2v``) and the bonus exceeds
+    it by ``2v^2``. With ``u = 2^-53`` and errors of at most 2 ulp for ``expm1``/``log1p``
+    (glibc: 1), the computed gain is at most ``v + 2uv + L/2 + uL`` with
+    ``L = 14u + 2.01 rho``, ``rho = u |m| / h <= u |m| / sqrt(2 s2 v) / (1 - 4u)``
+    (``expm1(y) >= y``; ``rho`` covers the rounding of ``m + h``) when ``rho <= 1e-3``, and
+    the computed bonus at least ``(v + 2v^2)(1 - 2u)``. The three tests below give
+    ``2v^2`` a margin of at least 2 over every error term: ``v^2 > 64u(1 + v)``,
+    ``s2 v^5 > 4u^2 m^2`` (i.e. ``v^2 >= 2 rho``) and ``u^2 m^2 < 1e-6 s2 v``
+    (``rho < 1e-3``). The range guards keep every intermediate normal and finite."""
+    if not (1e-100 <= s2 <= 1e100 and abs(m) <= 1e50 and v <= 50.0):
+        return False
+    v2 = v * v
+    mm = _U * _U * m * m
+    return v2 > 64.0 * _U * (1.0 + v) and s2 * v2 * v2 * v > 4.0 * mm and mm < 1e-6 * s2 * v
 
 
 @njit(cache=True)
