@@ -16,6 +16,7 @@ from baiuv.model.transport import (
     tc_known,
     tc_unknown,
     tc_unknown_bounds,
+    tc_unknown_rational_bounds,
 )
 
 
@@ -148,6 +149,44 @@ def test_unknown_cost_bounds_enclose_the_brute_force_minimum(gap, mb, sa, sb, wa
     assert lo <= ref
     assert ref <= hi * (1 + 1e-5)
     assert lo <= tc_unknown(ma, sa, wa, mb, sb, wb) <= hi
+
+
+@njit(cache=False)
+def _rational_enclosure_failures(ma, sa, wa, mb, sb, wb):
+    """Indices where the computed ``tc_unknown`` leaves ``tc_unknown_rational_bounds``."""
+    bad = []
+    for i in range(ma.shape[0]):
+        z = tc_unknown(ma[i], sa[i], wa[i], mb[i], sb[i], wb[i])
+        lo, hi = tc_unknown_rational_bounds(ma[i], sa[i], wa[i], mb[i], sb[i], wb[i])
+        if not (lo <= z <= hi):
+            bad.append(i)
+    return bad
+
+
+@pytest.mark.parametrize(
+    "log_gap, log_var, log_w",
+    [
+        ((-3.0, 0.0), (-1.0, 1.0), (0.0, 4.0)),
+        ((-1.0, 1.5), (-2.0, 2.0), (0.0, 3.0)),
+        ((-8.0, 3.0), (-12.0, 12.0), (0.0, 9.0)),
+    ],
+)
+def test_rational_bounds_enclose_the_computed_cost(log_gap, log_var, log_w):
+    """``tc_unknown_rational_bounds`` (decision D216) contains the value ``tc_unknown``
+    computes on 200 000 random programs per regime."""
+    rng = np.random.default_rng(hash((log_gap, log_var, 7)) % 2**32)
+    args = _random_programs(rng, 200_000, log_gap, log_var, log_w)
+    assert list(_rational_enclosure_failures(*args)) == []
+
+
+@given(**PROGRAMS)
+def test_rational_bounds_enclose_the_brute_force_minimum(gap, mb, sa, sb, wa, wb):
+    ma = mb + gap
+    lo, hi = tc_unknown_rational_bounds(ma, sa, wa, mb, sb, wb)
+    ref = brute_unknown(ma, sa, wa, mb, sb, wb)
+    assert lo <= ref
+    assert ref <= hi * (1 + 1e-5)
+    assert tc_unknown_rational_bounds(0.0, 1.0, 1.0, 1.0, 1.0, 1.0) == (-math.inf, math.inf)
 
 
 def test_unknown_cost_bounds_defer_degenerate_programs():

@@ -38,6 +38,7 @@ from baiuv.model.transport import (
     tc_known,
     tc_unknown,
     tc_unknown_bounds,
+    tc_unknown_rational_bounds,
 )
 from baiuv.registry import (
     P_BETA,
@@ -153,38 +154,54 @@ def closest_alternative_work(means, variances, w, best, plug_in, lo, hi):
     """:func:`closest_alternative` with scratch rows ``lo``, ``hi`` (no allocation per
     sample).
 
-    With unknown variances and at least two challengers, the certified enclosures
-    ``[lo_a, hi_a]`` of the costs (:func:`~baiuv.model.transport.tc_unknown_bounds`, two
-    ``log1p`` where the cost is a cubic solve) rule out every arm whose lower bound exceeds
-    the smallest upper bound: its cost exceeds the minimum, so it is neither the minimiser
-    nor tied with it. The cost is solved for the other arms only, in index order, with the
-    same comparison; the result is the same bits. When a solved cost lies outside its
-    enclosure (``nan``), every arm is solved as before (decision D214).
+    With unknown variances and at least two challengers, certified enclosures of the costs
+    rule out arms without solving their cubics (decisions D214, D216): the cost ``v*`` of the
+    arm with the smallest upper end of its rational enclosure
+    (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`, divisions only) is solved;
+    an arm whose rational lower bound, then whose logarithmic one
+    (:func:`~baiuv.model.transport.tc_unknown_bounds`), exceeds ``v*`` has a cost above the
+    minimum, so it is neither the minimiser nor tied with it. The cost is solved for the
+    other arms only, in index order, with the same comparison; the result is the same bits.
+    When a solved cost lies outside its enclosure (``nan``), every arm is solved as before.
     """
     K = means.shape[0]
     mb = means[best]
     sb = variances[best]
     wb = w[best]
     if not plug_in and K > 2:
+        # rational enclosures of every cost; the arm with the smallest upper end is solved
+        astar = -1
         hmin = math.inf
         for a in range(K):
             if a == best:
                 continue
-            lo[a], hi[a] = tc_unknown_bounds(mb, sb, wb, means[a], variances[a], w[a])
-            if hi[a] < hmin:
+            lo[a], hi[a] = tc_unknown_rational_bounds(mb, sb, wb, means[a], variances[a], w[a])
+            if hi[a] < hmin or astar < 0:
                 hmin = hi[a]
-        if hmin < math.inf:
+                astar = a
+        lam_s, v_s = lambda_unknown(mb, sb, wb, means[astar], variances[astar], w[astar])
+        if lo[astar] <= v_s <= hi[astar]:
+            # an arm whose lower bound (rational, then logarithmic) exceeds v_s is neither
+            # the minimiser nor tied with it; the others are solved
             kmin = -1
             vmin = math.inf
             lmin = mb
             certified = True
             for a in range(K):
-                if a == best or lo[a] > hmin:
+                if a == best or lo[a] > v_s:
                     continue
-                lam, v = lambda_unknown(mb, sb, wb, means[a], variances[a], w[a])
-                if not (lo[a] <= v <= hi[a]):
-                    certified = False
-                    break
+                if a == astar:
+                    lam, v = lam_s, v_s
+                else:
+                    l2, h2 = tc_unknown_bounds(mb, sb, wb, means[a], variances[a], w[a])
+                    lo[a] = max(lo[a], l2)  # both enclosures are certified
+                    hi[a] = min(hi[a], h2)
+                    if lo[a] > v_s:
+                        continue
+                    lam, v = lambda_unknown(mb, sb, wb, means[a], variances[a], w[a])
+                    if not (lo[a] <= v <= hi[a]):
+                        certified = False
+                        break
                 if v < vmin or kmin < 0:
                     vmin = v
                     kmin = a
@@ -459,29 +476,48 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
     allocates nothing per sample outside the game solver.
 
     With unknown variances and at least two challengers, ``f_j`` is solved only for the arms
-    that can be in ``H``: with ``[lo_j, hi_j]`` the certified enclosure of ``f_j``
-    (:func:`~baiuv.model.transport.tc_unknown_bounds`) and ``c = fl(min_j hi_j + r)``, an arm
-    with ``lo_j > c`` has ``f_j > c >= fl(min f + r)`` and ``f_j > min f``, so it is neither
-    in ``H`` nor the minimum (its ``f_j`` stays ``inf``, its gradient is not written). When a
-    solved ``f_j`` lies outside its enclosure, every ``f_j`` is solved (decision D214).
+    that can be in ``H`` (decisions D214, D216): ``f*`` of the arm with the smallest upper
+    end of its rational enclosure (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`)
+    is solved, and with ``c = fl(f* + r)`` (at least ``f*``) an arm whose rational lower
+    bound, then whose logarithmic one (:func:`~baiuv.model.transport.tc_unknown_bounds`),
+    exceeds ``c`` has ``f_j > c >= fl(min f + r)`` and ``f_j > min f``: it is neither in
+    ``H`` nor the minimum (its ``f_j`` stays ``inf``, its gradient is not written). When a
+    solved ``f_j`` lies outside its enclosure, every ``f_j`` is solved.
     """
     K = means.shape[0]
     cut = math.inf
+    done = -1
+    f_done = math.inf
     if not plug_in and K > 2:
+        mb = means[best]
+        sb = variances[best]
+        xb = x[best]
+        astar = -1
         hmin = math.inf
         for j in range(K):
             if j != best:
-                lo[j], hi[j] = tc_unknown_bounds(
-                    means[best], variances[best], x[best], means[j], variances[j], x[j]
-                )
-                if hi[j] < hmin:
+                lo[j], hi[j] = tc_unknown_rational_bounds(mb, sb, xb, means[j], variances[j], x[j])
+                if hi[j] < hmin or astar < 0:
                     hmin = hi[j]
-        cut = hmin + r
-        if not (cut >= hmin):
-            cut = hmin
-    fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut)
+                    astar = j
+        fa = _fws_value(x, means, variances, best, astar, plug_in, grads)
+        if lo[astar] <= fa <= hi[astar]:
+            c = fa + r
+            if not (c >= fa):
+                c = fa
+            for j in range(K):
+                if j != best and j != astar and not (lo[j] > c):
+                    l2, h2 = tc_unknown_bounds(mb, sb, xb, means[j], variances[j], x[j])
+                    lo[j] = max(lo[j], l2)  # both enclosures are certified
+                    hi[j] = min(hi[j], h2)
+            cut = c
+            done = astar
+            f_done = fa
+    fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done)
     if not ok:
-        fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, math.inf)
+        fmin, ok = _fws_values(
+            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf
+        )
     n_act = 0
     for j in range(K):
         if j != best and (f[j] <= fmin or f[j] < fmin + r):
@@ -513,37 +549,47 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
 
 
 @njit(cache=True)
-def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut):
+def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done):
     """``f_j`` and the gradient entries of every ``j != best`` with ``not (lo_j > cut)``
-    (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others. Returns ``(min f,
-    ok)``; ``ok`` is ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside
-    ``[lo_j, hi_j]``."""
+    (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others; arm ``done`` (or
+    ``-1``) was solved already, with value ``f_done``. Returns ``(min f, ok)``; ``ok`` is
+    ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside ``[lo_j, hi_j]``."""
     K = means.shape[0]
     for j in range(K):
         f[j] = math.inf
     fmin = math.inf
     bounded = cut < math.inf
     for j in range(K):
-        if j == best or (bounded and lo[j] > cut):
+        if j == best:
             continue
-        if plug_in:
-            pa = x[best] / variances[best]
-            pb = x[j] / variances[j]
-            lam = (pa * means[best] + pb * means[j]) / (pa + pb)
+        if j == done:
+            f[j] = f_done
         else:
-            lam, _ = lambda_unknown(
-                means[best], variances[best], x[best], means[j], variances[j], x[j]
-            )
-        gb = divergence(means[best], lam, variances[best], plug_in)
-        gj = divergence(means[j], lam, variances[j], plug_in)
-        grads[j, best] = gb
-        grads[j, j] = gj
-        f[j] = x[best] * gb + x[j] * gj
-        if bounded and not (lo[j] <= f[j] <= hi[j]):
-            return fmin, False
+            if bounded and lo[j] > cut:
+                continue
+            f[j] = _fws_value(x, means, variances, best, j, plug_in, grads)
+            if bounded and not (lo[j] <= f[j] <= hi[j]):
+                return fmin, False
         if f[j] < fmin:
             fmin = f[j]
     return fmin, True
+
+
+@njit(cache=True)
+def _fws_value(x, means, variances, best, j, plug_in, grads):
+    """``f_j(x) = C(best, j; x)`` through its alternative mean, with the gradient entries
+    ``grads[j, best]``, ``grads[j, j]`` (decision D44)."""
+    if plug_in:
+        pa = x[best] / variances[best]
+        pb = x[j] / variances[j]
+        lam = (pa * means[best] + pb * means[j]) / (pa + pb)
+    else:
+        lam, _ = lambda_unknown(means[best], variances[best], x[best], means[j], variances[j], x[j])
+    gb = divergence(means[best], lam, variances[best], plug_in)
+    gj = divergence(means[j], lam, variances[j], plug_in)
+    grads[j, best] = gb
+    grads[j, j] = gj
+    return x[best] * gb + x[j] * gj
 
 
 @njit(cache=True)
