@@ -925,6 +925,11 @@ def run_glr_loop(
     zlo = np.empty(K)
     zhi = np.empty(K)
     bnd_ok = np.zeros(K, dtype=np.bool_)
+    # the looser rational enclosure [rlo[a], rhi[a]] (divisions only, decision D217), valid
+    # where rat_ok (invalidated with ok): the TCI challenger tries it first
+    rlo = np.empty(K)
+    rhi = np.empty(K)
+    rat_ok = np.zeros(K, dtype=np.bool_)
     bounded = not plug_in
     # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
     # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
@@ -1057,57 +1062,89 @@ def run_glr_loop(
                 sb = variances[best]
                 nb = counts[best]
                 use_bounds = bounded and n_uncert == 0
-                all_exact = True
                 arm = -1
-                v_star = math.inf
-                for a in range(K):
-                    if a == best:
-                        continue
-                    if not log_ok[a]:
-                        log_counts[a] = math.log(counts[a])
-                        log_ok[a] = True
-                    if not ok[a] and not use_bounds:
-                        Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
-                        thr_pair[a] = math.nan
-                        ok[a] = True
-                    if ok[a]:
-                        hi = Z[a] + log_counts[a]
-                    else:
-                        all_exact = False
-                        if not bnd_ok[a]:
-                            zlo[a], zhi[a] = tc_unknown_bounds(
-                                mb, sb, nb, means[a], variances[a], counts[a]
-                            )
-                            bnd_ok[a] = True
-                        hi = zhi[a] + log_counts[a]
-                    if hi < v_star or arm < 0:
-                        v_star = hi
-                        arm = a
-                if not all_exact:  # certify a*, else decide among the candidates
-                    unique = True
+                if use_bounds:
+                    # the same test on the tightest enclosure at hand, rational where there
+                    # is no other: when it certifies a*, no logarithm is taken (D217)
+                    v_star = math.inf
+                    for a in range(K):
+                        if a == best:
+                            continue
+                        if not log_ok[a]:
+                            log_counts[a] = math.log(counts[a])
+                            log_ok[a] = True
+                        if ok[a]:
+                            hi = Z[a]
+                        elif bnd_ok[a]:
+                            hi = zhi[a]
+                        else:
+                            if not rat_ok[a]:
+                                rlo[a], rhi[a] = tc_unknown_rational_bounds(
+                                    mb, sb, nb, means[a], variances[a], counts[a]
+                                )
+                                rat_ok[a] = True
+                            hi = rhi[a]
+                        hi += log_counts[a]
+                        if hi < v_star or arm < 0:
+                            v_star = hi
+                            arm = a
                     for a in range(K):
                         if a != best and a != arm:
-                            lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
-                            if not (lo > v_star):
-                                unique = False
+                            lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                            if not (lo + log_counts[a] > v_star):
+                                arm = -1
                                 break
-                    if not unique:
-                        arm = -1
-                        vmin = math.inf
+                if arm < 0:  # not certified by the enclosures above
+                    all_exact = True
+                    v_star = math.inf
+                    for a in range(K):
+                        if a == best:
+                            continue
+                        if not log_ok[a]:
+                            log_counts[a] = math.log(counts[a])
+                            log_ok[a] = True
+                        if not ok[a] and not use_bounds:
+                            Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
+                            thr_pair[a] = math.nan
+                            ok[a] = True
+                        if ok[a]:
+                            hi = Z[a] + log_counts[a]
+                        else:
+                            all_exact = False
+                            if not bnd_ok[a]:
+                                zlo[a], zhi[a] = tc_unknown_bounds(
+                                    mb, sb, nb, means[a], variances[a], counts[a]
+                                )
+                                bnd_ok[a] = True
+                            hi = zhi[a] + log_counts[a]
+                        if hi < v_star or arm < 0:
+                            v_star = hi
+                            arm = a
+                    if not all_exact:  # certify a*, else decide among the candidates
+                        unique = True
                         for a in range(K):
-                            if a == best:
-                                continue
-                            lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
-                            if not (lo <= v_star):  # v_a >= lo > v* >= min v
-                                continue
-                            if not ok[a]:
-                                Z[a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
-                                thr_pair[a] = math.nan
-                                ok[a] = True
-                            v = Z[a] + log_counts[a]
-                            if v < vmin or arm < 0:
-                                vmin = v
-                                arm = a
+                            if a != best and a != arm:
+                                lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
+                                if not (lo > v_star):
+                                    unique = False
+                                    break
+                        if not unique:
+                            arm = -1
+                            vmin = math.inf
+                            for a in range(K):
+                                if a == best:
+                                    continue
+                                lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
+                                if not (lo <= v_star):  # v_a >= lo > v* >= min v
+                                    continue
+                                if not ok[a]:
+                                    Z[a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+                                    thr_pair[a] = math.nan
+                                    ok[a] = True
+                                v = Z[a] + log_counts[a]
+                                if v < vmin or arm < 0:
+                                    vmin = v
+                                    arm = a
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
@@ -1138,9 +1175,11 @@ def run_glr_loop(
             for a in range(K):
                 ok[a] = False
                 bnd_ok[a] = False
+                rat_ok[a] = False
         else:
             ok[arm] = False
             bnd_ok[arm] = False
+            rat_ok[arm] = False
         best = new_best
     rec = 0
     for a in range(1, K):
