@@ -181,6 +181,18 @@ BOUND_MARGIN = 1e-9
 
 
 @njit(cache=True, error_model="numpy")
+def _widened(lo, hi):
+    """``(lo, hi)`` widened by :data:`BOUND_MARGIN` relative to ``hi`` plus ``1e-300``;
+    ``(-inf, inf)`` when either end is not finite."""
+    tol = BOUND_MARGIN * hi + 1e-300
+    lo = lo - tol
+    hi = hi + tol
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return -math.inf, math.inf
+    return lo, hi
+
+
+@njit(cache=True, error_model="numpy")
 def tc_unknown_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     """Certified enclosure ``(lo, hi)`` of :func:`tc_unknown` at a fraction of its cost.
 
@@ -226,12 +238,7 @@ def tc_unknown_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
         za = d2 / s2_a
         zb = d2 / s2_b
         lo = 0.5 * d2 / (s2_a * za / (math.log1p(za) * w_a) + s2_b * zb / (math.log1p(zb) * w_b))
-    tol = BOUND_MARGIN * hi + 1e-300
-    lo = lo - tol
-    hi = hi + tol
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return -math.inf, math.inf
-    return lo, hi
+    return _widened(lo, hi)
 
 
 @njit(cache=True, error_model="numpy")
@@ -241,10 +248,9 @@ def tc_unknown_rational_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     On ``[mu_b, mu_a]`` the argument ``q_c`` of each ``log1p`` is at most
     ``Q_c = D^2/s2_c`` (``D = mu_a - mu_b``), and ``q/(1 + Q_c/2) <= 2q/(2 + q) <= log1p(q)
     <= q`` there: ``hi`` is the known-variance cost (:func:`tc_known`), ``lo`` the
-    known-variance cost with variances ``s2_c + D^2/2``. Both are widened as in :func:`tc_unknown_bounds` (by
-    :data:`BOUND_MARGIN` relative to ``hi``, plus ``1e-300``); ``(-inf, inf)`` where that
-    function returns it. A few divisions where :func:`tc_unknown_bounds` takes two ``log1p``
-    (decision D216)."""
+    known-variance cost with variances ``s2_c + D^2/2``. Both are widened as in
+    :func:`tc_unknown_bounds` (:func:`_widened`); ``(-inf, inf)`` where that function returns
+    it. A few divisions where :func:`tc_unknown_bounds` takes two ``log1p`` (decision D216)."""
     if not (mu_a > mu_b and w_a > 0.0 and w_b > 0.0 and s2_a > 0.0 and s2_b > 0.0):
         return -math.inf, math.inf
     d = mu_a - mu_b
@@ -252,12 +258,7 @@ def tc_unknown_rational_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     hi = 0.5 * d2 / (s2_a / w_a + s2_b / w_b)
     h2 = 0.5 * d2
     lo = 0.5 * d2 / ((s2_a + h2) / w_a + (s2_b + h2) / w_b)
-    tol = BOUND_MARGIN * hi + 1e-300
-    lo = lo - tol
-    hi = hi + tol
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return -math.inf, math.inf
-    return lo, hi
+    return _widened(lo, hi)
 
 
 @njit(cache=True, error_model="numpy")

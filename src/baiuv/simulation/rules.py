@@ -1062,6 +1062,10 @@ def run_glr_loop(
                 sb = variances[best]
                 nb = counts[best]
                 use_bounds = bounded and n_uncert == 0
+                for a in range(K):
+                    if a != best and not log_ok[a]:
+                        log_counts[a] = math.log(counts[a])
+                        log_ok[a] = True
                 arm = -1
                 if use_bounds:
                     # the same test on the tightest enclosure at hand, rational where there
@@ -1070,9 +1074,6 @@ def run_glr_loop(
                     for a in range(K):
                         if a == best:
                             continue
-                        if not log_ok[a]:
-                            log_counts[a] = math.log(counts[a])
-                            log_ok[a] = True
                         if ok[a]:
                             hi = Z[a]
                         elif bnd_ok[a]:
@@ -1100,9 +1101,6 @@ def run_glr_loop(
                     for a in range(K):
                         if a == best:
                             continue
-                        if not log_ok[a]:
-                            log_counts[a] = math.log(counts[a])
-                            log_ok[a] = True
                         if not ok[a] and not use_bounds:
                             Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
                             thr_pair[a] = math.nan
