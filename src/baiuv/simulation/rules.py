@@ -33,7 +33,6 @@ from numba import njit
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.oracle import oracle_warm_work
 from baiuv.model.transport import (
-    BOUND_MARGIN,
     lambda_unknown,
     tc_known,
     tc_unknown,
@@ -971,10 +970,20 @@ def run_glr_loop(
                     sb = variances[best]
                     nb = counts[best]
                     if bounded and t_only and n_uncert == 0:
-                        # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210)
-                        if ev_upper(mb, sb, nb, means[a], variances[a], counts[a]) <= thr_lo:
+                        # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210);
+                        # a lower bound above thr_hi (an upper bound of c(t) while t <= t_hi)
+                        # decides: Z_a > c(t) (D218). Rational enclosure first (D216), then
+                        # the logarithmic one, then Z_a.
+                        if not rat_ok[a]:
+                            rlo[a], rhi[a] = tc_unknown_rational_bounds(
+                                mb, sb, nb, means[a], variances[a], counts[a]
+                            )
+                            rat_ok[a] = True
+                        if rhi[a] <= thr_lo:
                             stop = False
                             break
+                        if t <= t_hi and rlo[a] > thr_hi:
+                            continue
                         if not bnd_ok[a]:
                             zlo[a], zhi[a] = tc_unknown_bounds(
                                 mb, sb, nb, means[a], variances[a], counts[a]
@@ -983,6 +992,8 @@ def run_glr_loop(
                         if zhi[a] <= thr_lo:
                             stop = False
                             break
+                        if t <= t_hi and zlo[a] > thr_hi:
+                            continue
                     Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
                     thr_pair[a] = math.nan
                     ok[a] = True
@@ -1226,16 +1237,6 @@ def pair_stat(plug_in, mb, sb, nb, ma, sa, na):
     if plug_in:
         return tc_known(mb, sb, nb, ma, sa, na)
     return tc_unknown(mb, sb, nb, ma, sa, na)
-
-
-@njit(cache=True, inline="always")
-def ev_upper(mb, sb, nb, ma, sa, na):
-    """An upper bound of the computed ``Z`` (unknown variances): the known-variance cost
-    (``log1p(q) <= q`` termwise, so ``Z <= Z^EV``) widened by
-    :data:`~baiuv.model.transport.BOUND_MARGIN` (decision D210). Costs a division where
-    :func:`~baiuv.model.transport.tc_unknown_bounds` costs two ``log1p``."""
-    u = tc_known(mb, sb, nb, ma, sa, na)
-    return u + BOUND_MARGIN * u + 1e-300
 
 
 @njit(cache=True)
