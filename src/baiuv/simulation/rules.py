@@ -499,7 +499,9 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
                 if hi[j] < hmin or astar < 0:
                     hmin = hi[j]
                     astar = j
-        fa = _fws_value(x, means, variances, best, astar, plug_in, grads)
+        fa = _fws_values(
+            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf, astar
+        )[0]
         if lo[astar] <= fa <= hi[astar]:
             c = fa + r
             if not (c >= fa):
@@ -512,10 +514,12 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
             cut = c
             done = astar
             f_done = fa
-    fmin, ok = _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done)
+    fmin, ok = _fws_values(
+        x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done, -1
+    )
     if not ok:
         fmin, ok = _fws_values(
-            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf
+            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf, -1
         )
     n_act = 0
     for j in range(K):
@@ -548,47 +552,47 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
 
 
 @njit(cache=True)
-def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done):
-    """``f_j`` and the gradient entries of every ``j != best`` with ``not (lo_j > cut)``
-    (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others; arm ``done`` (or
-    ``-1``) was solved already, with value ``f_done``. Returns ``(min f, ok)``; ``ok`` is
-    ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside ``[lo_j, hi_j]``."""
+def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done, only):
+    """``f_j(x) = C(best, j; x)`` through its alternative mean, with the gradient entries
+    ``grads[j, best]``, ``grads[j, j]`` (decision D44), for every ``j != best`` with
+    ``not (lo_j > cut)`` (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others;
+    arm ``done`` (or ``-1``) was solved already, with value ``f_done``. Returns ``(min f,
+    ok)``; ``ok`` is ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside
+    ``[lo_j, hi_j]``. With ``only >= 0``, solves that arm alone (``f`` otherwise untouched)
+    and returns ``(f_only, True)``. The arithmetic is written here, not in a helper that
+    binds the arrays (decision D210)."""
     K = means.shape[0]
-    for j in range(K):
-        f[j] = math.inf
+    if only < 0:
+        for j in range(K):
+            f[j] = math.inf
     fmin = math.inf
     bounded = cut < math.inf
     for j in range(K):
-        if j == best:
+        if j == best or (only >= 0 and j != only):
             continue
         if j == done:
             f[j] = f_done
         else:
             if bounded and lo[j] > cut:
                 continue
-            f[j] = _fws_value(x, means, variances, best, j, plug_in, grads)
+            if plug_in:
+                pa = x[best] / variances[best]
+                pb = x[j] / variances[j]
+                lam = (pa * means[best] + pb * means[j]) / (pa + pb)
+            else:
+                lam, _ = lambda_unknown(
+                    means[best], variances[best], x[best], means[j], variances[j], x[j]
+                )
+            gb = divergence(means[best], lam, variances[best], plug_in)
+            gj = divergence(means[j], lam, variances[j], plug_in)
+            grads[j, best] = gb
+            grads[j, j] = gj
+            f[j] = x[best] * gb + x[j] * gj
             if bounded and not (lo[j] <= f[j] <= hi[j]):
                 return fmin, False
         if f[j] < fmin:
             fmin = f[j]
     return fmin, True
-
-
-@njit(cache=True)
-def _fws_value(x, means, variances, best, j, plug_in, grads):
-    """``f_j(x) = C(best, j; x)`` through its alternative mean, with the gradient entries
-    ``grads[j, best]``, ``grads[j, j]`` (decision D44)."""
-    if plug_in:
-        pa = x[best] / variances[best]
-        pb = x[j] / variances[j]
-        lam = (pa * means[best] + pb * means[j]) / (pa + pb)
-    else:
-        lam, _ = lambda_unknown(means[best], variances[best], x[best], means[j], variances[j], x[j])
-    gb = divergence(means[best], lam, variances[best], plug_in)
-    gj = divergence(means[j], lam, variances[j], plug_in)
-    grads[j, best] = gb
-    grads[j, j] = gj
-    return x[best] * gb + x[j] * gj
 
 
 @njit(cache=True)
