@@ -112,3 +112,30 @@ def test_min_job_age_from_scontrol(tmp_path):
     bad = _fake(tmp_path, "scontrol_bad", "exit 1\n")
     assert min_job_age(scontrol=bad) is None
     assert min_job_age(scontrol=os.path.join(str(tmp_path), "missing")) is None
+
+
+def test_cancelled_by_a_user_is_a_failure_state_for_the_plugin():
+    """sacct writes ``CANCELLED by <uid>`` for a job cancelled with scancel; the plugin
+    compares whole strings with its failure states, so the run waited for the job forever.
+    The wrapper hands it the state word (decision D219), once, and leaves failures of the
+    query (``None``) alone."""
+    import asyncio
+    import types
+
+    import snakemake_executor_plugin_slurm as plugin
+
+    from baiuv.pipeline.slurm_status import base_state, normalize_plugin_states
+
+    assert "query_job_status" in vars(plugin)  # the name the plugin calls at each check
+    answers = [({"17": "CANCELLED by 0", "18": "COMPLETED", "19": "RUNNING"}, 0.01), (None, None)]
+
+    async def query(command, logger):
+        return answers.pop(0)
+
+    fake = types.SimpleNamespace(query_job_status=query)
+    assert normalize_plugin_states(fake) and normalize_plugin_states(fake)
+    states, _ = asyncio.run(fake.query_job_status("sacct ...", None))
+    assert states == {"17": "CANCELLED", "18": "COMPLETED", "19": "RUNNING"}
+    assert asyncio.run(fake.query_job_status("sacct ...", None)) == (None, None)
+    assert base_state("CANCELLED by 0") == "CANCELLED" and base_state("") == ""
+    assert not normalize_plugin_states(types.SimpleNamespace())

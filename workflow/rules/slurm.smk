@@ -6,6 +6,7 @@ from baiuv.pipeline.slurm_status import (  # noqa: E402
     SlurmStatusError,
     choose_status_command,
     min_job_age,
+    normalize_plugin_states,
     probe_accounting,
 )
 
@@ -32,3 +33,7 @@ onstart:
             raise WorkflowError(str(exc)) from None
         _settings.status_command = _choice.command
         logger.info(_choice.message)
+        import snakemake_executor_plugin_slurm as _slurm_plugin
+
+        # "CANCELLED by <uid>" is a failure, not a running job (D219)
+        normalize_plugin_states(_slurm_plugin)

@@ -26,10 +26,12 @@ __all__ = [
     "MAX_STATUS_INTERVAL",
     "STATUS_QUERY_TIMEOUT",
     "AccountingProbe",
+    "base_state",
     "SlurmStatusError",
     "StatusChoice",
     "choose_status_command",
     "min_job_age",
+    "normalize_plugin_states",
     "parse_min_job_age",
     "probe_accounting",
     "required_min_job_age",
@@ -180,3 +182,34 @@ def choose_status_command(
         f"{age} (needs >= {need} s); enable job accounting (slurmdbd) or set "
         f"MinJobAge={need} or more in slurm.conf"
     )
+
+
+def base_state(state: str) -> str:
+    """The state word of a SLURM job state: ``sacct`` writes ``CANCELLED by <uid>`` for a job
+    cancelled with ``scancel``."""
+    return state.split(" ", 1)[0] if state else state
+
+
+def normalize_plugin_states(plugin) -> bool:
+    """Make the SLURM executor plugin see :func:`base_state` of every job state.
+
+    The plugin (``plugin``: its module) compares the whole state string with its failure
+    states, so a job cancelled with ``scancel`` (``CANCELLED by 0``) counted as still
+    running and the run waited for it forever (decision D219). Wraps the module's
+    ``query_job_status`` once; returns whether the module has that function.
+    """
+    query = getattr(plugin, "query_job_status", None)
+    if query is None:
+        return False
+    if getattr(query, "baiuv_base_state", False):
+        return True
+
+    async def query_base_states(*args, **kwargs):
+        states, duration = await query(*args, **kwargs)
+        if states is not None:
+            states = {job: base_state(state) for job, state in states.items()}
+        return states, duration
+
+    query_base_states.baiuv_base_state = True
+    plugin.query_job_status = query_base_states
+    return True
