@@ -12,9 +12,9 @@ configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/kernels.smk"
 include: "workflow/rules/characteristic_times.smk"
 include: "workflow/rules/thresholds.smk"
-include: "workflow/rules/kernels.smk"
 include: "workflow/rules/simulations.smk"
 include: "workflow/rules/delta_correct.smk"
 include: "workflow/rules/asymptotic.smk"

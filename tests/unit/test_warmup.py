@@ -1,6 +1,7 @@
 """The pipeline's ``kernels`` rules compile every simulation kernel the experiments run."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -60,3 +61,51 @@ def test_the_kernels_rules_compile_the_only_signatures_the_experiments_use():
 def test_an_unknown_part_is_refused():
     with pytest.raises(ValueError, match="thresholds, rules, loops"):
         compile_simulation_kernels("everything")
+
+
+ORACLE_SCRIPT = r"""
+import json
+import numpy as np
+from numba.core import event
+from baiuv.model.characteristic import characteristic_time, optimal_allocation
+from baiuv.model.instance import STANDARD
+
+compiled = []
+
+class Recorder(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Recorder())
+strided = np.array([[1.0, 0.0], [0.5, 0.0], [0.2, 0.0]])[:, 0]
+characteristic_time(STANDARD.mu, STANDARD.sigma2)  # the instance's read-only arrays
+characteristic_time(STANDARD.mu, STANDARD.sigma2, known_variance=True, beta=0.5)
+characteristic_time(strided, [1.0, 2, 3])  # a strided view, a list with an integer
+optimal_allocation((1.0, 0.4), (1.0, 1.0))
+print(json.dumps(sorted(set(compiled))))
+"""
+
+
+def test_characteristic_times_load_the_oracle_the_rules_part_compiled(tmp_path):
+    """The ``rules`` part compiles Track-and-Stop's oracle; :func:`characteristic_time`
+    calls it with the same argument types whatever arrays it is given (read-only, strided,
+    lists), so a process after the part compiles only the thin ``oracle_fast`` around it
+    (decision D220). Fresh processes on an empty cache; fails when the front-end passes
+    the instance's read-only arrays through."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    part = "from baiuv.warmup import compile_simulation_kernels as c; c('rules')"
+    subprocess.run([sys.executable, "-c", part], env=env, check=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", ORACLE_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    compiled = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "oracle_fast" in compiled
+    assert "oracle_warm_work" not in compiled

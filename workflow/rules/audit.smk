@@ -18,6 +18,8 @@ if "audit" in config:
     ]
 
     rule audit_instances:
+        input:
+            KERNEL_ORACLE,
         output:
             "results/audit/instances.parquet",
         log:

@@ -3,6 +3,8 @@
 
 
 rule characteristic_time_sweep:
+    input:
+        KERNEL_ORACLE,
     output:
         "results/characteristic_times/sweep_{axis}.parquet",
     log:
@@ -24,6 +26,8 @@ rule characteristic_time_sweep:
 
 
 rule characteristic_time_instances:
+    input:
+        KERNEL_ORACLE,
     output:
         "results/characteristic_times/instances.parquet",
     log:

@@ -8,6 +8,10 @@
 
 KERNELS = "results/kernels.txt"
 KERNEL_PARTS = ["thresholds", "rules"]
+# The rules part compiles the TaS oracle with the argument types characteristic_time passes
+# it: rules computing characteristic times take this marker as input and load the oracle
+# from the cache instead of compiling it (decision D220).
+KERNEL_ORACLE = "results/kernels/rules.txt"
 
 
 rule kernels_part:

@@ -4,7 +4,7 @@ timing files -> one timing file."""
 from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic, verdict_table
 from baiuv.model.instance import GaussianInstance
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
@@ -30,3 +30,4 @@ write_table(slopes, snakemake.output.slopes, meta)
 write_table(verdicts, snakemake.output.verdicts, meta)
 aggregate_timings(snakemake.input.timings, snakemake.output.timings, meta)
 log.info("%d runs, %d cells, %d verdicts", len(runs), len(summary), len(verdicts))
+end_job()

@@ -1,7 +1,7 @@
 """Adapter: asymptotic summary -> figures/asymptotic.{pdf,png}."""
 
 from baiuv.pipeline.io import read_table, save_figure
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.asymptotic import asymptotic_figure
 
 log = setup_logging(snakemake.log[0])
@@ -10,3 +10,4 @@ p = snakemake.params
 fig = asymptotic_figure(summary, [tuple(c) for c in p.cells], p.instances)
 save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
 log.info("asymptotic figure: %d cells", len(summary))
+end_job()

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.asymptotic import asymptotic_markdown
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
@@ -15,3 +15,4 @@ text = asymptotic_markdown(
 )
 write_text(for_readers(text), snakemake.output[0])
 log.info("wrote %s (%d slopes)", snakemake.output[0], len(slopes))
+end_job()

@@ -3,7 +3,7 @@ timing files -> one timing file."""
 
 from baiuv.experiments.audit import audit_cells, audit_summary
 from baiuv.pipeline.io import read_table, write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
@@ -25,3 +25,4 @@ write_table(cells, snakemake.output.cells, meta)
 write_table(summary, snakemake.output.summary, meta)
 aggregate_timings(snakemake.input.timings, snakemake.output.timings, meta)
 log.info("%d runs, %d cells, %d flagged", len(runs), len(cells), int(cells["flagged"].sum()))
+end_job()

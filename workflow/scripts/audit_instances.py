@@ -4,7 +4,7 @@ import pandas as pd
 
 from baiuv.experiments.audit import audit_instances, instance_features
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -23,3 +23,4 @@ df = pd.DataFrame(
 )
 write_table(df, snakemake.output[0], {"seed": p.seed, "section": p.section, "code": p.code})
 log.info("%d audit instances", len(df))
+end_job()

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.audit import audit_markdown
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
@@ -20,3 +20,4 @@ log.info(
     snakemake.output.flagged,
     int(cells["flagged"].sum()),
 )
+end_job()

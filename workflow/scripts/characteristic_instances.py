@@ -4,7 +4,7 @@ import pandas as pd
 
 from baiuv.experiments.characteristic_times import instance_summary
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 
 log = setup_logging(snakemake.log[0])
 beta = float(snakemake.params.beta)
@@ -16,3 +16,4 @@ write_table(
     {"instances": list(snakemake.params.instances), "beta": beta, "code": snakemake.params.code},
 )
 log.info("characteristic times of %d instances", len(df))
+end_job()

@@ -3,7 +3,7 @@
 from baiuv.experiments.characteristic_times import ratio_sweep
 from baiuv.pipeline.grids import grid
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 
 log = setup_logging(snakemake.log[0])
 axis = snakemake.wildcards.axis
@@ -14,3 +14,4 @@ log.info("sweep %s: %d points, fixed %s", axis, values.size, fixed)
 df = ratio_sweep(axis, values, fixed)
 write_table(df, snakemake.output[0], {"axis": axis, **sweep, "code": snakemake.params.code})
 log.info("ratio range [%.6g, %.6g]", df["ratio"].min(), df["ratio"].max())
+end_job()

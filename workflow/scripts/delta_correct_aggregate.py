@@ -2,7 +2,7 @@
 files -> one timing file."""
 
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
@@ -13,3 +13,4 @@ aggregate_timings(snakemake.input.timings, snakemake.output.timings, {"shards": 
 log.info(
     "%d runs in %d cells", len(out), out.groupby(["instance", "algorithm", "threshold"]).ngroups
 )
+end_job()

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.delta_correct import summarize_delta_correct
 from baiuv.pipeline.io import read_table, save_figure
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.delta_correct import delta_correct_figure
 
 log = setup_logging(snakemake.log[0])
@@ -11,3 +11,4 @@ p = snakemake.params
 fig = delta_correct_figure(summarize_delta_correct(df), p.instances, p.algorithms, p.delta)
 save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
 log.info("figure with %d runs", len(df))
+end_job()

@@ -7,7 +7,7 @@ from baiuv.experiments.delta_correct import (
     summarize_delta_correct,
 )
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
@@ -19,3 +19,4 @@ write_text(
     delta_correct_timings_markdown(timings, snakemake.params.delta), snakemake.output.timings
 )
 log.info("wrote %s and %s", snakemake.output.table, snakemake.output.timings)
+end_job()

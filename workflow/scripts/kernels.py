@@ -2,7 +2,7 @@
 wildcard, or the loops), then write the marker."""
 
 from baiuv.pipeline.io import write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.warmup import compile_simulation_kernels
 
 part = snakemake.wildcards.get("part", "loops")
@@ -12,3 +12,4 @@ for signature in compile_simulation_kernels(part):
 write_text(
     f"{part} kernels compiled for the baiuv sources {snakemake.params.code}\n", snakemake.output[0]
 )
+end_job()

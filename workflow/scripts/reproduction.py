@@ -6,7 +6,7 @@ import pandas as pd
 
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import table_page, verdict_summary_rst
 from baiuv.report.reproduction import (
     characteristic_claims,
@@ -56,3 +56,4 @@ write_text(text, snakemake.output.md)
 write_text(table_page(text, "Reproduction report"), snakemake.output.html)
 write_text(verdict_summary_rst(claims, config_name), snakemake.output.summary)
 log.info("%d claims written", len(claims))
+end_job()

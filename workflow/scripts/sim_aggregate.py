@@ -2,7 +2,7 @@
 timing files -> one timing file."""
 
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.pipeline.shards import aggregate_timings, read_shards
 from baiuv.simulation import aggregate_shards
 
@@ -21,3 +21,4 @@ log.info(
     len(out),
     out["algorithm"].nunique(),
 )
+end_job()

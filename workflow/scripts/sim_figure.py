@@ -3,7 +3,7 @@
 import pandas as pd
 
 from baiuv.pipeline.io import read_table, save_figure
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.simulation import stopping_time_figure
 
 log = setup_logging(snakemake.log[0])
@@ -11,3 +11,4 @@ df = pd.concat([read_table(p)[0] for p in snakemake.input], ignore_index=True)
 fig = stopping_time_figure(df, snakemake.params.experiments, snakemake.params.algorithms)
 save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
 log.info("figure with %d runs", len(df))
+end_job()

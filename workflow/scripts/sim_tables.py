@@ -4,7 +4,7 @@ import pandas as pd
 
 from baiuv.experiments.stopping_times import error_rates_markdown, stopping_times_markdown
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 
 log = setup_logging(snakemake.log[0])
@@ -14,3 +14,4 @@ times = stopping_times_markdown(df, snakemake.params.delta)
 write_text(for_readers(errors), snakemake.output.errors)
 write_text(for_readers(times), snakemake.output.times)
 log.info("wrote %s and %s (%d runs)", snakemake.output.errors, snakemake.output.times, len(df))
+end_job()

@@ -3,7 +3,7 @@
 from baiuv.experiments.bob_slope import bob_slope_curves, bob_slope_summary
 from baiuv.pipeline.grids import grid
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.thresholds import ThresholdParams
 
 log = setup_logging(snakemake.log[0])
@@ -26,3 +26,4 @@ log.info("BoB slope study:\n%s", summary.to_string())
 params = {**thr, "seed": snakemake.params.seed}
 write_table(curves, snakemake.output.curves, params=params)
 write_table(summary, snakemake.output.summary, params=params)
+end_job()

@@ -1,7 +1,7 @@
 """Adapter: BoB slope study -> figure."""
 
 from baiuv.pipeline.io import read_table, save_figure
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.thresholds import bob_slope_figure
 
 setup_logging(snakemake.log[0])
@@ -9,3 +9,4 @@ fig = bob_slope_figure(
     read_table(snakemake.input.curves)[0], read_table(snakemake.input.summary)[0]
 )
 save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
+end_job()

@@ -2,10 +2,11 @@
 
 from baiuv.experiments.bob_slope import bob_slope_markdown
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 
 setup_logging(snakemake.log[0])
 text = bob_slope_markdown(
     read_table(snakemake.input.summary)[0], read_table(snakemake.input.curves)[0]
 )
 write_text(text, snakemake.output[0])
+end_job()

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.thresholds import threshold_costs
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.pipeline.provenance import machine_description
 from baiuv.thresholds import ThresholdParams
 
@@ -17,3 +17,4 @@ df = threshold_costs(
     backend=thr["bob_backend"],
 )
 write_table(df, snakemake.output[0], params={**thr, "machine": machine_description()})
+end_job()

@@ -3,7 +3,7 @@
 from baiuv.experiments.thresholds import threshold_curves
 from baiuv.pipeline.grids import grid
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.thresholds import ThresholdParams, bob_fallback_count
 
 log = setup_logging(snakemake.log[0])
@@ -25,3 +25,4 @@ df = threshold_curves(
 )
 log.info("%d rows, BoB fallbacks: %d", len(df), bob_fallback_count())
 write_table(df, snakemake.output[0], params={**thr, "axis": axis, "seed": snakemake.params.seed})
+end_job()

@@ -1,7 +1,7 @@
 """Adapter: threshold curves -> figure thresholds_{glr,evglr,all} (PDF + PNG)."""
 
 from baiuv.pipeline.io import read_table, save_figure
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.thresholds import figure_families, threshold_figure
 
 setup_logging(snakemake.log[0])
@@ -15,3 +15,4 @@ fig = threshold_figure(
     delta_fixed=dparams["delta_fixed"],
 )
 save_figure(fig, [snakemake.output.pdf, snakemake.output.png])
+end_job()

@@ -2,7 +2,7 @@
 
 from baiuv.experiments.thresholds import initial_times
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.thresholds import ThresholdParams
 
 setup_logging(snakemake.log[0])
@@ -10,3 +10,4 @@ thr = dict(snakemake.params.thr)
 deltas = thr["initial_time_deltas"]
 df = initial_times(deltas, params=ThresholdParams.from_config(thr))
 write_table(df, snakemake.output[0], params=thr)
+end_job()

@@ -5,7 +5,7 @@ import pandas as pd
 from baiuv.experiments.thresholds import agreement_summary, ipopt_agreement
 from baiuv.pipeline.grids import grid
 from baiuv.pipeline.io import write_table
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.thresholds import ThresholdParams
 from baiuv.thresholds.bob import ipopt_backend
 
@@ -41,3 +41,4 @@ df = pd.concat(
 )
 log.info("agreement:\n%s", agreement_summary(df).to_string())
 write_table(df, snakemake.output[0], params={**thr, "seed": snakemake.params.seed})
+end_job()

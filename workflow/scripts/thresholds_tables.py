@@ -6,7 +6,7 @@ from baiuv.experiments.thresholds import (
     initial_times_markdown,
 )
 from baiuv.pipeline.io import read_table, write_text
-from baiuv.pipeline.logs import setup_logging
+from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 
 setup_logging(snakemake.log[0])
@@ -18,3 +18,4 @@ elif "ipopt" in df.columns:
 else:
     text = costs_markdown(df, params)
 write_text(for_readers(text), snakemake.output[0])
+end_job()

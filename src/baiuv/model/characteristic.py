@@ -20,6 +20,9 @@ def _oracle(mu, sigma2, known_variance, beta, method):
     b = check_beta(beta)
     best = unique_best(mu)
     if method == "fast":
+        # writable C-contiguous copies: the argument types under which the simulation
+        # kernels compile the warm-started oracle, loaded from numba's cache (D220)
+        mu, sigma2 = np.array(mu, order="C"), np.array(sigma2, order="C")
         return oracle_fast(mu, sigma2, best, bool(known_variance), b)
     if method == "bisection":
         return oracle_bisection(mu, sigma2, best, bool(known_variance), b)

@@ -19,7 +19,7 @@ Two methods are provided:
   Newton's method on the concave increasing ``g_a`` (``g_a'(x) = d_a(lambda_a(x))``) from a
   warm start: one tangent step from a point right of the root lands left of it (concavity),
   from where the iterates increase monotonically and quadratically to the root.
-  ``oracle_warm_into`` keeps the per-arm solutions ``x_a`` between calls (Track-and-Stop
+  ``oracle_warm_work`` keeps the per-arm solutions ``x_a`` between calls (Track-and-Stop
   calls the oracle at every step on statistics that change in one arm; decision D95).
 
 Derivative of the outer function. With ``l_a = lambda_a(x_a(y))``, the first-order
@@ -494,7 +494,7 @@ def _joint_iterate(mu, s2, best, known, ymax, y, xcur, gs, ds, ls, track):
 
 
 @njit(cache=True, error_model="numpy")
-def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
+def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
     """Fast exact oracle, warm-started at the root ``y_hint`` of a nearby instance (``<= 0``
     for none) and at the per-arm solutions ``xs`` (in/out, any non-negative values are
     valid starts; on return ``xs[a] = x_a(y)`` for ``a != best``).
@@ -507,17 +507,13 @@ def oracle_warm_into(mu, s2, best, known, beta, y_hint, xs):
     also computes ``xs``, unless the step is below rounding), or when the bracket is as
     narrow as rounding allows. Returns
     ``(T, w, y)``.
+
+    Scratch arrays are in ``work`` (``(4, K)`` or ``(5, K)``; row 3 holds the returned
+    allocation ``w``), so that Track-and-Stop allocates nothing per sample. A fifth row keeps
+    the minimisers ``l_a`` between calls (unknown variances: the joint iteration follows them
+    instead of solving their cubics, decision D213); it must be left to this function between
+    calls (``nan`` to start).
     """
-    return oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, np.empty((4, mu.shape[0])))
-
-
-@njit(cache=True, error_model="numpy")
-def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
-    """:func:`oracle_warm_into` with its scratch arrays in ``work`` (``(4, K)`` or ``(5, K)``;
-    row 3 holds the returned allocation ``w``), so that Track-and-Stop allocates nothing per
-    sample. A fifth row keeps the minimisers ``l_a`` between calls (unknown variances: the
-    joint iteration follows them instead of solving their cubics, decision D213); it must
-    be left to this function between calls (``nan`` to start)."""
     ymax = _ymax(mu, s2, best, known)
     if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
         if work.shape[0] > 4:
@@ -562,12 +558,14 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
             break
         if f < 0.0:
             lo, f_lo = y, f
-            t_lo[:] = terms
+            for a in range(terms.shape[0]):  # not t_lo[:] = terms: see D220
+                t_lo[a] = terms[a]
         else:
             hi = y
             f_hi = f if math.isfinite(f) else math.nan
             if math.isfinite(f):
-                t_hi[:] = terms
+                for a in range(terms.shape[0]):
+                    t_hi[a] = terms[a]
         y_new = y - f / fp if (math.isfinite(f) and fp > 0.0 and math.isfinite(fp)) else math.nan
         if abs(y_new - y) <= _Y_STEP * y:  # converged (also if nan: False)
             if y_new == y:  # step below rounding: xs already hold x_a(y)
@@ -589,16 +587,13 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
 
 
 @njit(cache=True, error_model="numpy")
-def oracle_warm(mu, s2, best, known, beta, y_hint):
-    """:func:`oracle_warm_into` without per-arm warm start. Returns ``(T, w, y)``."""
-    return oracle_warm_into(mu, s2, best, known, beta, y_hint, np.zeros(mu.shape[0]))
-
-
-@njit(cache=True, error_model="numpy")
 def oracle_fast(mu, s2, best, known, beta):
-    """Fast exact oracle (:func:`oracle_warm_into` from a cold start).
+    """Fast exact oracle (:func:`oracle_warm_work` from a cold start).
 
     Same output as :func:`oracle_bisection` (``(T, w)``), to about 1e-12 relative.
     """
-    T, w, _ = oracle_warm(mu, s2, best, known, beta, -1.0)
+    K = mu.shape[0]
+    # oracle_warm_work directly, with the argument types Track-and-Stop's step passes: a
+    # process that loaded the simulation kernels loads it from numba's cache (D220)
+    T, w, _ = oracle_warm_work(mu, s2, best, known, beta, -1.0, np.zeros(K), np.empty((4, K)))
     return T, w

@@ -1,11 +1,15 @@
-"""Logging set-up for pipeline scripts (one log file per job)."""
+"""Logging set-up for pipeline scripts (one log file per job), and their end."""
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import logging
+import os
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 
 def setup_logging(path: str | None, name: str = "baiuv") -> logging.Logger:
@@ -27,6 +31,30 @@ def setup_logging(path: str | None, name: str = "baiuv") -> logging.Logger:
 
     sys.excepthook = _hook
     return logger
+
+
+def end_job() -> NoReturn:
+    """End a job's process after its outputs are written, without tearing down its modules.
+
+    Runs the ``atexit`` handlers (among them the flush and close of every log handler),
+    flushes Python's and the C library's output buffers, then leaves with status 0 through
+    ``os._exit``. What is skipped is the interpreter's teardown of its modules, which frees
+    object by object what a job imported (numba's loaded kernels, pandas, matplotlib,
+    seaborn, scipy.stats): about 0.45 s of CPU per job, a tenth of a local run's CPU
+    (decision D221). Call it as the last statement of a pipeline script; a script that
+    raised never reaches it and exits as usual.
+    """
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed or broken stream: nothing left to flush
+            pass
+    try:
+        ctypes.CDLL(None).fflush(None)  # C-level output, e.g. a solver's printed log
+    except (OSError, AttributeError):  # no C library to reach: its buffers stay as they are
+        pass
+    os._exit(0)
 
 
 class Progress:
