@@ -162,3 +162,17 @@ def test_shard_batches_refused_with_the_allowed_values(bad):
         cfg = _base()
         cfg["shard_batches"] = good
         validate_config(cfg, SCHEMA)
+
+
+def test_paper_configs_keep_the_batch_count_of_their_shards():
+    """The default configuration runs 2 batch processes per family (D222); a --configfile
+    is merged into it key by key, so the large configurations set ``auto`` again (D201).
+    Fails when one of them inherits the default's 2."""
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    assert default["shard_batches"] == 2
+    for name in ("paper.yaml", "audit-resolving.yaml"):
+        merged = {**default, **yaml.safe_load((ROOT / "config" / name).read_text())}
+        for overlay, base in OVERLAYS.items():
+            if base == name:
+                merged.update(yaml.safe_load((ROOT / "config" / overlay).read_text()))
+        assert merged["shard_batches"] == "auto", name
