@@ -166,11 +166,12 @@ def test_shard_batches_refused_with_the_allowed_values(bad):
 
 def test_paper_configs_keep_the_batch_count_of_their_shards():
     """The default configuration runs 2 batch processes per family (D222); a --configfile
-    is merged into it key by key, so the large configurations set ``auto`` again (D201).
+    is merged into it key by key, so the large configurations (and the tests' tiny one,
+    which exercises the same rule) set ``auto`` again (D201).
     Fails when one of them inherits the default's 2."""
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     assert default["shard_batches"] == 2
-    for name in ("paper.yaml", "audit-resolving.yaml"):
+    for name in ("paper.yaml", "audit-resolving.yaml", "test.yaml"):
         merged = {**default, **yaml.safe_load((ROOT / "config" / name).read_text())}
         for overlay, base in OVERLAYS.items():
             if base == name:

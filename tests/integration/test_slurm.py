@@ -206,6 +206,12 @@ def start(root: Path, cluster: Cluster, *extra: str) -> subprocess.Popen:
     output goes to ``proc.log`` (read it with :func:`output`)."""
     argv = readme_slurm_command()
     log = root.parent / f"snakemake-{time.monotonic_ns()}.log"
+    # A user's Ctrl-C reaches a Snakemake whose SIGINT has its default action. A test run
+    # started in the background of a non-interactive shell (`cmd &`) ignores SIGINT, and
+    # an ignored signal stays ignored through exec, so Snakemake would ignore the test's
+    # SIGINT; a handled one is reset to the default in the child.
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, None):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(log, "w") as fh:
         proc = subprocess.Popen(
             snakemake_cmd(*argv[1:], *extra),
@@ -244,8 +250,7 @@ def run_readme_command(root: Path, cluster: Cluster, *extra: str, timeout: float
 
 def interrupt(proc: subprocess.Popen, every: float = 5.0, tries: int = 24) -> None:
     """SIGINT to Snakemake's process group, again every ``every`` seconds until it says it
-    is terminating or ends, as a user presses Ctrl-C again: a SIGINT that arrives while the
-    SLURM plugin's status query runs can be lost (Snakemake goes on, seen in CI)."""
+    is terminating or ends, as a user presses Ctrl-C again when nothing seems to happen."""
     for _ in range(tries):
         os.killpg(proc.pid, signal.SIGINT)
         deadline = time.monotonic() + every
