@@ -40,6 +40,20 @@ def test_light_imports_do_not_load_heavy_modules(statement):
     assert not heavy & loaded, sorted(heavy & loaded)
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "from baiuv.pipeline.io import copy_file, write_text",  # publishing, kernels' markers
+        "from baiuv.report.pages import table_page",  # the report's table pages
+        "import baiuv.warmup, baiuv.simulation.engine, baiuv.pipeline.shards",  # the kernels
+    ],
+)
+def test_jobs_without_tables_do_not_load_pandas(statement):
+    """pandas and pyarrow (about 0.4 s of CPU) load where a table is read or written, not
+    in the jobs that write text, copy files or compile the kernels (D223)."""
+    assert not {"pandas", "pyarrow"} & _modules_after(statement)
+
+
 def test_heuristic_threshold_spec_does_not_load_scipy_special():
     """A simulation with the heuristic threshold (most shard processes) does not pay for
     scipy.special, which only the families with a zeta(s) constant need."""

@@ -20,12 +20,15 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas and pyarrow (about 0.4 s of CPU to import) are imported by the functions that read
+# or write tables: the jobs that only write text or copy files do not load them (D223).
 
 PARAMS_KEY = b"baiuv_params"
 
@@ -90,6 +93,9 @@ def atomic_target(path: str | os.PathLike) -> Iterator[Path]:
 
 def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | None = None) -> Path:
     """Write ``df`` to Parquet atomically, storing ``params`` as JSON metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     with atomic_target(path) as tmp:
         table = pa.Table.from_pandas(df, preserve_index=False)
         meta = dict(table.schema.metadata or {})
@@ -101,6 +107,8 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | Non
 
 def read_table(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
     """Read a Parquet file written by :func:`write_table`; returns ``(df, params)``."""
+    import pyarrow.parquet as pq
+
     table = pq.read_table(path)
     meta = table.schema.metadata or {}
     params = json.loads(meta[PARAMS_KEY]) if PARAMS_KEY in meta else {}

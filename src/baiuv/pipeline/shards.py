@@ -19,10 +19,12 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from baiuv.pipeline.io import read_table, write_table
+
+if TYPE_CHECKING:  # imported where tables are built: see baiuv.pipeline.io (D223)
+    import pandas as pd
 
 __all__ = [
     "RUN_KEY_COLUMNS",
@@ -115,6 +117,8 @@ def concat_runs(
     """Concatenate the non-empty shard tables; ``ValueError`` if two rows share ``keys``
     (a run simulated twice). With ``sort_by``, rows are sorted by these columns (stable)
     and re-indexed."""
+    import pandas as pd
+
     out = pd.concat([f for f in frames if len(f)], ignore_index=True)
     dup = out.duplicated(list(keys))
     if dup.any():

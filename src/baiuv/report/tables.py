@@ -5,8 +5,10 @@ from __future__ import annotations
 import html
 import math
 import re
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # a type only: the report pages' jobs do not load pandas (D223)
+    import pandas as pd
 
 
 def _fmt(v, floatfmt: str) -> str:

@@ -25,10 +25,9 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
@@ -53,6 +52,9 @@ from baiuv.simulation import rules
 from baiuv.simulation.rng import generator_of, run_generator, run_seed
 from baiuv.thresholds.families import FAMILIES, ThresholdParams, make_threshold
 from baiuv.thresholds.kernels import new_state
+
+if TYPE_CHECKING:  # imported where a run table is built (D223)
+    import pandas as pd
 
 __all__ = [
     "ALGORITHMS",
@@ -498,6 +500,8 @@ def run_cell(
         rows.append({c: job.fields[c] if c in job.fields else res[c] for c in columns})
         if progress is not None:
             progress(done, len(runs))
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=list(columns))
 
 
