@@ -505,8 +505,7 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
     or when ``|F|`` did not halve; the iteration ends after a Newton step of relative size
     ``<= 1e-10`` (the outer function is then evaluated once more at the new point, which
     also computes ``xs``, unless the step is below rounding), or when the bracket is as
-    narrow as rounding allows. Returns
-    ``(T, w, y)``.
+    narrow as rounding allows. Returns ``(T, w, y)``.
 
     Scratch arrays are in ``work`` (``(4, K)`` or ``(5, K)``; row 3 holds the returned
     allocation ``w``), so that Track-and-Stop allocates nothing per sample. A fifth row keeps
