@@ -214,6 +214,43 @@ def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, know
     assert joint >= 0.9 * (len(seq) - 1)
 
 
+def test_hint_above_the_new_y_max_starts_the_joint_iteration():
+    """When the closest challenger moves towards the best arm, ``y_max`` can fall below the
+    previous root, which is then no start for the outer equation. With unknown variances
+    and the minimisers kept (a fifth work row), the joint iteration starts at the
+    safeguarded iteration's start ``y_max / 2`` from the kept ``x_a`` and ``l_a``
+    (decision D224): it is taken in most such calls (the minimisers it followed are left
+    in the fifth row, the safeguarded iteration leaves ``nan`` there) and returns the root
+    of the paper's nested binary searches."""
+    from baiuv.model.oracle import _ymax, oracle_bisection, oracle_warm_work
+
+    rng = np.random.default_rng(5)
+    calls = joint = 0
+    while calls < 200:
+        K = int(rng.integers(2, 11))
+        mu = np.sort(rng.uniform(0.0, 1.0, K))[::-1].copy()
+        s2 = rng.uniform(0.05, 5.0, K)
+        xs = np.zeros(K)
+        work = np.full((5, K), np.nan)
+        _, _, y0 = oracle_warm_work(mu, s2, 0, False, -1.0, -1.0, xs, work)
+        # the closest challenger moves towards the best arm, the others a little
+        mu2, s22 = mu.copy(), s2.copy()
+        a = 1 + int(np.argmax(mu[1:]))
+        mu2[a] = mu[0] - (mu[0] - mu[a]) * rng.uniform(0.4, 0.8)
+        mu2[1:] += 1e-3 * rng.normal(size=K - 1) * (mu[0] - mu[1:])
+        s22 *= np.exp(0.05 * rng.normal(size=K))
+        if int(np.argmax(mu2)) != 0 or not (y0 >= _ymax(mu2, s22, 0, False)):
+            continue
+        calls += 1
+        T, w, _ = oracle_warm_work(mu2, s22, 0, False, -1.0, y0, xs, work)
+        if np.isfinite(work[4, 1:]).all():
+            joint += 1
+        Tb, wb = oracle_bisection(mu2, s22, 0, False, -1.0)
+        assert T == pytest.approx(Tb, rel=1e-9)
+        np.testing.assert_allclose(w, wb, rtol=1e-8)
+    assert joint >= 0.7 * calls
+
+
 def test_followed_minimisers_are_certified():
     """A followed ``l_a`` is accepted only where the cubic has a single real root: far from
     the last minimiser, in a regime with two local minima (a noisy challenger close to the

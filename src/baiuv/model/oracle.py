@@ -511,7 +511,8 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
     allocation ``w``), so that Track-and-Stop allocates nothing per sample. A fifth row keeps
     the minimisers ``l_a`` between calls (unknown variances: the joint iteration follows them
     instead of solving their cubics, decision D213); it must be left to this function between
-    calls (``nan`` to start).
+    calls (``nan`` to start). With that row, a hint at or above this instance's ``y_max``
+    still starts the joint iterations, at ``y_max / 2`` (decision D224).
     """
     ymax = _ymax(mu, s2, best, known)
     if not (ymax > 0.0):  # tie with the best arm: no allocation separates them
@@ -523,6 +524,10 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
     # row 4 of ``work``, when there is one, keeps the minimisers l_a between calls
     track = not known and work.shape[0] > 4
     ls = work[4] if track else work[3]
+    if track and beta <= 0.0 and y_hint >= ymax:
+        # the hint's instance had a larger y_max: the joint iterations start from the
+        # kept x_a and l_a at the safeguarded iteration's start (decision D224)
+        y_hint = 0.5 * ymax
     if beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
         y = -1.0
         if track:
