@@ -109,3 +109,48 @@ def test_characteristic_times_load_the_oracle_the_rules_part_compiled(tmp_path):
     compiled = json.loads(out.stdout.strip().splitlines()[-1])
     assert "oracle_fast" in compiled
     assert "oracle_warm_work" not in compiled
+
+
+FLAG_SCRIPT = """
+import collections, json
+from numba.core import event
+import numpy as np
+from baiuv.simulation.rules import run_fhn
+from baiuv.thresholds.bob_exact.solver import bob_exact
+
+count = collections.Counter()
+
+
+class Recorder(event.Listener):
+    def on_start(self, e):
+        count[e.data["dispatcher"].py_func.__name__] += 1
+
+    def on_end(self, e):
+        pass
+
+
+event.register("numba:compile", Recorder())
+bob_exact(10.0, 20.0, 0.5, 0.4, 0.9, 0.8, 3.0, False)
+run_fhn(np.array([1.0, 0.5, 0.0]), np.ones(3), 5, 5.0, False, np.random.default_rng(0), 10**6)
+print(json.dumps(count))
+"""
+
+
+def test_flags_and_counters_compile_one_version_of_their_callee(tmp_path):
+    """A literal argument (``True``, ``0``) makes numba compile a callee once per value; the
+    exact BoB solver's branch-and-bound flag and the elimination round of FHN are passed
+    typed (decision D225), so each callee is compiled once.
+    A fresh process on an empty cache; fails when ``_solve_pair`` is called with the
+    literals ``False`` and ``True`` again."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", FLAG_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    count = json.loads(out.stdout.strip().splitlines()[-1])
+    for name in ("_solve_pair", "fhn_eliminate"):
+        assert count[name] == 1, (name, count[name])

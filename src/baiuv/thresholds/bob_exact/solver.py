@@ -86,10 +86,13 @@ def _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast):
     lo = max(0.0, e - b2max)
     hi = min(e, b1max)
     best = (-_INF, 0.0, 0.0)
+    # flags typed bool, not as literals: one compiled _solve_pair for both (decision D225)
+    no_bb = bool(False)  # noqa: UP018
+    with_bb = bool(True)  # noqa: UP018
     # stationary points of pairs solved by a 1-D root (good incumbents for pruning)
     for p1 in range(3):
         for p2 in range(3):
-            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, False)
+            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, no_bb)
     # end points of the split interval, skipped when an upper bound cannot beat the incumbent
     for b1 in (lo, hi):
         if _split_bound(b1, arm1, arm2, e, ev) > best[0]:
@@ -113,7 +116,7 @@ def _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast):
     # remaining mixed pairs: branch and bound, pruned by the incumbent
     for p1 in range(3):
         for p2 in range(3):
-            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, True)
+            best = _solve_pair(p1, p2, arm1, arm2, e, ev, best, with_bb)
     return best
 
 
