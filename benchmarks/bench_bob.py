@@ -21,7 +21,8 @@ Timings are best of several repeats after warm-up, the compared loops interleave
 repeat (:func:`best_times`), so ratios are robust to the load of the machine. The headline
 states whether each ratio meets the target "BoB costs at most 5x a Box evaluation".
 
-Usage: ``python benchmarks/bench_bob.py [--cases 20000] [--ipopt-cases 100]``.
+Usage: ``python benchmarks/bench_bob.py [--cases 20000] [--ipopt-cases 100]``
+(``--ipopt-cases 0`` skips the Ipopt column).
 """
 
 from __future__ import annotations
@@ -182,6 +183,8 @@ def time_ipopt(P, ev, m):
         from baiuv.thresholds.bob import BobSolverError, solve_bob
     except Exception as exc:  # noqa: BLE001
         return None, f"not importable ({exc})"
+    if m <= 0:
+        return None, "not timed (--ipopt-cases 0)"
     rows = P[:m]
     try:
         solve_bob(rows[0, :2], rows[0, 2:4], rows[0, 4:6], rows[0, 6], ev=ev, backend="cyipopt")
