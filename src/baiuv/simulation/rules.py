@@ -958,7 +958,8 @@ def run_glr_loop(
             forced = degenerate_arm(counts, variances, Z, best)
         else:
             forced = -1
-        if not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next)):  # D225
+        # int(): the index typed int64, not as the literal 0, so one compiled callee (D225)
+        if not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next)):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, int(k_next))
             stop = forced < 0
@@ -1311,6 +1312,7 @@ def run_fhn(mu, sigma2, n0, log_term, use_n0, rng, max_samples):
                 for a in range(K):
                     for b in range(K):
                         pair_m2_n0[a, b] = pair_m2[a, b] / (n0 - 1.0)
+            # int(): the round typed int64, not as the literal 0 (D225)
             n_active -= fhn_eliminate(int(n), means, pair_m2, pair_m2_n0, active, log_term, use_n0)
             if n_active <= 1:
                 break
