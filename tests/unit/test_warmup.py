@@ -63,12 +63,12 @@ def test_an_unknown_part_is_refused():
         compile_simulation_kernels("everything")
 
 
-ORACLE_SCRIPT = r"""
+#: Prelude of the fresh processes below: ``compiled`` lists the name of every function numba
+#: compiles, once per compilation.
+RECORDER = r"""
 import json
 import numpy as np
 from numba.core import event
-from baiuv.model.characteristic import characteristic_time, optimal_allocation
-from baiuv.model.instance import STANDARD
 
 compiled = []
 
@@ -80,12 +80,36 @@ class Recorder(event.Listener):
         pass
 
 event.register("numba:compile", Recorder())
+"""
+
+
+def _compiled_in_fresh_process(body, cache_dir, before=None):
+    """Names of the functions numba compiles while a fresh process runs ``body``, on the
+    cache ``cache_dir`` (after a process running ``before``, when given), in order."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
+    if before is not None:
+        subprocess.run([sys.executable, "-c", before], env=env, check=True, timeout=600)
+    script = RECORDER + body + "\nprint(json.dumps(compiled))\n"
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+ORACLE_CALLS = r"""
+from baiuv.model.characteristic import characteristic_time, optimal_allocation
+from baiuv.model.instance import STANDARD
+
 strided = np.array([[1.0, 0.0], [0.5, 0.0], [0.2, 0.0]])[:, 0]
 characteristic_time(STANDARD.mu, STANDARD.sigma2)  # the instance's read-only arrays
 characteristic_time(STANDARD.mu, STANDARD.sigma2, known_variance=True, beta=0.5)
 characteristic_time(strided, [1.0, 2, 3])  # a strided view, a list with an integer
 optimal_allocation((1.0, 0.4), (1.0, 1.0))
-print(json.dumps(sorted(set(compiled))))
 """
 
 
@@ -95,62 +119,27 @@ def test_characteristic_times_load_the_oracle_the_rules_part_compiled(tmp_path):
     lists), so a process after the part compiles only the thin ``oracle_fast`` around it
     (decision D220). Fresh processes on an empty cache; fails when the front-end passes
     the instance's read-only arrays through."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     part = "from baiuv.warmup import compile_simulation_kernels as c; c('rules')"
-    subprocess.run([sys.executable, "-c", part], env=env, check=True, timeout=600)
-    out = subprocess.run(
-        [sys.executable, "-c", ORACLE_SCRIPT],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    compiled = json.loads(out.stdout.strip().splitlines()[-1])
+    compiled = _compiled_in_fresh_process(ORACLE_CALLS, tmp_path, before=part)
     assert "oracle_fast" in compiled
     assert "oracle_warm_work" not in compiled
 
 
-FLAG_SCRIPT = """
-import collections, json
-from numba.core import event
-import numpy as np
+FLAG_CALLS = r"""
 from baiuv.simulation.rules import run_fhn
 from baiuv.thresholds.bob_exact.solver import bob_exact
 
-count = collections.Counter()
-
-
-class Recorder(event.Listener):
-    def on_start(self, e):
-        count[e.data["dispatcher"].py_func.__name__] += 1
-
-    def on_end(self, e):
-        pass
-
-
-event.register("numba:compile", Recorder())
 bob_exact(10.0, 20.0, 0.5, 0.4, 0.9, 0.8, 3.0, False)
 run_fhn(np.array([1.0, 0.5, 0.0]), np.ones(3), 5, 5.0, False, np.random.default_rng(0), 10**6)
-print(json.dumps(count))
 """
 
 
 def test_flags_and_counters_compile_one_version_of_their_callee(tmp_path):
     """A literal argument (``True``, ``0``) makes numba compile a callee once per value; the
     exact BoB solver's branch-and-bound flag and the elimination round of FHN are passed
-    typed (decision D225), so each callee is compiled once.
-    A fresh process on an empty cache; fails when ``_solve_pair`` is called with the
-    literals ``False`` and ``True`` again."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run(
-        [sys.executable, "-c", FLAG_SCRIPT],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    count = json.loads(out.stdout.strip().splitlines()[-1])
+    typed (decision D225), so each callee is compiled once. A fresh process on an empty
+    cache; fails when ``_solve_pair`` is called with the literals ``False`` and ``True``
+    again."""
+    compiled = _compiled_in_fresh_process(FLAG_CALLS, tmp_path)
     for name in ("_solve_pair", "fhn_eliminate"):
-        assert count[name] == 1, (name, count[name])
+        assert compiled.count(name) == 1, (name, compiled.count(name))
