@@ -184,7 +184,7 @@ def time_ipopt(P, ev, m):
     except Exception as exc:  # noqa: BLE001
         return None, f"not importable ({exc})"
     if m <= 0:
-        return None, "not timed (--ipopt-cases 0)"
+        return None, f"not timed (--ipopt-cases {m})"
     rows = P[:m]
     try:
         solve_bob(rows[0, :2], rows[0, 2:4], rows[0, 4:6], rows[0, 6], ev=ev, backend="cyipopt")
