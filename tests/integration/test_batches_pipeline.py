@@ -1,7 +1,8 @@
 """Shards run in batches (local runs) or one job each (cluster) give the same files (D201).
 
-The session's tiny run (``tiny_pipeline``, ``--cores 2``) ran the simulation shards in
-``ceil(sqrt(shards))`` batch jobs. Here the same targets run again in a fresh working directory with
+The session's tiny run (``tiny_pipeline``, ``--cores 2``) ran the simulation shards in one
+batch job, whose two forked worker processes took the shards as they became free (D226).
+Here the same targets run again in a fresh working directory with
 ``shard_batches=off``, one job per shard as on a cluster: every shard file and every
 aggregate is byte-identical, and the job counts show the two ways.
 """
@@ -44,8 +45,11 @@ def test_one_job_per_shard_gives_the_batched_files(tiny_pipeline, tmp_path):
     assert not any(r.endswith(tuple(f"_batch_{b}" for b in range(10))) for r in stats), stats
     n = assert_same_results(root, tiny_pipeline, under="results/simulations")
     assert n == TINY_SHARDS + len(TINY_EXPERIMENTS)
-    # and the tiny run itself used batches: ceil(sqrt(shards)) batch jobs
+    # and the tiny run itself used one batch job per family, on two worker processes
     log = (tiny_pipeline.parent / "tiny_pipeline.log").read_text()
     batches = set(re.findall(r"\(Rule: (simulations_batch_\d+)\)", log))
-    assert len(batches) == batch_count(TINY_SHARDS, "auto"), sorted(batches)
+    assert batches == {"simulations_batch_0"}, sorted(batches)
+    assert batch_count(TINY_SHARDS, "auto") == 1
     assert "(Rule: sim_shard)" not in log
+    batch_log = (tiny_pipeline / "logs" / "batches" / "simulations_0.log").read_text()
+    assert f"{TINY_SHARDS} shards on 2 worker processes" in batch_log, batch_log[-2000:]

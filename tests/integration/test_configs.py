@@ -164,13 +164,12 @@ def test_shard_batches_refused_with_the_allowed_values(bad):
         validate_config(cfg, SCHEMA)
 
 
-def test_paper_configs_keep_the_batch_count_of_their_shards():
-    """The default configuration runs 2 batch processes per family (D222); a --configfile
-    is merged into it key by key, so the large configurations (and the tests' tiny one,
-    which exercises the same rule) set ``auto`` again (D201).
-    Fails when one of them inherits the default's 2."""
+def test_every_config_runs_a_family_of_shards_as_one_job_on_every_core():
+    """Local runs use ``shard_batches: auto`` (D226): the default configuration sets it, and
+    a --configfile is merged into it key by key, so the paper-scale configurations and the
+    tests' tiny one inherit it. Fails when one of them sets a number of one-core batches."""
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    assert default["shard_batches"] == 2
+    assert default["shard_batches"] == "auto"
     for name in ("paper.yaml", "audit-resolving.yaml", "test.yaml"):
         merged = {**default, **yaml.safe_load((ROOT / "config" / name).read_text())}
         for overlay, base in OVERLAYS.items():

@@ -49,7 +49,7 @@ from baiuv.pipeline.io import read_table
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
 
-# a finished shard job: one shard (cluster) or a batch of shards (local runs, D201)
+# a finished shard job: one shard (cluster) or a batch of shards (local runs, D201, D226)
 _FINISHED_SHARD = re.compile(
     r"^Finished jobid: \d+ \(Rule: (?:sim_shard|simulations_batch_\d+)\)", re.M
 )
@@ -61,7 +61,9 @@ def _shards(root: Path) -> list[Path]:
 
 def test_killed_pipeline_reruns_to_identical_results(tiny_pipeline, tmp_path):
     root = run_dir(tiny_pipeline, tmp_path / "crashed")
-    args = (*sim_args(tiny_pipeline), "--cores", "2")
+    # three one-core batch jobs (D226): one of them can finish, and be registered, while the
+    # others still run (with `auto` the family is a single job)
+    args = (*sim_args(tiny_pipeline), "--config", "shard_batches=3", "--cores", "2")
     log_path = tmp_path / "killed_run.log"
     with open(log_path, "w") as log:
         proc = subprocess.Popen(

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baiuv.pipeline.batches import batch_count, local_batches, run_cells, split_batches
+from baiuv.pipeline.batches import (
+    batch_count,
+    local_batches,
+    pool_workers,
+    run_cells,
+    split_batches,
+)
 
 
 def test_local_batches_modes():
@@ -26,20 +34,10 @@ def test_local_batches_modes():
 
 
 def test_batch_count_depends_on_the_cells_only():
-    assert [batch_count(n, "auto") for n in (0, 1, 2, 4, 5, 36, 37, 360)] == [
-        0,
-        1,
-        2,
-        2,
-        3,
-        6,
-        7,
-        19,
-    ]
-    for n in range(1, 2000):
-        b = batch_count(n, "auto")
-        assert (b - 1) ** 2 < n <= b * b  # b = ceil(sqrt(n))
-    assert batch_count(10, 4) == 4 and batch_count(3, 4) == 3
+    # auto: one job per family, whatever the cores (its workers take the cores, D226)
+    assert [batch_count(n, "auto") for n in (0, 1, 2, 36, 360)] == [0, 1, 1, 1, 1]
+    # a number: that many batches, at most one per shard
+    assert batch_count(10, 4) == 4 and batch_count(3, 4) == 3 and batch_count(0, 4) == 0
 
 
 @given(
@@ -76,3 +74,78 @@ def test_split_batches_spreads_a_costly_algorithm():
 def test_run_cells_refuses_an_unknown_kind():
     with pytest.raises(ValueError, match="unknown shard kind"):
         run_cells([{"kind": "nope", "params": {}, "output": {}, "log": None}], logging.getLogger())
+
+
+def test_pool_workers():
+    assert pool_workers(1, 50) == 0  # one core: in this process
+    assert pool_workers(4, 1) == 0  # one cell: no fork for it
+    assert pool_workers(2, 50) == 2
+    assert pool_workers(32, 5) == 5  # never more workers than cells
+    with pytest.raises(ValueError, match="workers"):
+        pool_workers(0, 5)
+
+
+def _probe(params, output, log_path):
+    """A shard kind of the tests: writes its process id and its cell number."""
+    Path(output["runs"]).write_text(f"{os.getpid()} {params['i']}\n")
+    if params.get("fail"):
+        raise RuntimeError(f"cell {params['i']} failed")
+
+
+@pytest.fixture
+def probe_kind(monkeypatch):
+    from baiuv.pipeline import cells
+
+    monkeypatch.setitem(cells.SHARD_KINDS, "probe", _probe)
+    preloaded = []
+    monkeypatch.setattr(cells, "preload", lambda kinds: preloaded.append(set(kinds)))
+    return preloaded
+
+
+def _probe_cells(tmp_path, n, fail=()):
+    return [
+        {
+            "kind": "probe",
+            "params": {"i": i, "fail": i in fail},
+            "output": {"runs": str(tmp_path / f"cell_{i}.txt")},
+            "log": None,
+        }
+        for i in range(n)
+    ]
+
+
+def test_run_cells_on_workers_runs_every_cell_once_in_forked_processes(tmp_path, probe_kind):
+    """Two workers (D226): every cell runs once, in a process forked after the preload, never
+    in the batch's own process, and each cell's completion is logged."""
+    cells = _probe_cells(tmp_path, 12)
+    log = logging.getLogger("test-batch")
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        run_cells(cells, log, workers=2)
+    finally:
+        log.removeHandler(handler)
+    assert probe_kind == [{"probe"}]
+    rows = [(tmp_path / f"cell_{i}.txt").read_text().split() for i in range(12)]
+    assert [int(i) for _, i in rows] == list(range(12))
+    pids = {int(pid) for pid, _ in rows}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    messages = [r.getMessage() for r in records]
+    assert "12 shards on 2 worker processes" in messages
+    done = sorted(m.split()[1] for m in messages if m.startswith("shard "))
+    assert done == sorted(f"{i + 1}/12" for i in range(12))
+
+
+def test_run_cells_in_this_process_with_one_worker(tmp_path, probe_kind):
+    run_cells(_probe_cells(tmp_path, 3), logging.getLogger("test-batch"), workers=1)
+    assert probe_kind == []  # nothing to preload for a fork
+    pids = {(tmp_path / f"cell_{i}.txt").read_text().split()[0] for i in range(3)}
+    assert pids == {str(os.getpid())}
+
+
+def test_a_failing_cell_fails_the_pooled_batch(tmp_path, probe_kind):
+    with pytest.raises(RuntimeError, match="cell 4 failed"):
+        run_cells(_probe_cells(tmp_path, 8, fail={4}), logging.getLogger("test-batch"), workers=2)

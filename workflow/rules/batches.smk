@@ -1,10 +1,12 @@
-# Local runs: many shards per process (decision D201). For every family of shards, the
-# cells are dealt round robin (algorithm by algorithm, so costly algorithms are spread)
-# into ceil(sqrt(cells)) batches (batch_count: from the config alone, not from --cores),
-# and one rule per batch runs its shards one after the other in one process through the
-# functions of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard
-# files are the same either way. On a cluster (SHARD_BATCHES = 0) these rules do not exist
-# and the shard rules of the families run instead.
+# Local runs: many shards per job (decisions D201, D226). With shard_batches: auto, each
+# family of shards is one batch job that takes every core and runs its shards on forked
+# worker processes, one shard at a time per worker, as they become free; with a number N,
+# the cells are dealt round robin (algorithm by algorithm, so costly algorithms are spread)
+# into N jobs of one core, which run their shards one after the other. The count comes
+# from the config alone, not from --cores. Either way the shards run through the functions
+# of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard files are
+# the same. On a cluster (SHARD_BATCHES = 0) these rules do not exist and the shard rules
+# of the families run instead.
 from baiuv.pipeline.batches import batch_count, split_batches
 
 
@@ -59,6 +61,9 @@ def shard_families():
     }
 
 
+# auto: one job per family on every core of the run; a number: jobs of one core each
+BATCH_THREADS = max(1, workflow.cores) if SHARD_BATCHES == "auto" else 1
+
 if SHARD_BATCHES:
     for family, cells in shard_families().items():
         batches = split_batches(
@@ -79,10 +84,11 @@ if SHARD_BATCHES:
                     f"logs/batches/{family}_{b}.log",
                 benchmark:
                     f"benchmarks/out/{family}_batch_{b}.tsv"
+                threads: BATCH_THREADS
                 conda:
                     CONDA_ENV
                 resources:
-                    mem_mb=1000,
+                    mem_mb=1000 * BATCH_THREADS,
                 params:
                     cells=batch,
                 script:

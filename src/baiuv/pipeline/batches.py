@@ -1,32 +1,32 @@
-"""Many shards per process in local runs; one job per shard on a cluster (decision D201).
+"""Many shards per job in local runs; one job per shard on a cluster (decisions D201, D226).
 
 A shard job spends about 1.5–2 s of CPU before its first run (interpreter, pandas, pyarrow,
 numba, loading the compiled kernels), which at paper scale (360 simulation shards) is as
 much as the runs themselves. Snakemake ignores job groups in local execution, so the
-workflow defines, for local runs, one *batch* rule per group of shards
-(``<family>_batch_<b>``, ``workflow/rules/batches.smk``) whose job runs its shards one
-after the other in one process (:func:`run_cells`), through the same shard functions as
-the per-shard jobs (:mod:`baiuv.pipeline.cells`). The shard files, their names and their
-bytes are the same either way; only the number of processes changes.
+workflow defines, for local runs, *batch* rules (``<family>_batch_<b>``,
+``workflow/rules/batches.smk``) whose job runs many shards (:func:`run_cells`) through the
+same shard functions as the per-shard jobs (:mod:`baiuv.pipeline.cells`). The shard files,
+their names and their bytes are the same either way; only the number of processes changes.
 
 :func:`local_batches` decides, when the Snakefile is parsed, whether shards run in batches:
 yes in a local run, no (one job per shard) when a cluster executor runs the workflow
 (``--jobs`` given with an executor plugin) or inside a cluster job (``--mode remote``), so
-a cluster keeps its per-shard jobs. :func:`batch_count` gives a family of ``n`` shards
-``ceil(sqrt(n))`` batches, from the configuration alone (never from ``--cores``, so a later
-call with other options reruns nothing); Snakemake's scheduler spreads them over the cores.
-The configuration key ``shard_batches`` overrides: ``auto`` (default), ``off``, or a number
-of batches per family.
+a cluster keeps its per-shard jobs. With ``shard_batches: auto`` (:func:`batch_count`) a
+family is one batch job that takes every core of the run and hands its shards to forked
+worker processes as they become free (start-up paid once per family). With a number ``N``,
+the family's shards are dealt into ``N`` jobs of one core each, which run their shards one
+after the other. Both come from the configuration alone (never from ``--cores``, so a later
+call with other options reruns nothing); ``off`` means one job per shard locally too.
 """
 
 from __future__ import annotations
 
 import logging
-import math
+import multiprocessing
 import time
 from collections.abc import Mapping, Sequence
 
-__all__ = ["batch_count", "local_batches", "run_cells", "split_batches"]
+__all__ = ["batch_count", "local_batches", "pool_workers", "run_cells", "split_batches"]
 
 
 def local_batches(setting: str | int, *, default_mode: bool, nodes: int | None) -> str | int:
@@ -52,15 +52,14 @@ def local_batches(setting: str | int, *, default_mode: bool, nodes: int | None) 
 
 
 def batch_count(n_cells: int, setting: str | int) -> int:
-    """Number of batches for a family of ``n_cells`` shards: ``ceil(sqrt(n_cells))`` for
-    ``"auto"`` (so both the number of processes and the shards per process grow like the
-    square root: 36 shards -> 6 batches of 6, 360 -> 19 of at most 19), else ``setting``.
-    It depends on the configuration only, never on ``--cores``: a later call with other
-    options finds the same jobs and reruns nothing."""
+    """Number of batch jobs for a family of ``n_cells`` shards: one for ``"auto"`` (its job
+    runs the shards on all of its cores, :func:`run_cells`), else ``setting`` (at most one
+    per shard). It depends on the configuration only, never on ``--cores``: a later call
+    with other options finds the same jobs and reruns nothing."""
     if n_cells < 1:
         return 0
     if setting == "auto":
-        return math.isqrt(n_cells - 1) + 1
+        return 1
     return min(int(setting), n_cells)
 
 
@@ -84,27 +83,96 @@ def split_batches(cells: Sequence, n_batches: int, key=None) -> list[list]:
     return [order[b::n] for b in range(n)] if n else []
 
 
-def run_cells(cells: Sequence[Mapping], log: logging.Logger) -> None:
-    """Run the shards ``cells`` one after the other in this process.
+#: The cells of the running pool, read by its forked workers (:func:`_run_pooled`).
+_POOL_CELLS: Sequence[Mapping] = ()
+
+
+def _run_cell(cell: Mapping) -> float:
+    """Run one cell; its CPU seconds."""
+    from baiuv.pipeline.cells import SHARD_KINDS
+
+    t0 = time.process_time()
+    SHARD_KINDS[cell["kind"]](cell["params"], cell["output"], cell["log"])
+    return time.process_time() - t0
+
+
+def _run_pooled(i: int) -> tuple[int, float]:
+    """Worker of the pool: run cell ``i`` of :data:`_POOL_CELLS`; ``(i, CPU seconds)``. An
+    error is logged to the cell's own log before it reaches the batch."""
+    try:
+        return i, _run_cell(_POOL_CELLS[i])
+    except BaseException:
+        logging.getLogger("baiuv").exception("shard failed: %s", _POOL_CELLS[i]["output"]["runs"])
+        raise
+
+
+def pool_workers(workers: int, n_cells: int) -> int:
+    """Worker processes for ``n_cells`` cells on ``workers`` cores: ``0`` (run them in this
+    process) with one core, one cell, or no ``fork`` start method on this platform, else
+    ``min(workers, n_cells)``."""
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers!r}")
+    if workers == 1 or n_cells < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 0
+    return min(workers, n_cells)
+
+
+def run_cells(cells: Sequence[Mapping], log: logging.Logger, workers: int = 1) -> None:
+    """Run the shards ``cells``, on ``workers`` cores.
 
     Each cell is a mapping with ``kind`` (a key of :data:`baiuv.pipeline.cells.SHARD_KINDS`),
     ``params``, ``output`` (``runs``, ``timings``) and ``log`` (the shard's own log file).
+
+    With one worker the cells run one after the other in this process. With more, this
+    process first imports what the shard functions use and loads the compiled kernels
+    (:func:`baiuv.pipeline.cells.preload`), then forks ``workers`` processes that take the
+    cells in their order, one at a time, as they become free: the start-up (interpreter,
+    pandas, pyarrow, numba's registries, the kernels) is paid once per batch instead of once
+    per process, and a costly shard does not hold up the others. Each shard writes its own
+    files, so the files do not depend on which process ran which shard. The first error
+    stops the batch and is raised here.
     """
-    from baiuv.pipeline.cells import SHARD_KINDS
+    from baiuv.pipeline.cells import SHARD_KINDS, preload
 
     unknown = sorted({c["kind"] for c in cells} - set(SHARD_KINDS))
     if unknown:
         raise ValueError(f"unknown shard kind(s) {unknown}; known: {sorted(SHARD_KINDS)}")
     start = time.process_time()
-    for i, cell in enumerate(cells):
-        t0 = time.process_time()
-        SHARD_KINDS[cell["kind"]](cell["params"], cell["output"], cell["log"])
+    n_workers = pool_workers(workers, len(cells))
+
+    def done(i: int, cpu: float) -> None:
         log.info(
             "shard %d/%d (%s) done in %.2f CPU s: %s",
             i + 1,
             len(cells),
-            cell["kind"],
-            time.process_time() - t0,
-            cell["output"]["runs"],
+            cells[i]["kind"],
+            cpu,
+            cells[i]["output"]["runs"],
         )
-    log.info("%d shards in %.2f CPU s", len(cells), time.process_time() - start)
+
+    if not n_workers:
+        for i, cell in enumerate(cells):
+            done(i, _run_cell(cell))
+        log.info("%d shards in %.2f CPU s", len(cells), time.process_time() - start)
+        return
+    global _POOL_CELLS
+    preload({c["kind"] for c in cells})
+    log.info("%d shards on %d worker processes", len(cells), n_workers)
+    _POOL_CELLS = cells
+    try:
+        with multiprocessing.get_context("fork").Pool(n_workers) as pool:
+            for i, cpu in pool.imap_unordered(_run_pooled, range(len(cells)), chunksize=1):
+                done(i, cpu)
+            pool.close()  # the workers exit once idle (an error instead terminates them)
+            pool.join()
+    finally:
+        _POOL_CELLS = ()
+    import resource  # Unix, as the fork start method
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    log.info(
+        "%d shards in %.2f CPU s (this process %.2f s)",
+        len(cells),
+        time.process_time() - start + children.ru_utime + children.ru_stime,
+        time.process_time() - start,
+    )

@@ -16,7 +16,14 @@ from collections.abc import Mapping
 from baiuv.pipeline.logs import Progress, setup_logging
 from baiuv.pipeline.shards import write_shard
 
-__all__ = ["SHARD_KINDS", "run_asym_shard", "run_audit_shard", "run_dc_shard", "run_sim_shard"]
+__all__ = [
+    "SHARD_KINDS",
+    "preload",
+    "run_asym_shard",
+    "run_audit_shard",
+    "run_dc_shard",
+    "run_sim_shard",
+]
 
 
 def run_sim_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) -> None:
@@ -171,3 +178,32 @@ SHARD_KINDS = {
     "asymptotic": run_asym_shard,
     "audit": run_audit_shard,
 }
+
+
+#: The modules the shard functions of each kind import.
+_KIND_MODULES = {
+    "simulations": ("baiuv.simulation",),
+    "delta_correct": ("baiuv.experiments.delta_correct",),
+    "asymptotic": ("baiuv.experiments.asymptotic",),
+    "audit": ("baiuv.experiments.audit",),
+}
+
+
+def preload(kinds) -> None:
+    """Import what the shard functions of ``kinds`` use (pandas and pyarrow included) and
+    load the compiled simulation kernels and the oracle (compiling them if numba's cache
+    lacks them), without running a shard or writing a file: processes forked afterwards
+    (:func:`baiuv.pipeline.batches.run_cells`) start with all of it loaded."""
+    import importlib
+
+    import numpy as np
+    import pyarrow.parquet  # noqa: F401 - loaded before the fork, used by every shard
+
+    from baiuv.model.characteristic import characteristic_time
+    from baiuv.warmup import compile_simulation_kernels
+
+    for kind in sorted(kinds):
+        for module in _KIND_MODULES.get(kind, ()):
+            importlib.import_module(module)
+    compile_simulation_kernels("loops")
+    characteristic_time(np.array([1.0, 0.5]), np.array([1.0, 1.0]))
