@@ -84,9 +84,9 @@ if SHARD_BATCHES:
                     f"logs/batches/{family}_{b}.log",
                 benchmark:
                     f"benchmarks/out/{family}_batch_{b}.tsv"
-                threads: BATCH_THREADS
                 conda:
                     CONDA_ENV
+                threads: BATCH_THREADS
                 resources:
                     mem_mb=1000 * BATCH_THREADS,
                 params:
