@@ -1,0 +1,127 @@
+"""How much of a pipeline run's CPU time the simulated runs themselves take.
+
+Copies the tracked files of this checkout (with their uncommitted edits) into a temporary
+directory, runs Snakemake there on the given targets and configuration, and prints, from
+measurements taken in this run:
+
+* the wall time and the CPU time of the whole run (Snakemake and every job it started,
+  ``getrusage`` of the waited-for child processes);
+* the runs' own time: the sum of the wall times of the simulated runs, read from the
+  shards' timing files (``results/timings/**/shard_*.parquet``, decision D131);
+* their ratio, the share of the pipeline's CPU spent in runs, and the rest: start-up,
+  compilation, aggregates, tables, figures and Snakemake itself.
+
+The first run starts from an empty numba cache (the copy's ``.numba_cache``), so it
+includes the compilation of the kernels; the second (``--runs 2``, the default) starts
+again from nothing but the cache, as a second checkout on the same machine would.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_pipeline.py                       # default config, all
+    .venv/bin/python benchmarks/bench_pipeline.py results/figures/stopping_times.pdf \\
+        --configfile config/paper.yaml                                  # paper-scale Figure 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def copy_checkout(dest: Path) -> None:
+    """Copy the tracked files of the checkout (as they are on disk) into ``dest``."""
+    files = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        src = ROOT / os.fsdecode(name)
+        if not src.exists():  # deleted in the working tree
+            continue
+        target = dest / os.fsdecode(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target, follow_symlinks=False)
+
+
+def children_cpu() -> float:
+    """CPU seconds of every child process waited for so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def runs_time(work: Path) -> tuple[float, int]:
+    """Sum of the runs' wall times over the shards' timing files, and the number of runs."""
+    import pandas as pd
+
+    total, n = 0.0, 0
+    for f in sorted((work / "results" / "timings").rglob("shard_*.parquet")):
+        w = pd.read_parquet(f, columns=["wall_time"])["wall_time"]
+        total += float(w.sum())
+        n += len(w)
+    return total, n
+
+
+def run_pipeline(work: Path, args: argparse.Namespace) -> dict:
+    """One Snakemake run in ``work`` after removing its results (the numba cache stays)."""
+    for d in ("results", "logs", ".snakemake", "benchmarks/out"):
+        shutil.rmtree(work / d, ignore_errors=True)
+    env = dict(os.environ)
+    for var in ("NUMBA_CACHE_DIR", "BAIUV_NUMBA_CACHE_DIR"):  # the copy's own cache
+        env.pop(var, None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(work / "src"), env.get("PYTHONPATH")]))
+    cmd = [sys.executable, "-m", "snakemake", *args.targets, "--cores", str(args.cores), "-q"]
+    if args.configfile:
+        cmd += ["--configfile", args.configfile]
+    cpu0, t0 = children_cpu(), time.perf_counter()
+    res = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - t0, children_cpu() - cpu0
+    if res.returncode != 0:
+        sys.exit(f"snakemake failed ({res.returncode}):\n{res.stdout[-3000:]}{res.stderr[-3000:]}")
+    runs, n_runs = runs_time(work)
+    return {"wall": wall, "cpu": cpu, "runs": runs, "n_runs": n_runs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("targets", nargs="*", help="Snakemake targets (default: the default rule)")
+    ap.add_argument("--configfile", help="extra configuration, e.g. config/paper.yaml")
+    ap.add_argument("--cores", type=int, default=2, help="--cores of the runs (default 2)")
+    ap.add_argument(
+        "--runs", type=int, default=2, help="1: empty numba cache only; 2 (default): then cached"
+    )
+    args = ap.parse_args(argv)
+    if args.cores < 1:
+        ap.error(f"--cores must be >= 1, got {args.cores}")
+    if args.runs not in (1, 2):
+        ap.error(f"--runs must be 1 or 2, got {args.runs}")
+    what = " ".join(args.targets) or "default target"
+    print(
+        f"pipeline: {what}, config {args.configfile or 'config/config.yaml'}, --cores {args.cores}"
+    )
+    print(
+        f"{'numba cache':<12} {'wall s':>8} {'CPU s':>8} {'runs s':>8} {'runs':>8} {'runs/CPU':>9}"
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+        work = Path(tmp)
+        copy_checkout(work)
+        for label in ("empty", "filled")[: args.runs]:
+            r = run_pipeline(work, args)
+            share = r["runs"] / r["cpu"] if r["cpu"] > 0 else float("nan")
+            print(
+                f"{label:<12} {r['wall']:8.1f} {r['cpu']:8.1f} {r['runs']:8.1f} "
+                f"{r['n_runs']:8d} {share:9.1%}"
+            )
+    print("target: runs >= 90% of the pipeline's CPU time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

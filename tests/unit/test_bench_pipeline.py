@@ -1,0 +1,35 @@
+"""The runs' time of ``benchmarks/bench_pipeline.py``."""
+
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_pipeline.py"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_pipeline", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_runs_time_sums_the_shards_and_not_their_aggregates(tmp_path):
+    """Each run's wall time is counted once: from its shard's timing file, not again from
+    the aggregate timing file next to the shards (both live under ``results/timings``)."""
+    timings = tmp_path / "results" / "timings" / "simulations"
+    shards = {"standard/TaS/shard_0.parquet": [0.5, 0.25], "easy/TCI/shard_3.parquet": [0.125]}
+    for name, walls in shards.items():
+        (timings / name).parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame({"run": range(len(walls)), "wall_time": walls}).to_parquet(timings / name)
+    pd.DataFrame({"wall_time": [0.5, 0.25]}).to_parquet(timings / "standard.parquet")
+    assert _bench().runs_time(tmp_path) == (0.875, 3)
+
+
+def test_copy_holds_the_tracked_files_only(tmp_path):
+    bench = _bench()
+    bench.copy_checkout(tmp_path)
+    assert (tmp_path / "Snakefile").is_file()
+    assert (tmp_path / "src" / "baiuv" / "pipeline" / "batches.py").is_file()
+    assert not (tmp_path / ".venv").exists() and not (tmp_path / "results").exists()
