@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -149,3 +152,57 @@ def test_run_cells_in_this_process_with_one_worker(tmp_path, probe_kind):
 def test_a_failing_cell_fails_the_pooled_batch(tmp_path, probe_kind):
     with pytest.raises(RuntimeError, match="cell 4 failed"):
         run_cells(_probe_cells(tmp_path, 8, fail={4}), logging.getLogger("test-batch"), workers=2)
+
+
+_SLEEPING_BATCH = """
+import logging, os, sys, time
+from pathlib import Path
+from baiuv.pipeline import cells
+from baiuv.pipeline.batches import run_cells
+
+def sleeper(params, output, log_path):
+    Path(output["runs"]).write_text(str(os.getpid()))
+    time.sleep(60)
+
+cells.SHARD_KINDS["sleeper"] = sleeper
+cells.preload = lambda kinds: None
+out = Path(sys.argv[1])
+run_cells(
+    [{"kind": "sleeper", "params": {}, "output": {"runs": str(out / f"w{i}")}, "log": None}
+     for i in range(4)],
+    logging.getLogger("test-batch"),
+    workers=2,
+)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_end_with_a_killed_batch_process(tmp_path):
+    """A batch process killed on its own (SIGKILL, no chance to stop its pool) takes its
+    workers with it instead of leaving them to finish their shards after the job failed."""
+    proc = subprocess.Popen([sys.executable, "-c", _SLEEPING_BATCH, str(tmp_path)])
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := [int(t) for p in tmp_path.glob("w*") if (t := p.read_text())]) < 2:
+            assert proc.poll() is None, "the batch ended early"
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        assert len(workers) == 2 and proc.pid not in workers
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers), "workers outlived their batch"
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -21,8 +21,11 @@ call with other options reruns nothing); ``off`` means one job per shard locally
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Mapping, Sequence
 
@@ -96,6 +99,21 @@ def _run_cell(cell: Mapping) -> float:
     return time.process_time() - t0
 
 
+def _end_with_the_batch(batch_pid: int) -> None:
+    """Initializer of the pool's workers: a worker ends when the batch process does.
+
+    Pool workers otherwise finish the shard they hold when the batch process is killed (by
+    a signal to its process alone), and write its files after the job has failed. On
+    Linux the kernel sends the worker SIGTERM when its parent exits (``prctl``
+    ``PR_SET_PDEATHSIG``); a parent gone before that was set ends the worker at once."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the worker ends once its queue closes
+        pass
+    if os.getppid() != batch_pid:
+        os._exit(1)
+
+
 def _run_pooled(i: int) -> tuple[int, float]:
     """Worker of the pool: run cell ``i`` of :data:`_POOL_CELLS`; ``(i, CPU seconds)``. An
     error is logged to the cell's own log before it reaches the batch."""
@@ -160,7 +178,8 @@ def run_cells(cells: Sequence[Mapping], log: logging.Logger, workers: int = 1) -
     log.info("%d shards on %d worker processes", len(cells), n_workers)
     _POOL_CELLS = cells
     try:
-        with multiprocessing.get_context("fork").Pool(n_workers) as pool:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(n_workers, _end_with_the_batch, (os.getpid(),)) as pool:
             for i, cpu in pool.imap_unordered(_run_pooled, range(len(cells)), chunksize=1):
                 done(i, cpu)
             pool.close()  # the workers exit once idle (an error instead terminates them)
