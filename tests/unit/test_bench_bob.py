@@ -1,18 +1,11 @@
 """The Ipopt column of ``benchmarks/bench_bob.py``."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_bob.py"
+from bench_helpers import load_benchmark
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_bob", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("bench_bob")
 
 
 def test_zero_ipopt_cases_skip_the_column_instead_of_calling_ipopt_unusable():

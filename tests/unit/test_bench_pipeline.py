@@ -1,18 +1,11 @@
 """The runs' time of ``benchmarks/bench_pipeline.py``."""
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_pipeline.py"
+from bench_helpers import load_benchmark
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_pipeline", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("bench_pipeline")
 
 
 def test_runs_time_sums_the_shards_and_not_their_aggregates(tmp_path):
