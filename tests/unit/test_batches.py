@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 import time
@@ -140,6 +141,11 @@ def test_run_cells_on_workers_runs_every_cell_once_in_forked_processes(tmp_path,
     assert "12 shards on 2 worker processes" in messages
     done = sorted(m.split()[1] for m in messages if m.startswith("shard "))
     assert done == sorted(f"{i + 1}/12" for i in range(12))
+    # the last line states the whole job's CPU, its workers included (bench_pipeline.py)
+    total = re.fullmatch(
+        r"12 shards in ([0-9.]+) CPU s; this job ([0-9.]+) CPU s since its start", messages[-1]
+    )
+    assert total and float(total[2]) >= float(total[1])
 
 
 def test_run_cells_in_this_process_with_one_worker(tmp_path, probe_kind):

@@ -26,3 +26,16 @@ def test_copy_holds_the_tracked_files_only(tmp_path):
     assert (tmp_path / "Snakefile").is_file()
     assert (tmp_path / "src" / "baiuv" / "pipeline" / "batches.py").is_file()
     assert not (tmp_path / ".venv").exists() and not (tmp_path / "results").exists()
+
+
+def test_shard_jobs_cpu_is_read_from_the_batch_logs(tmp_path):
+    bench = _bench()
+    assert bench.shard_jobs_cpu(tmp_path) is None  # one job per shard: no batch log
+    logs = tmp_path / "logs" / "batches"
+    logs.mkdir(parents=True)
+    line = (
+        "2026-01-01 00:00:00,000 INFO {n} shards in {s} CPU s; this job {j} CPU s since its start\n"
+    )
+    (logs / "simulations_0.log").write_text("shard 1/3 done\n" + line.format(n=3, s=9.5, j=11.25))
+    (logs / "audit_0.log").write_text(line.format(n=2, s=1.0, j=2.5))
+    assert bench.shard_jobs_cpu(tmp_path) == 13.75

@@ -124,6 +124,24 @@ def _run_pooled(i: int) -> tuple[int, float]:
         raise
 
 
+def _children_cpu() -> float:
+    """CPU seconds of the child processes this process waited for (0 without ``resource``)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not Unix: no fork, no children
+        return 0.0
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _log_total(log: logging.Logger, n: int, shards_cpu: float) -> None:
+    """Last line of a batch's log: the CPU of its shards, and of the whole job since its
+    process started (interpreter, imports and workers included; what
+    ``benchmarks/bench_pipeline.py`` compares with the runs' own time)."""
+    job_cpu = time.process_time() + _children_cpu()
+    log.info("%d shards in %.2f CPU s; this job %.2f CPU s since its start", n, shards_cpu, job_cpu)
+
+
 def pool_workers(workers: int, n_cells: int) -> int:
     """Worker processes for ``n_cells`` cells on ``workers`` cores: ``0`` (run them in this
     process) with one core, one cell, or no ``fork`` start method on this platform, else
@@ -171,7 +189,7 @@ def run_cells(cells: Sequence[Mapping], log: logging.Logger, workers: int = 1) -
     if not n_workers:
         for i, cell in enumerate(cells):
             done(i, _run_cell(cell))
-        log.info("%d shards in %.2f CPU s", len(cells), time.process_time() - start)
+        _log_total(log, len(cells), time.process_time() - start)
         return
     global _POOL_CELLS
     preload({c["kind"] for c in cells})
@@ -186,12 +204,4 @@ def run_cells(cells: Sequence[Mapping], log: logging.Logger, workers: int = 1) -
             pool.join()
     finally:
         _POOL_CELLS = ()
-    import resource  # Unix, as the fork start method
-
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    log.info(
-        "%d shards in %.2f CPU s (this process %.2f s)",
-        len(cells),
-        time.process_time() - start + children.ru_utime + children.ru_stime,
-        time.process_time() - start,
-    )
+    _log_total(log, len(cells), time.process_time() - start + _children_cpu())
