@@ -23,6 +23,9 @@ others, and the minimum is kept):
   time of each run against its length, over the runs of the measurement (each run's
   minimum over the repeats). Short runs (the EV rules on the standard instance stop after
   a few hundred samples) pay the fixed cost over few samples; the first table includes it;
+* at K = 5, the per-sample cost of DKM's sampling rule without the stopping check (the
+  kernel's step, plain and EV) and of its AdaHedge learner and C-tracking alone, on the
+  floor loop's draws: how much of DKM's 20x target the rule's own arithmetic takes;
 * the cost of a run outside its samples: ``simulate_run`` (what the experiments call per
   run: the run's seed sequence and generator, the kernel's arguments, the result) and the
   bare kernel call, both for a run that stops after its ``n0 K`` initial samples.
@@ -132,6 +135,60 @@ def floor_ev_check_loop(mu, sd, n, rng, log_inv_delta):
         if stop:
             n_stop += 1
     return n_stop
+
+
+@njit(cache=True)
+def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step):
+    """``n_runs`` runs of ``run_length`` samples of DKM's sampling rule without its
+    stopping check, on the floor loop's draws and updates (``2K`` initial samples, round
+    robin): with ``whole_step``, the kernel's own step (:func:`_step_dkm`: AdaHedge weights,
+    best response, optimistic gains, AdaHedge update, C-tracking); otherwise the learner and
+    the tracking alone (the same calls, with the gains replaced by the negated variances
+    over the counts, no best response)."""
+    K = mu.shape[0]
+    counts = np.zeros(K, dtype=np.int64)
+    means = np.zeros(K)
+    m2 = np.zeros(K)
+    var = np.zeros(K)
+    loss = np.empty(K)
+    total = 0.0
+    for _ in range(n_runs):
+        counts[:] = 0
+        means[:] = 0.0
+        m2[:] = 0.0
+        var[:] = 0.0
+        for t in range(2 * K):
+            a = t % K
+            x = mu[a] + sd[a] * rng.standard_normal()
+            counts[a] += 1
+            d = x - means[a]
+            means[a] += d / counts[a]
+            m2[a] += d * (x - means[a])
+            var[a] = m2[a] / counts[a]
+        ws, scal = K_.init_workspace(counts, params)
+        for t in range(2 * K, run_length):
+            best = 0
+            for b in range(1, K):
+                if means[b] > means[best]:
+                    best = b
+            if whole_step:
+                a = K_._step_dkm(counts, means, var, best, t, plug_in, ws, scal)
+            else:
+                w = ws[K_.W_TMP]
+                eta, pre = K_._hedge_weights_mix(ws[K_.W_LOSS], scal[0], w)
+                for b in range(K):
+                    loss[b] = -var[b] / counts[b]
+                scal[0] = K_._hedge_update_pre(ws[K_.W_LOSS], scal[0], w, eta, loss, pre)
+                a = K_.c_tracking(ws[K_.W_SUMW], counts, w)
+            x = mu[a] + sd[a] * rng.standard_normal()
+            c = counts[a] + 1
+            d = x - means[a]
+            means[a] += d / c
+            m2[a] += d * (x - means[a])
+            counts[a] = c
+            var[a] = m2[a] / c
+        total += means.sum() + var.sum()
+    return total
 
 
 def instances():
@@ -328,7 +385,42 @@ def main():
         )
     print(f"marginal targets at K = 5 met: {n_met}/{n_targets}")
     print()
+    print_dkm_parts(args.repeats, args.min_samples, best[("floor", 5)], s)
+    print()
     print_run_overhead(args.repeats)
+
+
+def print_dkm_parts(repeats, min_samples, floor5, settings, run_length=3000):
+    """Per-sample CPU of DKM's sampling rule at K = 5 without the stopping check, whole and
+    its learner alone (:func:`dkm_parts_loop`, runs of ``run_length`` samples, about the
+    mean stopping time of DKM and EV-DKM on the standard instance), as ratios to the floor
+    loop: the part of the 20x target that the rule's own arithmetic takes."""
+    mu = np.asarray(STANDARD.mu, float)
+    sd = np.sqrt(np.asarray(STANDARD.sigma2, float))
+    params = rule_params(settings)
+    n_runs = max(1, min_samples // run_length)
+    n = n_runs * run_length
+    parts = [
+        ("learner+tracking", False, False),
+        ("EV-DKM step", True, True),
+        ("DKM step", False, True),
+    ]
+    for _, plug_in, whole in parts:  # compile / load outside the measurements
+        dkm_parts_loop(mu, sd, 1, 100, np.random.default_rng(0), params, plug_in, whole)
+    best = dict.fromkeys([p[0] for p in parts], math.inf)
+    for _ in range(repeats):
+        for name, plug_in, whole in parts:
+            rng = np.random.default_rng(0)
+            t0 = time.process_time()
+            dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole)
+            best[name] = min(best[name], (time.process_time() - t0) / n)
+    print(
+        f"== K = 5: DKM's sampling rule without its stopping check, on the floor's draws "
+        f"(runs of {run_length} samples)"
+    )
+    print(f"{'':18s} {'ns':>8s} {'/floor':>7s}   (target of DKM and EV-DKM: 20x)")
+    for name, _, _ in parts:
+        print(f"{name:18s} {1e9 * best[name]:8.1f} {best[name] / floor5:7.1f}")
 
 
 def print_run_overhead(repeats, n_runs=2000):

@@ -94,7 +94,7 @@ def is_perfect_square(n):
     return r * r == n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def c_tracking(sumw, counts, w):
     """C-tracking (Garivier and Kaufmann, 2016) of a weight vector ``w``.
 
@@ -318,7 +318,7 @@ def hedge_weights(L, delta_sum, out):
     return _hedge_weights_mix(L, delta_sum, out)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hedge_weights_mix(L, delta_sum, out):
     """:func:`hedge_weights` and the mix loss ``M(L)`` (:func:`_mix_loss` at the same
     ``eta``, from the same sum of exponentials). Returns ``(eta, M(L))``."""
@@ -334,7 +334,7 @@ def _hedge_weights_mix(L, delta_sum, out):
     return eta, lmin - math.log(s / K) / eta
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix_loss(L, eta):
     K = L.shape[0]
     lmin = L.min()
@@ -351,7 +351,7 @@ def hedge_update(L, delta_sum, u, eta, loss):
     return _hedge_update_pre(L, delta_sum, u, eta, loss, _mix_loss(L, eta))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hedge_update_pre(L, delta_sum, u, eta, loss, pre):
     """:func:`hedge_update` given ``pre = M(L)``."""
     hl = 0.0
