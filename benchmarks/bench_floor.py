@@ -144,14 +144,15 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
     robin): with ``whole_step``, the kernel's own step (:func:`_step_dkm`: AdaHedge weights,
     best response, optimistic gains, AdaHedge update, C-tracking); otherwise the learner and
     the tracking alone (the same calls, with the gains replaced by the negated variances
-    over the counts, no best response)."""
+    over the counts, no best response). Returns the counts of the last run (with
+    ``whole_step``, those of the engine's run capped at ``run_length`` samples when it does
+    not stop earlier)."""
     K = mu.shape[0]
     counts = np.zeros(K, dtype=np.int64)
     means = np.zeros(K)
     m2 = np.zeros(K)
     var = np.zeros(K)
     loss = np.empty(K)
-    total = 0.0
     for _ in range(n_runs):
         counts[:] = 0
         means[:] = 0.0
@@ -187,8 +188,7 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
             m2[a] += d * (x - means[a])
             counts[a] = c
             var[a] = m2[a] / c
-        total += means.sum() + var.sum()
-    return total
+    return counts
 
 
 def instances():
