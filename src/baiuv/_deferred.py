@@ -7,7 +7,10 @@ Pyomo, the threshold kernels and the simulation engine eagerly cost seconds each
 * :func:`deferred_attributes`: a package lists its public names and the module defining
   each one (PEP 562); the defining module is imported the first time the name is looked up.
 * :class:`DeferredModule`: a module object stand-in whose first attribute access imports
-  the module (Pyomo in :mod:`baiuv.thresholds.bob`, needed only by the Ipopt backends).
+  the module (Pyomo in :mod:`baiuv.thresholds.bob`, needed only by the Ipopt backends; the
+  numba kernels in :mod:`baiuv.simulation.engine`, :mod:`baiuv.model.characteristic` and
+  :mod:`baiuv.experiments.thresholds`, needed only by the functions that call them, decision
+  D227).
 """
 
 from __future__ import annotations
@@ -45,7 +48,14 @@ def deferred_attributes(
 
 
 class DeferredModule:
-    """Import module ``name`` on first attribute access."""
+    """Import module ``name`` on first attribute access.
+
+    Each attribute is looked up in the module once and kept on the stand-in, as a
+    ``from name import attr`` would bind it: later accesses are plain attribute reads (tens
+    of nanoseconds, against about half a microsecond through ``__getattr__``), so a
+    stand-in can serve a call made once per simulated run. Meant for modules whose
+    attributes are not rebound after import.
+    """
 
     def __init__(self, name: str):
         self._name = name
@@ -54,4 +64,6 @@ class DeferredModule:
     def __getattr__(self, attr):
         if self._mod is None:
             self._mod = importlib.import_module(self._name)
-        return getattr(self._mod, attr)
+        value = getattr(self._mod, attr)
+        setattr(self, attr, value)
+        return value

@@ -1,13 +1,18 @@
 """Deferred public names (decision D105): cheap ``import baiuv``, every public name resolves."""
 
+import ast
 import importlib
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 PACKAGES = ["baiuv", "baiuv.thresholds", "baiuv.simulation"]
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "workflow" / "scripts"
 
 
 def _modules_after(statement: str) -> set[str]:
@@ -52,6 +57,124 @@ def test_jobs_without_tables_do_not_load_pandas(statement):
     """pandas and pyarrow (about 0.4 s of CPU) load where a table is read or written, not
     in the jobs that write text, copy files or compile the kernels (D223)."""
     assert not {"pandas", "pyarrow"} & _modules_after(statement)
+
+
+#: numba and the modules that define kernels with it.
+NUMBA = {"numba", "baiuv.simulation.rules", "baiuv.model.oracle", "baiuv.thresholds.kernels"}
+
+#: Adapters of jobs that call no numba kernel: they aggregate shard files, render tables and
+#: pages, draw figures or copy files.
+NO_KERNEL_ADAPTERS = (
+    "asym_figure",
+    "asym_table",
+    "audit_aggregate",
+    "audit_figure",
+    "audit_tables",
+    "characteristic_figure",
+    "characteristic_table",
+    "copy_file",
+    "delta_correct_aggregate",
+    "delta_correct_figure",
+    "delta_correct_table",
+    "report_html",
+    "sim_aggregate",
+    "sim_figure",
+    "sim_tables",
+    "thresholds_bob_slope_figure",
+    "thresholds_bob_slope_table",
+    "thresholds_figure",
+    "thresholds_tables",
+)
+
+#: Adapters of jobs that compute characteristic times (the oracle, numba) after reading or
+#: building their inputs, but import nothing compiled.
+ORACLE_ADAPTERS = (
+    "asym_aggregate",
+    "audit_instances",
+    "characteristic_instances",
+    "characteristic_sweep",
+    "reproduction",
+)
+
+
+def _imports_of(path: Path) -> list[str]:
+    """The absolute import statements of a Python file, those inside functions included
+    (``__future__`` imports left out)."""
+    return [
+        ast.unparse(node)
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Import)
+        or (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__")
+    ]
+
+
+def _adapter_imports(name: str) -> str:
+    """The imports of ``workflow/scripts/<name>.py``, and those made inside the functions of
+    the plotting modules it uses (the figure functions import on use)."""
+    statements = _imports_of(SCRIPTS / f"{name}.py")
+    for module in re.findall(r"^from (baiuv\.plotting\.\w+) import", "\n".join(statements), re.M):
+        statements += _imports_of(ROOT / "src" / (module.replace(".", "/") + ".py"))
+    return "\n".join(statements)
+
+
+@pytest.mark.parametrize("name", NO_KERNEL_ADAPTERS + ORACLE_ADAPTERS)
+def test_adapters_import_no_numba(name):
+    """numba and the kernels (about 0.3 s of CPU) load where a kernel is called (D227): the
+    jobs that aggregate, render or draw never load them, and the jobs that compute
+    characteristic times load them with the first one, not with their imports."""
+    assert not NUMBA & _modules_after(_adapter_imports(name))
+
+
+def test_workflow_parse_imports_no_numba():
+    """The Snakemake process (the rule files' imports and the configuration checks, every
+    experiment section of the default configuration) does not import numba (D227)."""
+    imports = [
+        m.group(1)
+        for path in sorted((ROOT / "workflow" / "rules").glob("*.smk"))
+        for m in re.finditer(
+            r"^[ \t]*(from baiuv[\w.]* import (?:\([^)]*\)|.*))", path.read_text(), re.M
+        )
+    ]
+    assert any("baiuv.experiments.asymptotic" in s for s in imports)
+    checks = (
+        "import yaml\nfrom baiuv.pipeline.config import validate_config\n"
+        f"config = yaml.safe_load(open({str(ROOT / 'config' / 'config.yaml')!r}))\n"
+        "assert {'asymptotic', 'audit', 'delta_correct'} <= set(config)\n"
+        f"validate_config(config, {str(ROOT / 'workflow' / 'schemas' / 'config.schema.yaml')!r})"
+    )
+    assert not NUMBA & _modules_after("\n".join(imports) + "\n" + checks)
+
+
+def test_kernels_load_on_first_use():
+    """The engine and the characteristic times import their kernels when they use them."""
+    code = (
+        "import sys\nimport numpy as np\nfrom baiuv.simulation.engine import simulate_run\n"
+        "from baiuv.model.characteristic import characteristic_time\n"
+        "assert 'numba' not in sys.modules\n"
+        "characteristic_time(np.array([1.0, 0.5]), np.array([1.0, 1.0]))\n"
+        "assert 'baiuv.model.oracle' in sys.modules\n"
+        "assert 'baiuv.simulation.rules' not in sys.modules"
+    )
+    assert {"baiuv.model.oracle", "numba"} <= _modules_after(code)
+
+
+def test_deferred_module_binds_each_attribute_on_first_access():
+    """A :class:`~baiuv._deferred.DeferredModule` imports its module on the first attribute
+    access and keeps the attribute: later reads skip ``__getattr__`` (a per-run cost in the
+    engine, D227)."""
+    import fractions
+
+    from baiuv._deferred import DeferredModule
+
+    d = DeferredModule("fractions")
+    assert "Fraction" not in vars(d)
+    assert d.Fraction is fractions.Fraction
+    assert vars(d)["Fraction"] is fractions.Fraction
+    with pytest.raises(AttributeError, match="no_such_name"):
+        d.no_such_name  # noqa: B018
+    assert "baiuv.simulation.rules" not in _modules_after(
+        "from baiuv._deferred import DeferredModule\nDeferredModule('baiuv.simulation.rules')"
+    )
 
 
 def test_heuristic_threshold_spec_does_not_load_scipy_special():

@@ -41,7 +41,7 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
-from baiuv.registry import ALGORITHMS, PARAMETERS, TIGHT, selection
+from baiuv.registry import ALGORITHMS, FAMILIES, PARAMETERS, TIGHT, selection
 from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
@@ -52,7 +52,6 @@ from baiuv.simulation.engine import (
     run_cell,
     shard_runs,
 )
-from baiuv.thresholds import FAMILIES, make_threshold
 
 __all__ = [
     "THEORY",
@@ -283,6 +282,8 @@ def check_asymptotic_config(section: Mapping, named: Mapping[str, Mapping]) -> N
         raise ValueError(f"asymptotic.tolerance must be in (0, 1), got {tol!r}")
     for j, (_, thr) in enumerate(pairs):
         if "student" in thr:
+            from baiuv.thresholds.families import make_threshold
+
             for a in asymptotic_instances(section["instances"], named):
                 try:
                     make_threshold(thr, a.instance.K, log_inv_delta=levels[-1])

@@ -33,6 +33,7 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
+from baiuv.registry import FAMILIES
 from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
@@ -46,7 +47,6 @@ from baiuv.simulation.engine import (
     run_cell,
     shard_runs,
 )
-from baiuv.thresholds import FAMILIES
 
 __all__ = [
     "FEATURES",

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from baiuv.experiments.thresholds import threshold_curves
-from baiuv.thresholds.families import ThresholdParams
+
+if TYPE_CHECKING:  # the threshold kernels load where a curve is computed (D227)
+    from baiuv.thresholds.families import ThresholdParams
 
 __all__ = ["bob_slope_curves", "local_slopes", "bob_slope_summary", "bob_slope_markdown"]
 

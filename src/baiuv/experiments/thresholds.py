@@ -6,6 +6,10 @@ Setting: K = 2 arms, instance ``(mu, sigma2)`` (paper: ``(0, -0.2)``, ``(1, 0.5)
 stream alternating between the arms (arm a first), so at time ``t``
 ``N_a = ceil(t/2)``, ``N_b = floor(t/2)``. Deterministic families are computed once;
 data-dependent ones (kl, bob, ev-bob) on ``streams`` independent streams.
+
+The threshold families, their kernels and the BoB solvers (numba) are imported by the
+functions that compute thresholds, so the job that renders the Markdown tables does not
+import numba (decision D227).
 """
 
 from __future__ import annotations
@@ -13,34 +17,21 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from baiuv._deferred import DeferredModule
+from baiuv.registry import EV_FAMILIES, FAMILIES, STATEFUL
 from baiuv.report.tables import markdown_table
 from baiuv.simulation.rng import run_generator
-from baiuv.thresholds import kernels as _k
-from baiuv.thresholds.bob import (
-    BobSolverError,
-    ipopt_backend,
-    ipopt_solution,
-    resolve_backend,
-    solve_bob,
-)
-from baiuv.thresholds.concentration import monotonicity_initial_count
-from baiuv.thresholds.families import (
-    EV_FAMILIES,
-    FAMILIES,
-    STATEFUL,
-    ThresholdParams,
-    bob_constants,
-    initial_count,
-    make_threshold,
-    new_arm_state,
-    pair_threshold,
-)
+
+if TYPE_CHECKING:
+    from baiuv.thresholds.families import ThresholdParams
+
+#: The threshold kernels, imported by the first function that computes a threshold.
+_k = DeferredModule("baiuv.thresholds.kernels")
 
 __all__ = [
     "CurveGrid",
@@ -139,6 +130,8 @@ def curve_grid(
     (arm a first, so ``N_a = ceil(t/2)``, ``N_b = floor(t/2)``), seeded by ``seed`` and
     numbered from ``seed_offset``; ``params`` of the thresholds (default
     :class:`ThresholdParams`)."""
+    from baiuv.thresholds.families import ThresholdParams
+
     _check_axis_streams(axis, streams)
     if len(mu) != 2 or len(sigma2) != 2 or min(sigma2) <= 0:
         raise ValueError("mu and sigma2 must have 2 entries (K = 2), sigma2 > 0")
@@ -165,6 +158,8 @@ def threshold_curves(
     ``times``, ``streams``, ``seed``, ``seed_offset``): keyword arguments of
     :func:`curve_grid`.
     """
+    from baiuv.thresholds.families import make_threshold, pair_threshold
+
     for f in families:
         if f not in FAMILIES:
             raise ValueError(f"families must be in {FAMILIES}, got {f!r}")
@@ -218,6 +213,14 @@ def initial_times(
     monotonicity condition ``t^m(delta)`` (eq:def_initial_time_monotonicity) alone, for KL
     (``t^m(delta/2)`` for BoB; missing for the other families).
     """
+    from baiuv.thresholds.concentration import monotonicity_initial_count
+    from baiuv.thresholds.families import (
+        ThresholdParams,
+        initial_count,
+        make_threshold,
+        new_arm_state,
+    )
+
     params = params or ThresholdParams()
     rows = []
     dummy = np.linspace(-1.0, 1.0, 4096)  # any non-degenerate data
@@ -289,6 +292,9 @@ def threshold_costs(
     ``ipopt_backend``, the executable when one exists, else cyipopt; NaN without Ipopt);
     ``kernel_s``: one numba ``pair_threshold_kernel`` call Median over ``repeats``.
     """
+    from baiuv.thresholds.bob import ipopt_backend, resolve_backend
+    from baiuv.thresholds.families import ThresholdParams, make_threshold, pair_threshold
+
     used = resolve_backend(backend)
     ipb = ipopt_backend()
     params = params or ThresholdParams()
@@ -323,10 +329,10 @@ def threshold_costs(
             ip = _median_time(
                 lambda name=name, kw=kw: pair_threshold(name, backend=ipb, **kw), int(repeats)
             )
-        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile / warm
+        _k.pair_threshold_loop(spec.code, spec.fparams, spec.table, n, sa, sb, 10)  # compile
         reps = 2000
         t0 = time.perf_counter()
-        _kernel_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
+        _k.pair_threshold_loop(spec.code, spec.fparams, spec.table, n, sa, sb, reps)
         kern = (time.perf_counter() - t0) / reps
         rows.append(
             dict(
@@ -379,6 +385,9 @@ def ipopt_agreement(
     ValueError
         On bad arguments; ``BobSolverError`` when no Ipopt backend is available.
     """
+    from baiuv.thresholds.bob import BobSolverError, ipopt_backend, ipopt_solution, solve_bob
+    from baiuv.thresholds.families import bob_constants, make_threshold
+
     for f in families:
         if f not in ("bob", "ev-bob"):
             raise ValueError(f"families must be 'bob' or 'ev-bob', got {f!r}")
@@ -459,14 +468,6 @@ def agreement_summary(df: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows)
-
-
-@njit(cache=True)
-def _kernel_loop(code, fparams, table, n, sa, sb, reps):
-    acc = 0.0
-    for i in range(reps):
-        acc += _k.pair_threshold_kernel(code, fparams, table, 2.0 * n + (i % 2), n, n, sa, sb)
-    return acc
 
 
 # Section sec:calibration_stopping_rules: Box condition after 16 (delta=0.1) and 20

@@ -1,6 +1,9 @@
 """Characteristic times and optimal allocations (Appendix ``app:characteristic_times``).
 
-Public, validated front-ends to the compiled oracles of :mod:`baiuv.model.oracle`.
+Public, validated front-ends to the compiled oracles of :mod:`baiuv.model.oracle`. numba
+and the oracles load with the first characteristic time or allocation a process computes,
+not with this module, so the modules that import it for its names (the experiments, the
+reproduction report) cost a job no numba import unless it computes one (decision D227).
 """
 
 from __future__ import annotations
@@ -9,10 +12,12 @@ from typing import Literal
 
 import numpy as np
 
-from baiuv.model.oracle import oracle_bisection, oracle_fast
+from baiuv._deferred import DeferredModule
 from baiuv.model.validate import check_beta, check_instance, unique_best
 
 Method = Literal["fast", "bisection"]
+
+_oracles = DeferredModule("baiuv.model.oracle")
 
 
 def _oracle(mu, sigma2, known_variance, beta, method):
@@ -23,9 +28,9 @@ def _oracle(mu, sigma2, known_variance, beta, method):
         # writable C-contiguous copies: the argument types under which the simulation
         # kernels compile the warm-started oracle, loaded from numba's cache (D220)
         mu, sigma2 = np.array(mu, order="C"), np.array(sigma2, order="C")
-        return oracle_fast(mu, sigma2, best, bool(known_variance), b)
+        return _oracles.oracle_fast(mu, sigma2, best, bool(known_variance), b)
     if method == "bisection":
-        return oracle_bisection(mu, sigma2, best, bool(known_variance), b)
+        return _oracles.oracle_bisection(mu, sigma2, best, bool(known_variance), b)
     raise ValueError(f"method must be 'fast' or 'bisection', got {method!r}")
 
 

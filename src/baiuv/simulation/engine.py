@@ -2,7 +2,10 @@
 
 The numerical work happens in :mod:`baiuv.simulation.rules` (numba); this module
 validates arguments, derives each run's random stream, calls the kernels and assembles
-tables.
+tables. The kernels (the sampling rules, the threshold families and their kernels, the
+oracle) load with the first run or threshold a process needs, not with this module: the
+experiments import it for its settings and table columns, and the jobs that only aggregate
+or render run tables start without numba (decision D227).
 
 Registry
 --------
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from baiuv._deferred import DeferredModule
 from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.instance import GaussianInstance, random_instance
 from baiuv.model.validate import (
@@ -41,6 +45,7 @@ from baiuv.model.validate import (
 from baiuv.pipeline.shards import concat_runs
 from baiuv.registry import (
     ALGORITHMS,
+    FAMILIES,
     N_PARAMS,
     PARAMETERS,
     RULE_CUSTOM,
@@ -48,13 +53,13 @@ from baiuv.registry import (
     get_algorithm,
     run_parameters,
 )
-from baiuv.simulation import rules
 from baiuv.simulation.rng import generator_of, run_generator, run_seed
-from baiuv.thresholds.families import FAMILIES, ThresholdParams, make_threshold
-from baiuv.thresholds.kernels import new_state
 
 if TYPE_CHECKING:  # imported where a run table is built (D223)
     import pandas as pd
+
+#: The sampling rules' kernels, imported by the first run of a process (D227).
+rules = DeferredModule("baiuv.simulation.rules")
 
 __all__ = [
     "ALGORITHMS",
@@ -191,6 +196,8 @@ class RunSettings:
 
 @functools.lru_cache(maxsize=64)
 def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+    from baiuv.thresholds.families import ThresholdParams, make_threshold
+
     return make_threshold(
         name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
     )
@@ -203,6 +210,8 @@ def _fresh_states(K: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=64)
 def _states_template(K: int) -> np.ndarray:
+    from baiuv.thresholds.kernels import new_state
+
     states = np.tile(new_state(), (K, 1))
     states.setflags(write=False)
     return states

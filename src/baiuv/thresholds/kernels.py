@@ -314,3 +314,17 @@ def pair_threshold_kernel(
             e = kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, gamma)
         return _bob_exact(float(n_a), float(n_b), ca, cb, da, db, e, code == EV_BOB)
     raise ValueError("unknown threshold code")
+
+
+@njit(cache=True)
+def pair_threshold_loop(code, fparams, table, n, state_a, state_b, reps):
+    """Sum of ``reps`` calls of :func:`pair_threshold_kernel` at ``N_a = N_b = n`` (``t``
+    alternating between ``2n`` and ``2n + 1``), in one compiled loop: the per-call cost of
+    the kernel without a Python call around it
+    (:func:`baiuv.experiments.thresholds.threshold_costs`)."""
+    acc = 0.0
+    for i in range(reps):
+        acc += pair_threshold_kernel(
+            code, fparams, table, 2.0 * n + (i % 2), n, n, state_a, state_b
+        )
+    return acc
