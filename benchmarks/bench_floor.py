@@ -160,12 +160,7 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
         var[:] = 0.0
         for t in range(2 * K):
             a = t % K
-            x = mu[a] + sd[a] * rng.standard_normal()
-            counts[a] += 1
-            d = x - means[a]
-            means[a] += d / counts[a]
-            m2[a] += d * (x - means[a])
-            var[a] = m2[a] / counts[a]
+            K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
         ws, scal = K_.init_workspace(counts, params)
         for t in range(2 * K, run_length):
             best = 0
@@ -181,13 +176,7 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
                     loss[b] = -var[b] / counts[b]
                 scal[0] = K_._hedge_update_pre(ws[K_.W_LOSS], scal[0], w, eta, loss, pre)
                 a = K_.c_tracking(ws[K_.W_SUMW], counts, w)
-            x = mu[a] + sd[a] * rng.standard_normal()
-            c = counts[a] + 1
-            d = x - means[a]
-            means[a] += d / c
-            m2[a] += d * (x - means[a])
-            counts[a] = c
-            var[a] = m2[a] / c
+            K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
     return counts
 
 
