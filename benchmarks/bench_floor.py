@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from baiuv import STANDARD
+from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.instance import random_instance
 from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation import rules as K_
@@ -163,10 +164,7 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
             K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
         ws, scal = K_.init_workspace(counts, params)
         for t in range(2 * K, run_length):
-            best = 0
-            for b in range(1, K):
-                if means[b] > means[best]:
-                    best = b
+            best = empirical_best(means)
             if whole_step:
                 a = K_._step_dkm(counts, means, var, best, t, plug_in, ws, scal)
             else:
