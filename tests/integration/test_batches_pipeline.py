@@ -9,6 +9,7 @@ aggregate is byte-identical, and the job counts show the two ways.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -53,3 +54,22 @@ def test_one_job_per_shard_gives_the_batched_files(tiny_pipeline, tmp_path):
     assert "(Rule: sim_shard)" not in log
     batch_log = (tiny_pipeline / "logs" / "batches" / "simulations_0.log").read_text()
     assert f"{TINY_SHARDS} shards on 2 worker processes" in batch_log, batch_log[-2000:]
+
+
+def test_batch_records_hold_the_digest_of_the_cells(tiny_pipeline):
+    # Snakemake's record of each output of a batch job holds the job's parameters (D229):
+    # the digest of its cells, not the cells, so records do not grow with the batch squared
+    records = [
+        json.loads(p.read_text()) for p in (tiny_pipeline / ".snakemake" / "metadata").iterdir()
+    ]
+    batch = [r for r in records if re.fullmatch(r"\w+_batch_\d+", r["rule"])]
+    assert batch, sorted({r["rule"] for r in records})
+    digest = re.compile(r"CellBatch\(cells=(\d+), sha256=[0-9a-f]{64}\)")
+    for rule in {r["rule"] for r in batch}:
+        mine = [r for r in batch if r["rule"] == rule]
+        params = {tuple(r["params"]) for r in mine}
+        assert len(params) == 1, params
+        (shown,) = params.pop()
+        match = digest.fullmatch(shown)
+        assert match, shown
+        assert 2 * int(match.group(1)) == len(mine)  # two files per cell, one record each

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baiuv.pipeline.batches import (
+    CellBatch,
     batch_count,
     local_batches,
     pool_workers,
@@ -42,6 +45,49 @@ def test_batch_count_depends_on_the_cells_only():
     assert [batch_count(n, "auto") for n in (0, 1, 2, 36, 360)] == [0, 1, 1, 1, 1]
     # a number: that many batches, at most one per shard
     assert batch_count(10, 4) == 4 and batch_count(3, 4) == 3 and batch_count(0, 4) == 0
+
+
+def _cell(i: int, alg: str = "TaS") -> dict:
+    return {
+        "kind": "simulations",
+        "params": {"experiment": "random", "algorithm": alg, "shard": i, "spec": {"K": 10}},
+        "output": {"runs": f"r/{alg}/{i}.parquet", "timings": f"t/{alg}/{i}.parquet"},
+        "log": f"logs/{alg}/{i}.log",
+    }
+
+
+def test_cell_batch_is_shown_by_its_digest():
+    # Snakemake stores repr(params) in the record of every output of a job (D229): the
+    # repr of a batch is short whatever its size, and the job still gets the cells
+    cells = [_cell(i, alg) for alg in ("TaS", "uniform") for i in range(180)]
+    batch = CellBatch(cells)
+    text = repr(batch)
+    assert re.fullmatch(r"CellBatch\(cells=360, sha256=[0-9a-f]{64}\)", text), text
+    assert len(text) < 100 < len(repr(list(cells)))
+    assert list(batch) == cells and batch[3] is cells[3] and len(batch) == 360
+    # pickled into the job's script and back: the same cells, the same class
+    back = pickle.loads(pickle.dumps(batch))
+    assert type(back) is CellBatch and list(back) == cells and repr(back) == text
+    assert repr(CellBatch(copy.deepcopy(cells))) == text  # the content decides, not identity
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda c: c[7]["params"]["spec"].update(K=11),  # a nested parameter
+        lambda c: c[0]["output"].update(runs="elsewhere.parquet"),  # a file
+        lambda c: c[359].update(log="other.log"),  # a log
+        lambda c: c.pop(),  # a cell less
+        lambda c: c.reverse(),  # the order the workers take the cells in
+        lambda c: c[5]["params"].update(shard=5.0),  # 5 and 5.0 differ in the JSON
+    ],
+)
+def test_cell_batch_digest_changes_with_any_cell(change):
+    cells = [_cell(i, alg) for alg in ("TaS", "uniform") for i in range(180)]
+    before = repr(CellBatch(cells))
+    changed = copy.deepcopy(cells)
+    change(changed)
+    assert repr(CellBatch(changed)) != before
 
 
 @given(

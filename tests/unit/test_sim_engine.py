@@ -18,7 +18,7 @@ from baiuv.simulation import (
     shard_runs,
     simulate_run,
 )
-from baiuv.simulation.engine import RUN_COLUMNS
+from baiuv.simulation.engine import DECISION_COLUMNS, RUN_COLUMNS
 
 EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
 
@@ -131,6 +131,54 @@ def test_random_instances_do_not_depend_on_count():
         assert a.mu[0] == 0 and a.sigma2[0] == 1
         assert np.all((-a.mu[1:] >= 0.2) & (-a.mu[1:] <= 1.0))
         assert np.all((a.sigma2[1:] >= 0.1) & (a.sigma2[1:] <= 10))
+
+
+def test_random_instances_are_kept_and_keyed_by_every_parameter():
+    # instance i of a random experiment is drawn from run_seed(seed, name, "instances", 0, i)
+    # once per process and shared (its arrays are read-only); any parameter changes it
+    from baiuv.model.instance import random_instance
+    from baiuv.simulation.rng import run_generator
+
+    exp = Experiment("kept", "random", 1, None, n_instances=4, K=6, gap_range=(0.3, 0.9))
+    first = exp.instance_at(2, 5)[1]
+    fresh = random_instance(run_generator(5, "kept", "instances", 0, 2), 6, (0.3, 0.9), (0.1, 10.0))
+    assert np.array_equal(first.mu, fresh.mu) and np.array_equal(first.sigma2, fresh.sigma2)
+    assert exp.instance_at(2, 5)[1] is first and not first.mu.flags.writeable
+    others = [
+        exp.instance_at(2, 6)[1],
+        exp.instance_at(3, 5)[1],
+        Experiment("other", "random", 1, None, 4, 6, (0.3, 0.9)).instance_at(2, 5)[1],
+        Experiment("kept", "random", 1, None, 4, 7, (0.3, 0.9)).instance_at(2, 5)[1],
+        Experiment("kept", "random", 1, None, 4, 6, (0.3, 0.8)).instance_at(2, 5)[1],
+        Experiment("kept", "random", 1, None, 4, 6, (0.3, 0.9), (0.1, 5.0)).instance_at(2, 5)[1],
+    ]
+    for other in others:
+        assert (
+            other.K != first.K
+            or not np.array_equal(other.mu, first.mu)
+            or not (np.array_equal(other.sigma2, first.sigma2))
+        )
+
+
+def test_run_cell_rows_are_those_of_simulate_run():
+    # run_cell prepares the kernel call once per cell: each row is still simulate_run's
+    exp = Experiment("rows", "random", 2, None, n_instances=3, K=5)
+    s = RunSettings(delta=0.1)
+    for alg in ("TCI", "fixed", "FHN1", "EV-TaS"):
+        df = run_shard(exp, alg, seed=8, settings=s)
+        for row in df.itertuples():
+            inst = exp.instance_at(row.instance_index, 8)[1]
+            one = simulate_run(
+                inst,
+                alg,
+                settings=s,
+                seed=8,
+                experiment="rows",
+                instance_id=row.instance,
+                run=row.run,
+            )
+            for c in DECISION_COLUMNS + ("seed_entropy", "spawn_key"):
+                assert getattr(row, c) == one[c], (alg, c)
 
 
 def test_shard_runs_partition():

@@ -6,8 +6,9 @@
 # from the config alone, not from --cores. Either way the shards run through the functions
 # of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard files are
 # the same. On a cluster (SHARD_BATCHES = 0) these rules do not exist and the shard rules
-# of the families run instead.
-from baiuv.pipeline.batches import batch_count, split_batches
+# of the families run instead. The cells reach the job as a CellBatch, which Snakemake's
+# records show by its digest (decision D229).
+from baiuv.pipeline.batches import CellBatch, batch_count, split_batches
 
 
 def shard_cell(kind, output, log, params, wildcards):
@@ -90,6 +91,6 @@ if SHARD_BATCHES:
                 resources:
                     mem_mb=1000 * BATCH_THREADS,
                 params:
-                    cells=batch,
+                    cells=CellBatch(batch),
                 script:
                     "../scripts/run_cells.py"

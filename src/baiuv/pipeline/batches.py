@@ -29,7 +29,14 @@ import signal
 import time
 from collections.abc import Mapping, Sequence
 
-__all__ = ["batch_count", "local_batches", "pool_workers", "run_cells", "split_batches"]
+__all__ = [
+    "CellBatch",
+    "batch_count",
+    "local_batches",
+    "pool_workers",
+    "run_cells",
+    "split_batches",
+]
 
 
 def local_batches(setting: str | int, *, default_mode: bool, nodes: int | None) -> str | int:
@@ -84,6 +91,33 @@ def split_batches(cells: Sequence, n_batches: int, key=None) -> list[list]:
         order.sort(key=lambda c: first[key(c)])
     n = min(n_batches, len(order))
     return [order[b::n] for b in range(n)] if n else []
+
+
+class CellBatch(tuple):
+    """The cells of one batch job (its ``params.cells``), shown by their digest.
+
+    Snakemake keeps the ``repr`` of each parameter of a job in the metadata record of every
+    output of the job, to rerun it when a parameter changes. A batch job has two outputs per
+    cell and its parameter is the list of its cells, so the records of a batch of ``n``
+    cells would hold ``2 n`` copies of all ``n`` cells: 212 MB for the 360 shards of the
+    paper-scale stopping-time experiment, read back by every later run. The ``repr`` of a
+    ``CellBatch`` is its number of cells and the SHA-256 of their canonical JSON, which
+    changes with any parameter, file or log of any cell (decision D229). The job itself
+    receives the cells (a tuple: ``batch[i]``, ``len(batch)``, iteration).
+    """
+
+    __slots__ = ()
+
+    def digest(self) -> str:
+        """SHA-256 of the cells' JSON (keys sorted, no spaces; other values by ``repr``)."""
+        import hashlib
+        import json
+
+        text = json.dumps(list(self), sort_keys=True, separators=(",", ":"), default=repr)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        return f"CellBatch(cells={len(self)}, sha256={self.digest()})"
 
 
 #: The cells of the running pool, read by its forked workers (:func:`_run_pooled`).

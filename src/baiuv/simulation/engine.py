@@ -245,6 +245,107 @@ def glr_loop(algorithm: Algorithm):
     return functools.partial(rules.run_glr_loop, step, RULE_CUSTOM)
 
 
+class _Runner:
+    """The kernel call of the runs of one algorithm with one settings.
+
+    What does not depend on the run (the threshold, the rule's parameters, the loop, the
+    constants of FHN) is prepared once per number of arms, so that the runs of a cell
+    (:func:`run_cell`) pay only for their own kernel call. ``runner(mu, sigma2, rng)``
+    returns ``(tau, recommendation, counts, truncated, wall_time)``, the wall-clock time
+    being that of the kernel call.
+    """
+
+    __slots__ = ("alg", "settings", "_by_k")
+
+    def __init__(self, alg: Algorithm, settings: RunSettings):
+        self.alg = alg
+        self.settings = settings
+        self._by_k: dict[int, tuple] = {}
+
+    def _prepare(self, K: int) -> tuple:
+        s, alg = self.settings, self.alg
+        if alg.kernel == "fhn":
+            if K < 2:  # pragma: no cover - guarded by GaussianInstance
+                raise ValueError("instance must have K >= 2 arms")
+            n0, log_term = _fhn_constants(s, K)
+            prep = (n0, log_term, alg.name == "FHN1", int(s.max_samples))
+        else:
+            spec = _threshold_spec(
+                s.threshold,
+                K,
+                s.resolved_log_inv_delta,
+                tuple(sorted(dict(s.threshold_params).items())),
+            )
+            wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
+            lazy = float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0
+            prep = (glr_loop(alg), spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
+        self._by_k[K] = prep
+        return prep
+
+    def __call__(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
+        K = mu.size
+        prep = self._by_k.get(K)
+        if prep is None:
+            prep = self._prepare(K)
+        alg = self.alg
+        if alg.kernel == "fhn":
+            n0, log_term, use_n0, max_samples = prep
+            t0 = time.perf_counter()
+            tau, rec, counts, trunc = rules.run_fhn(
+                mu, sigma2, n0, log_term, use_n0, rng, max_samples
+            )
+            return tau, rec, counts, trunc, time.perf_counter() - t0
+        loop, spec, params, wfix, n0, max_samples, lazy = prep
+        if wfix is None:
+            wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
+        states = _fresh_states(K)
+        t0 = time.perf_counter()
+        tau, rec, counts, trunc = loop(
+            alg.plug_in,
+            mu,
+            sigma2,
+            n0,
+            spec.code,
+            spec.fparams,
+            spec.table,
+            states,
+            params,
+            wfix,
+            rng,
+            max_samples,
+            lazy,
+        )
+        return tau, rec, counts, trunc, time.perf_counter() - t0
+
+
+def _run_result(
+    alg: Algorithm,
+    experiment: str,
+    instance_id: str | int,
+    run: int,
+    ss: np.random.SeedSequence,
+    best: int,
+    outcome: tuple,
+) -> dict:
+    """The result of one run (:func:`simulate_run`) from its kernel's ``outcome``."""
+    tau, rec, counts, trunc, wall = outcome
+    return {
+        "algorithm": alg.name,
+        "experiment": str(experiment),
+        "instance": str(instance_id),
+        "run": int(run),
+        "seed_entropy": str(ss.entropy),
+        "spawn_key": ",".join(str(k) for k in ss.spawn_key),
+        "stopping_time": int(tau),
+        "recommendation": int(rec),
+        "best_arm": best,
+        "correct": bool(rec == best),
+        "counts": counts.tolist(),
+        "truncated": bool(trunc),
+        "wall_time": float(wall),
+    }
+
+
 def simulate_run(
     instance: GaussianInstance,
     algorithm: str | Algorithm,
@@ -284,63 +385,12 @@ def simulate_run(
     s = settings if settings is not None else RunSettings()
     if not isinstance(s, RunSettings):
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
-    mu, sigma2 = instance.mu, instance.sigma2  # validated when the instance was made
-    K = mu.size
     ss = run_seed(seed, experiment, instance_id, alg.name, run)
     if rng is None:
         rng = generator_of(ss)
-    t0 = time.perf_counter()
-    if alg.kernel == "fhn":
-        if K < 2:  # pragma: no cover - guarded by GaussianInstance
-            raise ValueError("instance must have K >= 2 arms")
-        n0, log_term = _fhn_constants(s, K)
-        tau, rec, counts, trunc = rules.run_fhn(
-            mu, sigma2, n0, log_term, alg.name == "FHN1", rng, int(s.max_samples)
-        )
-    else:
-        spec = _threshold_spec(
-            s.threshold,
-            K,
-            s.resolved_log_inv_delta,
-            tuple(sorted(dict(s.threshold_params).items())),
-        )
-        params = rule_params(s)
-        if alg.needs_instance:
-            wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
-        else:
-            wfix = np.full(K, 1.0 / K)
-        tau, rec, counts, trunc = glr_loop(alg)(
-            alg.plug_in,
-            mu,
-            sigma2,
-            int(s.n0),
-            spec.code,
-            spec.fparams,
-            spec.table,
-            _fresh_states(K),
-            params,
-            wfix,
-            rng,
-            int(s.max_samples),
-            float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0,
-        )
-    wall = time.perf_counter() - t0
-    best = int(np.argmax(mu))
-    return {
-        "algorithm": alg.name,
-        "experiment": str(experiment),
-        "instance": str(instance_id),
-        "run": int(run),
-        "seed_entropy": str(ss.entropy),
-        "spawn_key": ",".join(str(k) for k in ss.spawn_key),
-        "stopping_time": int(tau),
-        "recommendation": int(rec),
-        "best_arm": best,
-        "correct": bool(rec == best),
-        "counts": [int(c) for c in counts],
-        "truncated": bool(trunc),
-        "wall_time": float(wall),
-    }
+    # mu and sigma2 were validated when the instance was made
+    outcome = _Runner(alg, s)(instance.mu, instance.sigma2, rng)
+    return _run_result(alg, experiment, instance_id, run, ss, instance.best_arm, outcome)
 
 
 # --------------------------------------------------------------------------- experiments
@@ -386,13 +436,26 @@ class Experiment:
             return self.instance.name or "instance", self.instance
         if not (0 <= i < self.n_instances):
             raise ValueError(f"instance index must be in [0, {self.n_instances}), got {i}")
-        rng = run_generator(seed, self.name, "instances", 0, i)
-        return str(i), random_instance(rng, self.K, self.gap_range, self.var_range, name=str(i))
+        inst = _random_instance_at(
+            int(seed), self.name, int(i), int(self.K), tuple(self.gap_range), tuple(self.var_range)
+        )
+        return str(i), inst
 
     def run_keys(self) -> list[tuple[int, int]]:
         """Every ``(instance index, run)`` of the experiment, in canonical order."""
         n_inst = self.n_instances if self.kind == "random" else 1
         return [(i, r) for i in range(n_inst) for r in range(self.runs)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _random_instance_at(
+    seed: int, name: str, i: int, K: int, gap_range: tuple, var_range: tuple
+) -> GaussianInstance:
+    """Instance ``i`` of the random experiment ``name`` (:meth:`Experiment.instance_at`),
+    kept: the shards of every algorithm that a process runs draw the same instances. The
+    instance's arrays are read-only, so the one object can be shared."""
+    rng = run_generator(seed, name, "instances", 0, i)
+    return random_instance(rng, K, gap_range, var_range, name=str(i))
 
 
 def experiment_from_config(
@@ -496,17 +559,19 @@ def run_cell(
     rows = []
     if len(runs):  # compile / load the numba cache before timing
         warm_up(runs[0].instance, alg, settings, seed=seed)
+    runner = _Runner(alg, settings)
+    columns = list(columns)
+    best: dict[int, int] = {}  # best arm of each instance object of the cell
     for done, job in enumerate(runs, 1):
-        res = simulate_run(
-            job.instance,
-            alg,
-            settings=settings,
-            seed=seed,
-            experiment=experiment,
-            instance_id=job.instance_id,
-            run=job.run,
-        )
-        rows.append({c: job.fields[c] if c in job.fields else res[c] for c in columns})
+        inst = job.instance
+        ss = run_seed(seed, experiment, job.instance_id, alg.name, job.run)
+        outcome = runner(inst.mu, inst.sigma2, generator_of(ss))
+        b = best.get(id(inst))
+        if b is None:
+            b = best[id(inst)] = inst.best_arm
+        res = _run_result(alg, experiment, job.instance_id, job.run, ss, b, outcome)
+        fields = job.fields
+        rows.append({c: fields[c] if c in fields else res[c] for c in columns})
         if progress is not None:
             progress(done, len(runs))
     import pandas as pd
