@@ -8,6 +8,7 @@ import copy
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from numba import njit
@@ -122,7 +123,18 @@ def test_bad_registrations_are_refused():
 @njit
 def toy_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
     """A toy sampling rule, compiled here and nowhere in the package: arm 0 twice per
-    cycle ``0, 0, 1, ..., K-1`` indexed by ``t``."""
+    cycle ``0, 0, 1, ..., K-1`` indexed by ``t``.
+
+    It also writes into the arrays ``params`` and ``wfix`` the engine passes it, and its
+    first call in a run (``scal[3]`` is 0 in a fresh workspace) samples the last arm
+    throughout when it finds them written: a run that received an earlier run's arrays
+    then has other counts than :func:`toy_counts`."""
+    if scal[3] == 0.0:
+        scal[3] = 1.0 if (wfix[0] == wfix[0] and params[0] == params[0]) else -1.0
+    wfix[0] = np.nan
+    params[0] = np.nan
+    if scal[3] < 0.0:
+        return counts.shape[0] - 1
     p = t % (counts.shape[0] + 1)
     return 0 if p == 0 else p - 1
 
@@ -215,6 +227,21 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
         idf.observe(arm, float(idf.counts[arm] % 2))
     colours = algorithm_colours(["TaS", "EV-TaS", "toy"])
     assert colours["TaS"] == colours["EV-TaS"] != colours["toy"]
+
+
+def test_runs_of_a_cell_do_not_share_the_arrays_a_step_kernel_writes(toy_rule):
+    # the toy kernel writes into params and wfix; the runs of a shard each get their own
+    # (the cell prepares its kernel call once: D230), so each run samples as toy_counts says
+    from baiuv.model.instance import STANDARD
+    from baiuv.simulation.engine import Experiment, RunSettings, run_shard
+
+    exp = Experiment("toy-own-arrays", "named", 4, STANDARD)
+    settings = RunSettings(threshold="heuristic", delta=0.01)
+    df = run_shard(exp, "toy", seed=3, settings=settings)
+    n0K = settings.n0 * STANDARD.K
+    assert (df["stopping_time"] > n0K + STANDARD.K).all()  # every run called the kernel
+    for counts, tau in zip(df["counts"], df["stopping_time"], strict=True):
+        assert list(counts) == toy_counts(STANDARD.K, settings.n0, tau)
 
 
 def test_tight_families_are_the_papers():

@@ -298,6 +298,9 @@ class _Runner:
         loop, spec, params, wfix, n0, max_samples, lazy = prep
         if wfix is None:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
+        # each run gets its own arrays: a registered step kernel may write into them
+        params = params.copy()
+        wfix = wfix.copy()
         states = _fresh_states(K)
         t0 = time.perf_counter()
         tau, rec, counts, trunc = loop(
