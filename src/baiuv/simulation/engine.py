@@ -246,7 +246,7 @@ def glr_loop(algorithm: Algorithm):
 
 
 class _Runner:
-    """The kernel call of the runs of one algorithm with one settings.
+    """The kernel call of the runs of one algorithm with one set of settings.
 
     What does not depend on the run (the threshold, the rule's parameters, the loop, the
     constants of FHN) is prepared once per number of arms, so that the runs of a cell
