@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,8 +33,9 @@ class GaussianInstance:
     def K(self) -> int:
         return int(self.mu.size)
 
-    @property
+    @functools.cached_property
     def best_arm(self) -> int:
+        """Index of the best arm (computed once: the arrays are read-only)."""
         return int(np.argmax(self.mu))
 
     def characteristic_time(self, **kw) -> float:

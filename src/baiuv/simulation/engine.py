@@ -564,22 +564,18 @@ def run_cell(
         warm_up(runs[0].instance, alg, settings, seed=seed)
     runner = _Runner(alg, settings)
     columns = list(columns)
-    best: dict[int, int] = {}  # best arm of each instance object of the cell
     for done, job in enumerate(runs, 1):
         inst = job.instance
         ss = run_seed(seed, experiment, job.instance_id, alg.name, job.run)
         outcome = runner(inst.mu, inst.sigma2, generator_of(ss))
-        b = best.get(id(inst))
-        if b is None:
-            b = best[id(inst)] = inst.best_arm
-        res = _run_result(alg, experiment, job.instance_id, job.run, ss, b, outcome)
+        res = _run_result(alg, experiment, job.instance_id, job.run, ss, inst.best_arm, outcome)
         fields = job.fields
         rows.append({c: fields[c] if c in fields else res[c] for c in columns})
         if progress is not None:
             progress(done, len(runs))
     import pandas as pd
 
-    return pd.DataFrame(rows, columns=list(columns))
+    return pd.DataFrame(rows, columns=columns)
 
 
 def run_shard(
