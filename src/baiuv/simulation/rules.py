@@ -1112,6 +1112,10 @@ def run_glr_loop(
                                 arm = -1
                                 break
                 if arm < 0:  # not certified by the enclosures above
+                    # v_star, an upper end of some v_a, bounds min v_a: an arm whose rational
+                    # lower end exceeds it cannot attain the minimum, and keeps its rational
+                    # enclosure (no logarithms, decision D231)
+                    v_cut = v_star if use_bounds else math.inf
                     all_exact = True
                     v_star = math.inf
                     for a in range(K):
@@ -1126,6 +1130,8 @@ def run_glr_loop(
                         else:
                             all_exact = False
                             if not bnd_ok[a]:
+                                if rlo[a] + log_counts[a] > v_cut:
+                                    continue
                                 zlo[a], zhi[a] = tc_unknown_bounds(
                                     mb, sb, nb, means[a], variances[a], counts[a]
                                 )
@@ -1138,8 +1144,8 @@ def run_glr_loop(
                         unique = True
                         for a in range(K):
                             if a != best and a != arm:
-                                lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
-                                if not (lo > v_star):
+                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                                if not (lo + log_counts[a] > v_star):
                                     unique = False
                                     break
                         if not unique:
@@ -1148,7 +1154,8 @@ def run_glr_loop(
                             for a in range(K):
                                 if a == best:
                                     continue
-                                lo = (Z[a] if ok[a] else zlo[a]) + log_counts[a]
+                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                                lo += log_counts[a]
                                 if not (lo <= v_star):  # v_a >= lo > v* >= min v
                                     continue
                                 if not ok[a]:
