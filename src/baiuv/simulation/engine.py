@@ -252,7 +252,7 @@ class _Runner:
     constants of FHN) is prepared once per number of arms, so that the runs of a cell
     (:func:`run_cell`) pay only for their own kernel call. ``runner(mu, sigma2, rng)``
     returns ``(tau, recommendation, counts, truncated, wall_time)``, the wall-clock time
-    being that of the kernel call.
+    being that of the kernel call; :meth:`result` is the whole run of :func:`simulate_run`.
     """
 
     __slots__ = ("alg", "settings", "_by_k")
@@ -320,33 +320,37 @@ class _Runner:
         )
         return tau, rec, counts, trunc, time.perf_counter() - t0
 
-
-def _run_result(
-    alg: Algorithm,
-    experiment: str,
-    instance_id: str | int,
-    run: int,
-    ss: np.random.SeedSequence,
-    best: int,
-    outcome: tuple,
-) -> dict:
-    """The result of one run (:func:`simulate_run`) from its kernel's ``outcome``."""
-    tau, rec, counts, trunc, wall = outcome
-    return {
-        "algorithm": alg.name,
-        "experiment": str(experiment),
-        "instance": str(instance_id),
-        "run": int(run),
-        "seed_entropy": str(ss.entropy),
-        "spawn_key": ",".join(str(k) for k in ss.spawn_key),
-        "stopping_time": int(tau),
-        "recommendation": int(rec),
-        "best_arm": best,
-        "correct": bool(rec == best),
-        "counts": counts.tolist(),
-        "truncated": bool(trunc),
-        "wall_time": float(wall),
-    }
+    def result(
+        self,
+        instance: GaussianInstance,
+        seed: int,
+        experiment: str,
+        instance_id: str | int,
+        run: int,
+        rng: np.random.Generator | None = None,
+    ) -> dict:
+        """The result of one run (:func:`simulate_run`): its seed sequence, the kernel call
+        on ``instance`` with the generator of that sequence (or ``rng``), and the row."""
+        ss = run_seed(seed, experiment, instance_id, self.alg.name, run)
+        if rng is None:
+            rng = generator_of(ss)
+        tau, rec, counts, trunc, wall = self(instance.mu, instance.sigma2, rng)
+        best = instance.best_arm
+        return {
+            "algorithm": self.alg.name,
+            "experiment": str(experiment),
+            "instance": str(instance_id),
+            "run": int(run),
+            "seed_entropy": str(ss.entropy),
+            "spawn_key": ",".join(str(k) for k in ss.spawn_key),
+            "stopping_time": int(tau),
+            "recommendation": int(rec),
+            "best_arm": best,
+            "correct": bool(rec == best),
+            "counts": counts.tolist(),
+            "truncated": bool(trunc),
+            "wall_time": float(wall),
+        }
 
 
 def simulate_run(
@@ -388,12 +392,8 @@ def simulate_run(
     s = settings if settings is not None else RunSettings()
     if not isinstance(s, RunSettings):
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
-    ss = run_seed(seed, experiment, instance_id, alg.name, run)
-    if rng is None:
-        rng = generator_of(ss)
     # mu and sigma2 were validated when the instance was made
-    outcome = _Runner(alg, s)(instance.mu, instance.sigma2, rng)
-    return _run_result(alg, experiment, instance_id, run, ss, instance.best_arm, outcome)
+    return _Runner(alg, s).result(instance, seed, experiment, instance_id, run, rng)
 
 
 # --------------------------------------------------------------------------- experiments
@@ -565,10 +565,7 @@ def run_cell(
     runner = _Runner(alg, settings)
     columns = list(columns)
     for done, job in enumerate(runs, 1):
-        inst = job.instance
-        ss = run_seed(seed, experiment, job.instance_id, alg.name, job.run)
-        outcome = runner(inst.mu, inst.sigma2, generator_of(ss))
-        res = _run_result(alg, experiment, job.instance_id, job.run, ss, inst.best_arm, outcome)
+        res = runner.result(job.instance, seed, experiment, job.instance_id, job.run)
         fields = job.fields
         rows.append({c: fields[c] if c in fields else res[c] for c in columns})
         if progress is not None:

@@ -1107,7 +1107,7 @@ def run_glr_loop(
                             arm = a
                     for a in range(K):
                         if a != best and a != arm:
-                            lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                            lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
                             if not (lo + log_counts[a] > v_star):
                                 arm = -1
                                 break
@@ -1144,7 +1144,7 @@ def run_glr_loop(
                         unique = True
                         for a in range(K):
                             if a != best and a != arm:
-                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                                lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
                                 if not (lo + log_counts[a] > v_star):
                                     unique = False
                                     break
@@ -1154,7 +1154,7 @@ def run_glr_loop(
                             for a in range(K):
                                 if a == best:
                                     continue
-                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
+                                lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
                                 lo += log_counts[a]
                                 if not (lo <= v_star):  # v_a >= lo > v* >= min v
                                     continue
@@ -1207,6 +1207,17 @@ def run_glr_loop(
         if means[a] > means[rec]:
             rec = a
     return t, rec, counts, truncated
+
+
+@njit(cache=True, inline="always")
+def _lower_end(a, Z, ok, zlo, bnd_ok, rlo):
+    """The tightest certified lower end of ``Z_a`` at hand in the GLR loop: the cached
+    statistic, else its logarithmic enclosure, else its rational one (decisions D217, D231)."""
+    if ok[a]:
+        return Z[a]
+    if bnd_ok[a]:
+        return zlo[a]
+    return rlo[a]
 
 
 @njit(cache=True)
