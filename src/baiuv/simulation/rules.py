@@ -1105,9 +1105,11 @@ def run_glr_loop(
                         if hi < v_star or arm < 0:
                             v_star = hi
                             arm = a
+                    # the tightest lower end at hand, written out here and below: an inlined
+                    # helper for it made this loop 1.2x (K = 5) to 2x (K = 20) slower
                     for a in range(K):
                         if a != best and a != arm:
-                            lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
+                            lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
                             if not (lo + log_counts[a] > v_star):
                                 arm = -1
                                 break
@@ -1144,7 +1146,7 @@ def run_glr_loop(
                         unique = True
                         for a in range(K):
                             if a != best and a != arm:
-                                lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
+                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
                                 if not (lo + log_counts[a] > v_star):
                                     unique = False
                                     break
@@ -1154,7 +1156,7 @@ def run_glr_loop(
                             for a in range(K):
                                 if a == best:
                                     continue
-                                lo = _lower_end(a, Z, ok, zlo, bnd_ok, rlo)
+                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
                                 lo += log_counts[a]
                                 if not (lo <= v_star):  # v_a >= lo > v* >= min v
                                     continue
@@ -1207,17 +1209,6 @@ def run_glr_loop(
         if means[a] > means[rec]:
             rec = a
     return t, rec, counts, truncated
-
-
-@njit(cache=True, inline="always")
-def _lower_end(a, Z, ok, zlo, bnd_ok, rlo):
-    """The tightest certified lower end of ``Z_a`` at hand in the GLR loop: the cached
-    statistic, else its logarithmic enclosure, else its rational one (decisions D217, D231)."""
-    if ok[a]:
-        return Z[a]
-    if bnd_ok[a]:
-        return zlo[a]
-    return rlo[a]
 
 
 @njit(cache=True)
