@@ -1,7 +1,8 @@
 """How much of a pipeline run's CPU time the simulated runs themselves take.
 
-Copies the tracked files of this checkout (with their uncommitted edits) into a temporary
-directory, runs Snakemake there on the given targets and configuration, and prints, from
+Copies the tracked files of this checkout (with their uncommitted edits), or those of a
+given commit (``--revision``, to measure an earlier version on the same machine), into a
+temporary directory, runs Snakemake there on the given targets and configuration, and prints, from
 measurements taken in this run:
 
 * the wall time and the CPU time of the whole run (Snakemake and every job it started,
@@ -23,6 +24,7 @@ Usage::
     .venv/bin/python benchmarks/bench_pipeline.py                       # default config, all
     .venv/bin/python benchmarks/bench_pipeline.py results/figures/stopping_times.pdf \\
         --configfile config/paper.yaml                                  # paper-scale Figure 2
+    .venv/bin/python benchmarks/bench_pipeline.py --revision 2a3ec1d    # an earlier commit
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -53,6 +56,26 @@ def copy_checkout(dest: Path) -> None:
         target = dest / os.fsdecode(name)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, target, follow_symlinks=False)
+
+
+def extract_revision(rev: str, dest: Path) -> str:
+    """Copy the tracked files of commit ``rev`` into ``dest``; returns its full id."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if sha.returncode != 0:
+        sys.exit(f"--revision {rev!r} is not a commit of {ROOT}")
+    archive = subprocess.Popen(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip()],
+        stdout=subprocess.PIPE,
+    )
+    with tarfile.open(fileobj=archive.stdout, mode="r|") as t:
+        t.extractall(dest, filter="data")
+    if archive.wait() != 0:
+        sys.exit(f"git archive {rev} failed")
+    return sha.stdout.strip()
 
 
 def children_cpu() -> float:
@@ -116,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--runs", type=int, default=2, help="1: empty numba cache only; 2 (default): then cached"
     )
+    ap.add_argument(
+        "--revision",
+        help="measure this commit's tracked files instead of the checkout (e.g. 2a3ec1d)",
+    )
     args = ap.parse_args(argv)
     if args.cores < 1:
         ap.error(f"--cores must be >= 1, got {args.cores}")
@@ -125,27 +152,36 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"pipeline: {what}, config {args.configfile or 'config/config.yaml'}, --cores {args.cores}"
     )
+    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+        work = Path(tmp)
+        if args.revision:
+            print(f"code: commit {extract_revision(args.revision, work)}")
+        else:
+            copy_checkout(work)
+        measure(work, args)
+    print("target: runs >= 90% of the pipeline's CPU time (start-up overhead <= 10%)")
+    return 0
+
+
+def measure(work: Path, args: argparse.Namespace) -> None:
+    """Run the pipeline in ``work`` (``--runs`` times) and print a line per run."""
     print(
         f"{'numba cache':<12} {'wall s':>8} {'CPU s':>8} {'runs s':>8} {'runs':>8} {'runs/CPU':>9}"
         f" {'shard jobs CPU s':>17} {'runs/their CPU':>15}"
     )
-    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        work = Path(tmp)
-        copy_checkout(work)
-        for label in ("empty", "filled")[: args.runs]:
-            r = run_pipeline(work, args)
-            share = r["runs"] / r["cpu"] if r["cpu"] > 0 else float("nan")
-            jobs = (
-                f"{r['jobs']:17.1f} {r['runs'] / r['jobs']:15.1%}"
-                if r["jobs"]
-                else f"{'(no batch job)':>17} {'-':>15}"
-            )
-            print(
-                f"{label:<12} {r['wall']:8.1f} {r['cpu']:8.1f} {r['runs']:8.1f} "
-                f"{r['n_runs']:8d} {share:9.1%} {jobs}"
-            )
-    print("target: runs >= 90% of the pipeline's CPU time (start-up overhead <= 10%)")
-    return 0
+    for label in ("empty", "filled")[: args.runs]:
+        r = run_pipeline(work, args)
+        share = r["runs"] / r["cpu"] if r["cpu"] > 0 else float("nan")
+        jobs = (
+            f"{r['jobs']:17.1f} {r['runs'] / r['jobs']:15.1%}"
+            if r["jobs"]
+            else f"{'(no batch job)':>17} {'-':>15}"
+        )
+        print(
+            f"{label:<12} {r['wall']:8.1f} {r['cpu']:8.1f} {r['runs']:8.1f} "
+            f"{r['n_runs']:8d} {share:9.1%} {jobs}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,190 @@
+"""Per-sample cost of every rule at two revisions of the code, measured in one run.
+
+Extracts the tracked sources of each revision (``git archive``) into a temporary directory
+and runs this script's worker once per revision and repeat, in a fresh process whose
+``PYTHONPATH`` is that revision's ``src`` (the same interpreter and packages for both), the
+revisions alternating (A B A B ...) so that a drift of the machine's speed hits both. Each
+revision compiles its kernels into its own numba cache before its first timing.
+
+A worker times :func:`baiuv.simulation.simulate_run` (what an experiment calls per run:
+the kernel's arguments, the kernel, the result) over the runs with generators
+``numpy.random.default_rng(r)``, ``r = 0, 1, ...``, until ``--min-samples`` samples, for
+every registered algorithm and for round robin with the EV-GLR stopping rule
+(``EV-uniform``), at K = 5 (standard instance), K = 10 and K = 20 (the fixed random
+instances of ``bench_floor.py``: seed 1, the paper's ranges), heuristic threshold,
+``delta = 0.01``. It prints, from measurements taken in this run:
+
+* the CPU time per sample of each cell at each revision (minimum over the repeats) and
+  their ratio;
+* whether the two revisions' runs are identical: stopping time, recommendation and counts
+  of every timed run (the exactness of every change between them, over the timed runs).
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_revisions.py 2a3ec1d HEAD [--repeats 2]
+        [--min-samples 200000]
+
+Both revisions must provide ``baiuv.simulation.simulate_run``, ``ALGORITHMS``,
+``RunSettings``, ``baiuv.registry.Algorithm`` and ``baiuv.model.instance`` (every revision
+since the package was laid out by layer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = (5, 10, 20)
+
+
+def worker(min_samples: int) -> None:
+    """Time every cell of the revision on ``PYTHONPATH``; print one JSON object."""
+    import numpy as np
+
+    from baiuv.model.instance import STANDARD, random_instance
+    from baiuv.registry import RULE_UNIFORM, Algorithm
+    from baiuv.simulation import ALGORITHMS, RunSettings, simulate_run
+
+    algorithms = {
+        **ALGORITHMS,
+        "EV-uniform": Algorithm("EV-uniform", "glr", RULE_UNIFORM, True, "uniform", "EV"),
+    }
+    instances = {
+        5: STANDARD,
+        10: random_instance(np.random.default_rng(1), 10, name="K10"),
+        20: random_instance(np.random.default_rng(1), 20, name="K20"),
+    }
+    settings = RunSettings(delta=0.01, threshold="heuristic", n0=2)
+    for alg in algorithms.values():  # compile outside the timings
+        simulate_run(instances[5], alg, settings=settings, rng=np.random.default_rng(0))
+    out = {}
+    for name, alg in algorithms.items():
+        for K in SIZES:
+            cpu, samples, runs = 0.0, 0, hashlib.sha256()
+            r = 0
+            while samples < min_samples:
+                rng = np.random.default_rng(r)
+                t0 = time.process_time()
+                res = simulate_run(instances[K], alg, settings=settings, rng=rng)
+                cpu += time.process_time() - t0
+                samples += int(res["stopping_time"])
+                key = (res["stopping_time"], res["recommendation"], list(res["counts"]))
+                runs.update(
+                    repr(tuple(int(v) if not isinstance(v, list) else v for v in key)).encode()
+                )
+                r += 1
+            out[f"{name}|{K}"] = {"ns": 1e9 * cpu / samples, "runs": r, "digest": runs.hexdigest()}
+    json.dump(out, sys.stdout)
+
+
+def extract(rev: str, dest: Path) -> str:
+    """Tracked files of ``rev`` into ``dest``; returns the full commit id."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if sha.returncode != 0:
+        sys.exit(f"revision {rev!r} is not a commit of {ROOT}")
+    tar = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip(), "src"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(dest, filter="data")
+    return sha.stdout.strip()
+
+
+def run_worker(src: Path, cache: Path, min_samples: int) -> dict:
+    env = dict(os.environ)
+    env.pop("BAIUV_NUMBA_CACHE_DIR", None)
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    env["NUMBA_NUM_THREADS"] = "1"
+    env["PYTHONPATH"] = str(src)
+    res = subprocess.run(
+        [sys.executable, __file__, "--worker", "--min-samples", str(min_samples)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if res.returncode != 0:
+        sys.exit(f"worker for {src} failed ({res.returncode}):\n{res.stderr[-3000:]}")
+    return json.loads(res.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("before", nargs="?", help="revision measured first (e.g. 2a3ec1d)")
+    ap.add_argument("after", nargs="?", default="HEAD", help="revision compared (default HEAD)")
+    ap.add_argument("--repeats", type=int, default=2, help="runs of each revision (default 2)")
+    ap.add_argument("--min-samples", type=int, default=200_000, help="samples per cell")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.min_samples < 1:
+        ap.error(f"--min-samples must be >= 1, got {args.min_samples}")
+    if args.worker:
+        worker(args.min_samples)
+        return 0
+    if args.before is None:
+        ap.error("give the revision to compare against, e.g. 2a3ec1d")
+    if args.repeats < 1:
+        ap.error(f"--repeats must be >= 1, got {args.repeats}")
+    with tempfile.TemporaryDirectory(prefix="bench-revisions-") as tmp:
+        revs = {}
+        for label, rev in (("before", args.before), ("after", args.after)):
+            d = Path(tmp) / label
+            revs[label] = (extract(rev, d), d / "src", d / "numba-cache")
+        best: dict[str, dict] = {"before": {}, "after": {}}
+        for rep in range(args.repeats):
+            for label, (_, src, cache) in revs.items():
+                got = run_worker(src, cache, args.min_samples)
+                for cell, v in got.items():
+                    old = best[label].get(cell)
+                    if old is not None and old["digest"] != v["digest"]:
+                        sys.exit(f"{label}: {cell} gave different runs in two repeats")
+                    if old is None or v["ns"] < old["ns"]:
+                        best[label][cell] = v
+                print(f"repeat {rep + 1}: {label} measured", file=sys.stderr)
+    print(
+        f"before: {args.before} ({revs['before'][0][:10]}); after: {args.after} "
+        f"({revs['after'][0][:10]})"
+    )
+    print(
+        f"CPU ns per sample, simulate_run, heuristic threshold, delta = 0.01, minimum of "
+        f"{args.repeats} alternated repeats, >= {args.min_samples} samples per cell"
+    )
+    head = "".join(f"{'K=' + str(K) + ' before':>14} {'after':>9} {'x':>6}" for K in SIZES)
+    print(f"{'rule':<11}{head}  runs identical")
+    cells = sorted(
+        {c.split("|")[0] for c in best["after"]} | {c.split("|")[0] for c in best["before"]},
+        key=lambda n: list(best["after"]).index(f"{n}|5") if f"{n}|5" in best["after"] else 99,
+    )
+    all_same = True
+    for name in cells:
+        row, same = f"{name:<11}", []
+        for K in SIZES:
+            b, a = best["before"].get(f"{name}|{K}"), best["after"].get(f"{name}|{K}")
+            if b is None or a is None:
+                row += f"{'-':>14} {'-':>9} {'-':>6}"
+                continue
+            row += f"{b['ns']:14.1f} {a['ns']:9.1f} {b['ns'] / a['ns']:6.1f}"
+            same.append(b["digest"] == a["digest"] and b["runs"] == a["runs"])
+        all_same &= all(same)
+        print(f"{row}  {'yes' if same and all(same) else 'NO'}")
+    print(f"every timed run identical at both revisions: {'yes' if all_same else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
