@@ -1,6 +1,7 @@
 """The runs' time of ``benchmarks/bench_pipeline.py``."""
 
 import pandas as pd
+import pytest
 from bench_helpers import load_benchmark
 
 
@@ -39,3 +40,14 @@ def test_shard_jobs_cpu_is_read_from_the_batch_logs(tmp_path):
     (logs / "simulations_0.log").write_text("shard 1/3 done\n" + line.format(n=3, s=9.5, j=11.25))
     (logs / "audit_0.log").write_text(line.format(n=2, s=1.0, j=2.5))
     assert bench.shard_jobs_cpu(tmp_path) == 13.75
+
+
+def test_revision_copy_holds_the_commit_and_an_unknown_one_is_named(tmp_path):
+    bench = _bench()
+    sha = bench.extract_revision("HEAD", tmp_path / "head")
+    assert len(sha) == 40
+    assert (tmp_path / "head" / "Snakefile").is_file()
+    assert (tmp_path / "head" / "config" / "config.yaml").is_file()
+    with pytest.raises(SystemExit, match="'no-such-revision' is not a commit"):
+        bench.extract_revision("no-such-revision", tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()

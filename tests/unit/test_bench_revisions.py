@@ -1,0 +1,40 @@
+"""The revision comparison of ``benchmarks/bench_revisions.py``."""
+
+import json
+
+import pytest
+from bench_helpers import load_benchmark
+
+
+def _bench():
+    return load_benchmark("bench_revisions")
+
+
+def test_extract_holds_the_sources_of_the_commit(tmp_path):
+    sha = _bench().extract("HEAD", tmp_path)
+    assert len(sha) == 40
+    assert (tmp_path / "src" / "baiuv" / "simulation" / "engine.py").is_file()
+    assert not (tmp_path / "tests").exists()  # the sources only
+
+
+def test_unknown_revision_is_named(tmp_path):
+    with pytest.raises(SystemExit, match="'no-such-revision' is not a commit"):
+        _bench().extract("no-such-revision", tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+def test_worker_times_every_cell_and_records_its_runs(capsys):
+    """One cell per (rule, K), the EV-GLR round robin included; the runs' digest is the same
+    on a second call (what the comparison of two revisions relies on)."""
+    bench = _bench()
+    bench.worker(1)
+    first = json.loads(capsys.readouterr().out)
+    bench.worker(1)
+    second = json.loads(capsys.readouterr().out)
+    from baiuv.simulation import ALGORITHMS
+
+    assert set(first) == {f"{a}|{K}" for a in [*ALGORITHMS, "EV-uniform"] for K in (5, 10, 20)}
+    for cell, v in first.items():
+        assert v["runs"] == 1 and v["ns"] > 0
+        assert second[cell]["digest"] == v["digest"]
+    assert first["TCI|5"]["digest"] != first["EV-TCI|5"]["digest"]
