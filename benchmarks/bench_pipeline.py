@@ -24,7 +24,7 @@ Usage::
     .venv/bin/python benchmarks/bench_pipeline.py                       # default config, all
     .venv/bin/python benchmarks/bench_pipeline.py results/figures/stopping_times.pdf \\
         --configfile config/paper.yaml                                  # paper-scale Figure 2
-    .venv/bin/python benchmarks/bench_pipeline.py --revision 2a3ec1d    # an earlier commit
+    .venv/bin/python benchmarks/bench_pipeline.py --revision <commit>   # an earlier commit
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--revision",
-        help="measure this commit's tracked files instead of the checkout (e.g. 2a3ec1d)",
+        help="measure this commit's tracked files instead of the checkout (e.g. HEAD~10)",
     )
     args = ap.parse_args(argv)
     if args.cores < 1:

@@ -21,12 +21,12 @@ instances of ``bench_floor.py``: seed 1, the paper's ranges), heuristic threshol
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_revisions.py 2a3ec1d HEAD [--repeats 2]
+    .venv/bin/python benchmarks/bench_revisions.py <commit> [HEAD] [--repeats 2]
         [--min-samples 200000]
 
 Both revisions must provide ``baiuv.simulation.simulate_run``, ``ALGORITHMS``,
-``RunSettings``, ``baiuv.registry.Algorithm`` and ``baiuv.model.instance`` (every revision
-since the package was laid out by layer).
+``RunSettings``, ``baiuv.registry.Algorithm`` and ``baiuv.model.instance``; a revision
+without them stops the script with its worker's error.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def run_worker(src: Path, cache: Path, min_samples: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("before", nargs="?", help="revision measured first (e.g. 2a3ec1d)")
+    ap.add_argument("before", nargs="?", help="revision measured first (e.g. HEAD~10)")
     ap.add_argument("after", nargs="?", default="HEAD", help="revision compared (default HEAD)")
     ap.add_argument("--repeats", type=int, default=2, help="runs of each revision (default 2)")
     ap.add_argument("--min-samples", type=int, default=200_000, help="samples per cell")
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         worker(args.min_samples)
         return 0
     if args.before is None:
-        ap.error("give the revision to compare against, e.g. 2a3ec1d")
+        ap.error("give the revision to compare against, e.g. HEAD~10")
     if args.repeats < 1:
         ap.error(f"--repeats must be >= 1, got {args.repeats}")
     with tempfile.TemporaryDirectory(prefix="bench-revisions-") as tmp:
