@@ -58,17 +58,18 @@ def copy_checkout(dest: Path) -> None:
         shutil.copy2(src, target, follow_symlinks=False)
 
 
-def extract_revision(rev: str, dest: Path) -> str:
-    """Copy the tracked files of commit ``rev`` into ``dest``; returns its full id."""
+def extract_revision(rev: str, dest: Path, *paths: str) -> str:
+    """Copy the tracked files of commit ``rev`` (those under ``paths``, or all) into
+    ``dest``; returns its full id."""
     sha = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
         capture_output=True,
         text=True,
     )
     if sha.returncode != 0:
-        sys.exit(f"--revision {rev!r} is not a commit of {ROOT}")
+        sys.exit(f"revision {rev!r} is not a commit of {ROOT}")
     archive = subprocess.Popen(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip()],
+        ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip(), *paths],
         stdout=subprocess.PIPE,
     )
     with tarfile.open(fileobj=archive.stdout, mode="r|") as t:

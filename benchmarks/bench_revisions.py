@@ -16,8 +16,9 @@ instances of ``bench_floor.py``: seed 1, the paper's ranges), heuristic threshol
 
 * the CPU time per sample of each cell at each revision (minimum over the repeats) and
   their ratio;
-* whether the two revisions' runs are identical: stopping time, recommendation and counts
-  of every timed run (the exactness of every change between them, over the timed runs).
+* whether the two revisions' runs are identical: stopping time, recommendation, counts and
+  truncation of every timed run (the exactness of every change between the revisions,
+  over these runs).
 
 Usage::
 
@@ -33,15 +34,15 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from bench_pipeline import extract_revision
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (5, 10, 20)
@@ -78,32 +79,16 @@ def worker(min_samples: int) -> None:
                 res = simulate_run(instances[K], alg, settings=settings, rng=rng)
                 cpu += time.process_time() - t0
                 samples += int(res["stopping_time"])
-                key = (res["stopping_time"], res["recommendation"], list(res["counts"]))
-                runs.update(
-                    repr(tuple(int(v) if not isinstance(v, list) else v for v in key)).encode()
+                key = (
+                    int(res["stopping_time"]),
+                    int(res["recommendation"]),
+                    [int(c) for c in res["counts"]],
+                    bool(res["truncated"]),
                 )
+                runs.update(repr(key).encode())
                 r += 1
             out[f"{name}|{K}"] = {"ns": 1e9 * cpu / samples, "runs": r, "digest": runs.hexdigest()}
     json.dump(out, sys.stdout)
-
-
-def extract(rev: str, dest: Path) -> str:
-    """Tracked files of ``rev`` into ``dest``; returns the full commit id."""
-    sha = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-        capture_output=True,
-        text=True,
-    )
-    if sha.returncode != 0:
-        sys.exit(f"revision {rev!r} is not a commit of {ROOT}")
-    tar = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip(), "src"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
-        t.extractall(dest, filter="data")
-    return sha.stdout.strip()
 
 
 def run_worker(src: Path, cache: Path, min_samples: int) -> dict:
@@ -144,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         revs = {}
         for label, rev in (("before", args.before), ("after", args.after)):
             d = Path(tmp) / label
-            revs[label] = (extract(rev, d), d / "src", d / "numba-cache")
+            revs[label] = (extract_revision(rev, d, "src"), d / "src", d / "numba-cache")
         best: dict[str, dict] = {"before": {}, "after": {}}
         for rep in range(args.repeats):
             for label, (_, src, cache) in revs.items():
@@ -181,8 +166,11 @@ def main(argv: list[str] | None = None) -> int:
             row += f"{b['ns']:14.1f} {a['ns']:9.1f} {b['ns'] / a['ns']:6.1f}"
             same.append(b["digest"] == a["digest"] and b["runs"] == a["runs"])
         all_same &= all(same)
-        print(f"{row}  {'yes' if same and all(same) else 'NO'}")
-    print(f"every timed run identical at both revisions: {'yes' if all_same else 'NO'}")
+        print(f"{row}  {('yes' if all(same) else 'NO') if same else 'not in both'}")
+    n_runs = sum(v["runs"] for v in best["after"].values())
+    print(
+        f"every timed run identical at both revisions ({n_runs} runs): {'yes' if all_same else 'NO'}"
+    )
     return 0
 
 

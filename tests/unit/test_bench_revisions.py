@@ -11,7 +11,7 @@ def _bench():
 
 
 def test_extract_holds_the_sources_of_the_commit(tmp_path):
-    sha = _bench().extract("HEAD", tmp_path)
+    sha = _bench().extract_revision("HEAD", tmp_path, "src")
     assert len(sha) == 40
     assert (tmp_path / "src" / "baiuv" / "simulation" / "engine.py").is_file()
     assert not (tmp_path / "tests").exists()  # the sources only
@@ -19,7 +19,7 @@ def test_extract_holds_the_sources_of_the_commit(tmp_path):
 
 def test_unknown_revision_is_named(tmp_path):
     with pytest.raises(SystemExit, match="'no-such-revision' is not a commit"):
-        _bench().extract("no-such-revision", tmp_path)
+        _bench().extract_revision("no-such-revision", tmp_path, "src")
     assert not any(tmp_path.iterdir())
 
 
