@@ -72,8 +72,10 @@ def extract_revision(rev: str, dest: Path, *paths: str) -> str:
         ["git", "-C", str(ROOT), "archive", "--format=tar", sha.stdout.strip(), *paths],
         stdout=subprocess.PIPE,
     )
+    # the "data" filter where this Python has it (3.11.4 and later); the archive is our own
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
     with tarfile.open(fileobj=archive.stdout, mode="r|") as t:
-        t.extractall(dest, filter="data")
+        t.extractall(dest, **safe)
     if archive.wait() != 0:
         sys.exit(f"git archive {rev} failed")
     return sha.stdout.strip()
