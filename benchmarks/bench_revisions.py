@@ -44,7 +44,6 @@ from pathlib import Path
 
 from bench_pipeline import extract_revision
 
-ROOT = Path(__file__).resolve().parents[1]
 SIZES = (5, 10, 20)
 
 
@@ -151,10 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     head = "".join(f"{'K=' + str(K) + ' before':>14} {'after':>9} {'x':>6}" for K in SIZES)
     print(f"{'rule':<11}{head}  runs identical")
-    cells = sorted(
-        {c.split("|")[0] for c in best["after"]} | {c.split("|")[0] for c in best["before"]},
-        key=lambda n: list(best["after"]).index(f"{n}|5") if f"{n}|5" in best["after"] else 99,
-    )
+    # rules in the order the revisions list them (after first), each once
+    cells = dict.fromkeys(c.split("|")[0] for label in ("after", "before") for c in best[label])
     all_same = True
     for name in cells:
         row, same = f"{name:<11}", []
