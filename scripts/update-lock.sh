@@ -26,7 +26,7 @@ echo "==> installing uv into a tools venv"
 
 echo "==> resolving the newest releases"
 "$work/tools/bin/uv" pip compile pyproject.toml requirements/build.in \
-  --extra workflow --extra test --universal --python-version 3.11 \
+  --extra pipeline --extra test --extra docs --universal --python-version 3.11 \
   --generate-hashes --quiet --custom-compile-command scripts/update-lock.sh \
   --output-file "$work/lock.txt"
 
