@@ -7,7 +7,7 @@ Prints, from measurements taken in this run (peak resident set size of child pro
    job), and of one simulation shard of ``config/paper.yaml`` (experiment ``standard``,
    algorithm ``--algorithm``, shard 0 of the configured number: 500 runs);
 2. for a paper-scale run table of one experiment (5000 runs x 12 algorithms = 60 000 rows,
-   the columns of :data:`baiuv.simulation.engine.RUN_COLUMNS`, counts of K = 10 arms),
+   the columns of :data:`baiuv.experiments.stopping_times.RUN_COLUMNS`, counts of K = 10 arms),
    split into 1, 12, 120, 480 and 1200 shard files: the peak RSS of the aggregation
    (``read_shards`` + ``aggregate_shards`` + ``write_table``, what ``sim_aggregate.py``
    does) in a fresh process, the size of the table in memory, and the growth over one shard.
@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from baiuv.pipeline.io import write_table
+from baiuv.experiments.stopping_times import RUN_COLUMNS
 from baiuv.simulation import ALGORITHMS
-from baiuv.simulation.engine import RUN_COLUMNS
+from baiuv.storage.io import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS_PER_ALG = 5000
@@ -82,9 +82,9 @@ def synthetic_table(rng: np.random.Generator) -> pd.DataFrame:
 AGGREGATE = """
 import sys
 from pathlib import Path
-from baiuv.pipeline.io import write_table
-from baiuv.pipeline.shards import read_shards
-from baiuv.simulation import aggregate_shards
+from baiuv.storage.io import write_table
+from baiuv.storage.shards import read_shards
+from baiuv.experiments.stopping_times import aggregate_shards
 paths = sorted(Path(sys.argv[1]).glob("shard_*.parquet"))
 frames, params = read_shards(paths)
 out = aggregate_shards(frames)
@@ -93,7 +93,8 @@ write_table(out, sys.argv[2], {"shards": params})
 
 SHARD = """
 import sys, yaml
-from baiuv.simulation import RunSettings, experiment_from_config, run_shard
+from baiuv.experiments.stopping_times import experiment_from_config, run_shard
+from baiuv.simulation import RunSettings
 cfg = yaml.safe_load(open("config/paper.yaml"))
 sim = cfg["simulation"]
 insts = {d["name"]: d for d in cfg["instances"]}
@@ -111,7 +112,7 @@ def main():
     ap.add_argument("--algorithm", default="EV-TCI", help="algorithm of the measured shard")
     args = ap.parse_args()
 
-    floor = peak_rss_mb("import baiuv.simulation, baiuv.pipeline.shards")
+    floor = peak_rss_mb("import baiuv.simulation, baiuv.storage.shards")
     shard = peak_rss_mb(SHARD, args.algorithm)
     print("== peak RSS (MB)")
     print(f"import baiuv.simulation + baiuv.shards: {floor:8.1f}")

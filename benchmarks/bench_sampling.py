@@ -29,7 +29,8 @@ import numpy as np
 import yaml
 
 from baiuv import STANDARD
-from baiuv.simulation import ALGORITHMS, RunSettings, experiment_from_config, run_shard
+from baiuv.experiments.stopping_times import experiment_from_config, run_shard
+from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation.engine import simulate_run
 from baiuv.simulation.game import solve_game, solve_game_highs
 
@@ -70,7 +71,7 @@ def main():
     ap.add_argument("--default-config", action="store_true")
     args = ap.parse_args()
 
-    from baiuv.simulation.engine import Experiment
+    from baiuv.experiments.stopping_times import Experiment
 
     s = RunSettings()
     rnd = Experiment("bench-random", "random", 1, None, n_instances=args.sample, K=10)

@@ -49,7 +49,7 @@ _IGNORE_TOP = {
 }
 _IGNORE_ANY = {"__pycache__", "build"}
 
-# Temporary files of baiuv.pipeline.io's atomic writes (".<name>.<random>.tmp"): a job killed while
+# Temporary files of baiuv.storage.io's atomic writes (".<name>.<random>.tmp"): a job killed while
 # writing may leave one behind; nothing ever reads them.
 PARTIAL = re.compile(r"^\..+\.tmp$")
 

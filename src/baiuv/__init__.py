@@ -4,7 +4,7 @@ Reproducible artifact of Jourdan, Degenne and Kaufmann, "Dealing with Unknown Va
 Best-Arm Identification" (ALT 2023).
 
 The public names below are imported on first use (PEP 562, :mod:`baiuv._deferred`), so
-``import baiuv`` and the light helper modules (``baiuv.pipeline.io``, ``baiuv.pipeline.logs``,
+``import baiuv`` and the light helper modules (``baiuv.storage.io``, ``baiuv.pipeline.logs``,
 ``baiuv.pipeline.config``, ...) do not pay for scipy, the threshold kernels and the simulation
 engine: every pipeline job and every Snakemake parse imports the package (decision D105).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from baiuv._deferred import deferred_attributes
-from baiuv.pipeline._numba_setup import configure as _configure_numba_cache
+from baiuv.storage.numba_setup import configure as _configure_numba_cache
 
 _configure_numba_cache()  # before any kernel is compiled (decision D19)
 

@@ -21,9 +21,9 @@ MARKER = "identify-kernels-ready"
 
 def marker_path() -> Path | None:
     """The marker file in numba's cache directory (``None`` when there is no usable one)."""
-    from baiuv.pipeline import _numba_setup
+    from baiuv.storage import numba_setup
 
-    return Path(_numba_setup.CACHE_DIR) / MARKER if _numba_setup.CACHE_DIR else None
+    return Path(numba_setup.CACHE_DIR) / MARKER if numba_setup.CACHE_DIR else None
 
 
 def kernels_ready() -> bool:

@@ -7,7 +7,7 @@ running) Snakemake's whole process group is killed: SIGTERM, then SIGKILL after 
 period (``pipeline_helpers.kill_group``). Then:
 
 * every result file left behind is a complete, readable table (atomic writes: data go to a
-  temporary file that is renamed into place, ``baiuv.pipeline.io``);
+  temporary file that is renamed into place, ``baiuv.storage.io``);
 * rerunning as a user would (``snakemake --unlock`` if a lock was left behind, then the
   same command with ``--rerun-incomplete``) completes;
 * the results equal, value for value, the same files of the session's uninterrupted
@@ -44,7 +44,7 @@ from pipeline_helpers import (
     snakemake_cmd,
 )
 
-from baiuv.pipeline.io import read_table
+from baiuv.storage.io import read_table
 
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 

@@ -43,7 +43,7 @@ from pipeline_helpers import (
     snakemake_cmd,
 )
 
-from baiuv.pipeline.io import read_table
+from baiuv.storage.io import read_table
 
 pytestmark = [pytest.mark.slurm, pytest.mark.pipeline, pytest.mark.slow]
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from baiuv.experiments.thresholds import initial_times, threshold_curves
-from baiuv.pipeline.io import read_table
+from baiuv.storage.io import read_table
 
 
 def test_initial_times_table_values():

@@ -381,7 +381,7 @@ def test_verdict_rules():
 
 
 def test_claims_verdicts():
-    from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
 
     T = theoretical_constants(TWO.mu, TWO.sigma2)
     inst = {"two_arm": TWO}

@@ -21,9 +21,8 @@ from baiuv.experiments.audit import (
     run_audit_shard,
     runs_to_resolve,
 )
-from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
-from baiuv.simulation.engine import Experiment
 
 NAMED = {"standard": STANDARD.to_dict(), "easy": EASY.to_dict()}
 SECTION = {
@@ -255,7 +254,7 @@ def test_explanation_without_flags_counts_runs():
 
 
 def test_markdown_and_claims():
-    from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
 
     runs, feats = _synthetic_cells()
     cells = audit_cells(runs, feats, delta=0.01)

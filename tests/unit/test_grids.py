@@ -1,10 +1,10 @@
-"""The config grids (``baiuv.pipeline.grids.grid``), shared by the characteristic-time sweeps and the
+"""The config grids (``baiuv.storage.grids.grid``), shared by the characteristic-time sweeps and the
 threshold curves: explicit expected values for linear, log and integer grids."""
 
 import numpy as np
 import pytest
 
-from baiuv.pipeline.grids import grid
+from baiuv.storage.grids import grid
 
 
 def test_log_grid_values():

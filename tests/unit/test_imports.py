@@ -25,8 +25,8 @@ def _modules_after(statement: str) -> set[str]:
     "statement",
     [
         "import baiuv",
-        "import baiuv.pipeline.io, baiuv.pipeline.logs, baiuv.pipeline.config",
-        "import baiuv.pipeline.provenance, baiuv.pipeline.shards, baiuv.pipeline.numba_cache",
+        "import baiuv.storage.io, baiuv.pipeline.logs, baiuv.pipeline.config",
+        "import baiuv.storage.provenance, baiuv.storage.shards, baiuv.pipeline.numba_cache",
         "import baiuv.model, baiuv.experiments, baiuv.report, baiuv.plotting",
         "import baiuv.thresholds, baiuv.simulation",
     ],
@@ -48,9 +48,9 @@ def test_light_imports_do_not_load_heavy_modules(statement):
 @pytest.mark.parametrize(
     "statement",
     [
-        "from baiuv.pipeline.io import copy_file, write_text",  # publishing, kernels' markers
+        "from baiuv.storage.io import copy_file, write_text",  # publishing, kernels' markers
         "from baiuv.report.pages import table_page",  # the report's table pages
-        "import baiuv.warmup, baiuv.simulation.engine, baiuv.pipeline.shards",  # the kernels
+        "import baiuv.warmup, baiuv.simulation.engine, baiuv.storage.shards",  # the kernels
     ],
 )
 def test_jobs_without_tables_do_not_load_pandas(statement):

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baiuv.pipeline.io import copy_file, read_table, write_table, write_text
 from baiuv.simulation.rng import run_generator, run_seed, stable_int
+from baiuv.storage.io import copy_file, read_table, write_table, write_text
 
 
 def test_table_roundtrip_with_params(tmp_path):
@@ -72,7 +72,7 @@ _RENDER = textwrap.dedent(
     import sys
     import numpy as np
     import pandas as pd
-    from baiuv.pipeline.io import save_figure
+    from baiuv.storage.io import save_figure
     from baiuv.plotting.characteristic import ratio_figure
 
     x = np.logspace(-2, 2, 7)

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from baiuv.pipeline import _numba_setup
-from baiuv.pipeline.provenance import source_hash
+from baiuv.storage import numba_setup
+from baiuv.storage.provenance import source_hash
 
 
 @pytest.mark.slow  # fresh Python processes import numba and compile a kernel
@@ -36,27 +36,27 @@ def test_default_dir_and_pruning(tmp_path, monkeypatch):
         os.utime(base / f"baiuv-old{i}", (i, i))
     from numba.core import config
 
-    before = config.CACHE_DIR, _numba_setup.CACHE_DIR
+    before = config.CACHE_DIR, numba_setup.CACHE_DIR
     try:
-        path = _numba_setup.configure()
-        assert path == str(base / f"baiuv-{source_hash()}") == _numba_setup.CACHE_DIR
+        path = numba_setup.configure()
+        assert path == str(base / f"baiuv-{source_hash()}") == numba_setup.CACHE_DIR
         kept = sorted(p.name for p in base.iterdir())
         assert kept == sorted([f"baiuv-{source_hash()}", "baiuv-old4", "baiuv-old3"])
         # directories used within the last day (e.g. by a running process of another
         # checkout) are never pruned, however many there are (D123)
         for i in range(5):
             (base / f"baiuv-recent{i}").mkdir()
-        _numba_setup.configure()
+        numba_setup.configure()
         assert sum(p.name.startswith("baiuv-recent") for p in base.iterdir()) == 5
     finally:
-        config.CACHE_DIR, _numba_setup.CACHE_DIR = before
+        config.CACHE_DIR, numba_setup.CACHE_DIR = before
 
 
 def test_import_baiuv_does_not_import_numba(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     code = (
         "import sys, baiuv; assert 'numba' not in sys.modules, 'numba imported';"
-        "from baiuv.pipeline._numba_setup import _SetCacheDirAfterImport as H;"
+        "from baiuv.storage.numba_setup import _SetCacheDirAfterImport as H;"
         "assert sum(isinstance(f, H) for f in sys.meta_path) == 1;"
         "import numba; assert not any(isinstance(f, H) for f in sys.meta_path), 'hook left'"
     )

@@ -175,10 +175,11 @@ def test_step_kernels_are_checked_at_registration():
 
 def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     from baiuv import BestArmIdentifier
-    from baiuv.pipeline.shards import read_shards, write_shard
+    from baiuv.experiments.stopping_times import experiment_from_config, run_shard
     from baiuv.plotting.style import algorithm_colours
     from baiuv.registry import run_parameters
-    from baiuv.simulation.engine import RunSettings, experiment_from_config, run_shard
+    from baiuv.simulation.engine import RunSettings
+    from baiuv.storage.shards import read_shards, write_shard
 
     config = _default_config()
     config["simulation"]["algorithms"] = ["TaS", "toy"]
@@ -232,8 +233,9 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
 def test_runs_of_a_cell_do_not_share_the_arrays_a_step_kernel_writes(toy_rule):
     # the toy kernel writes into params and wfix; the runs of a shard each get their own
     # (the cell prepares its kernel call once: D230), so each run samples as toy_counts says
+    from baiuv.experiments.stopping_times import Experiment, run_shard
     from baiuv.model.instance import STANDARD
-    from baiuv.simulation.engine import Experiment, RunSettings, run_shard
+    from baiuv.simulation.engine import RunSettings
 
     exp = Experiment("toy-own-arrays", "named", 4, STANDARD)
     settings = RunSettings(threshold="heuristic", delta=0.01)

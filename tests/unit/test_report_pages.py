@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.report.pages import (
     BEYOND_THE_PAPER,
     ReportEntries,
@@ -22,8 +23,8 @@ from baiuv.report.pages import (
     verdict_summary_rst,
 )
 from baiuv.report.paper_refs import LABELS
-from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-from baiuv.report.tables import markdown_table, markdown_to_html
+from baiuv.report.tables import markdown_to_html
+from baiuv.tables import markdown_table
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRIES = REPO / "workflow" / "report" / "entries.yaml"

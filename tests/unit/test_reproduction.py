@@ -4,18 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baiuv.experiments.characteristic_times import instance_summary, ratio_sweep
-from baiuv.report.reproduction import (
-    DIFFERS,
-    NOT_CHECKABLE,
-    REPRODUCED,
-    Claim,
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.experiments.characteristic_times import (
     characteristic_claims,
-    decisions,
-    experiment_claims,
-    render,
-    slopes_in_log_inv_delta,
+    instance_summary,
+    ratio_sweep,
 )
+from baiuv.experiments.stopping_claims import experiment_claims
+from baiuv.experiments.threshold_claims import slopes_in_log_inv_delta
+from baiuv.report.reproduction import decisions, render
 
 
 def test_claim_requires_reason_unless_reproduced():
@@ -154,7 +151,7 @@ def _initial(mono=3):
 
 
 def _thr(slopes, at, **kw):
-    from baiuv.report.reproduction import threshold_claims
+    from baiuv.experiments.threshold_claims import threshold_claims
 
     return {
         c.claim.split(":")[0]: c
@@ -188,7 +185,7 @@ def test_time_claim_two_sided_box_bob():
 
 
 def test_monotonicity_row_is_computed():
-    from baiuv.report.reproduction import threshold_claims
+    from baiuv.experiments.threshold_claims import threshold_claims
 
     sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
     for mono, verdict in ((3, REPRODUCED), (5, DIFFERS)):
@@ -201,7 +198,7 @@ def test_cost_row_carries_no_machine_dependent_number():
     """Timings live in results/timings/ (they name the machine); the committed report's cost
     row only points there, so the report stays byte-reproducible (D113)."""
     sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
-    from baiuv.report.reproduction import threshold_claims
+    from baiuv.experiments.threshold_claims import threshold_claims
 
     cl = threshold_claims(_curves(sl), _time_curves(GOOD_AT), _initial())
     (c,) = [c for c in cl if c.claim.startswith("cost")]
@@ -210,7 +207,7 @@ def test_cost_row_carries_no_machine_dependent_number():
 
 
 def test_bob_slope_claim_both_ways():
-    from baiuv.report.reproduction import bob_slope_claim
+    from baiuv.experiments.threshold_claims import bob_slope_claim
 
     base = dict(
         t=5000,
@@ -231,7 +228,7 @@ def test_bob_slope_claim_both_ways():
 
 
 def test_ipopt_claim_both_ways():
-    from baiuv.report.reproduction import ipopt_claim
+    from baiuv.experiments.threshold_claims import ipopt_claim
 
     df = pd.DataFrame(
         [

@@ -1,4 +1,4 @@
-"""Shared cell / shard helpers (``baiuv.pipeline.shards``) of the experiments and the adapters."""
+"""Shared cell / shard helpers (``baiuv.storage.shards``) of the experiments and the adapters."""
 
 import logging
 
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from baiuv.model.instance import GaussianInstance
-from baiuv.pipeline.io import read_table
-from baiuv.pipeline.shards import concat_runs, read_shards, write_shard
 from baiuv.simulation.engine import CellRun, RunSettings, run_cell, simulate_run
+from baiuv.storage.io import read_table
+from baiuv.storage.shards import concat_runs, read_shards, write_shard
 
 INST = GaussianInstance(np.array([0.0, -0.5]), np.array([1.0, 0.5]), "two")
 

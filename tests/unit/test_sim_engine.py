@@ -8,17 +8,20 @@ import pytest
 from reference_runs import reference_uniform
 
 from baiuv import EASY, GaussianInstance, optimal_allocation
+from baiuv.experiments.stopping_times import (
+    RUN_COLUMNS,
+    Experiment,
+    aggregate_shards,
+    run_shard,
+)
 from baiuv.simulation import (
     ALGORITHMS,
-    Experiment,
     RunSettings,
-    aggregate_shards,
     fhn_n0,
-    run_shard,
     shard_runs,
     simulate_run,
 )
-from baiuv.simulation.engine import DECISION_COLUMNS, RUN_COLUMNS
+from baiuv.simulation.engine import DECISION_COLUMNS
 
 EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
 

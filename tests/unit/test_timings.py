@@ -7,15 +7,15 @@ import logging
 import pandas as pd
 import pytest
 
-from baiuv.pipeline.io import read_table
-from baiuv.pipeline.shards import (
+from baiuv.pipeline.timings import is_timing_file
+from baiuv.storage.io import read_table
+from baiuv.storage.shards import (
     RUN_KEY_COLUMNS,
     TIMING_COLUMNS,
     aggregate_timings,
     split_timings,
     write_shard,
 )
-from baiuv.pipeline.timings import is_timing_file
 
 
 def _runs(wall, runs=(0, 1, 2)):

@@ -14,7 +14,7 @@ from baiuv.pipeline.config import (
 )
 from baiuv.pipeline.batches import local_batches
 from baiuv.pipeline.numba_cache import configure_numba_cache
-from baiuv.pipeline.provenance import source_hash
+from baiuv.storage.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
 

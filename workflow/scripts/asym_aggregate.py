@@ -3,9 +3,9 @@ timing files -> one timing file."""
 
 from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic, verdict_table
 from baiuv.model.instance import GaussianInstance
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.storage.io import write_table
+from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -1,8 +1,8 @@
 """Adapter: asymptotic summary -> figures/asymptotic.{pdf,png}."""
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.asymptotic import asymptotic_figure
+from baiuv.storage.io import read_table, save_figure
 
 log = setup_logging(snakemake.log[0])
 summary, _ = read_table(snakemake.input[0])

@@ -2,9 +2,9 @@
 timing files -> one timing file."""
 
 from baiuv.experiments.audit import audit_cells, audit_summary
-from baiuv.pipeline.io import read_table, write_table
 from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.storage.io import read_table, write_table
+from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -1,8 +1,8 @@
 """Adapter: audit summary -> figures/audit.{pdf,png}."""
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.asymptotic import audit_figure
+from baiuv.storage.io import read_table, save_figure
 
 log = setup_logging(snakemake.log[0])
 summary, _ = read_table(snakemake.input[0])

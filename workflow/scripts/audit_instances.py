@@ -3,8 +3,8 @@
 import pandas as pd
 
 from baiuv.experiments.audit import audit_instances, instance_features
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import write_table
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

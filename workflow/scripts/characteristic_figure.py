@@ -1,8 +1,8 @@
 """Adapter: ratio sweeps -> figure (PDF + PNG)."""
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.characteristic import ratio_figure
+from baiuv.storage.io import read_table, save_figure
 
 setup_logging(snakemake.log[0])
 gap_df, gap_params = read_table(snakemake.input.gap)

@@ -1,9 +1,9 @@
 """Adapter: one characteristic-time ratio sweep -> Parquet."""
 
 from baiuv.experiments.characteristic_times import ratio_sweep
-from baiuv.pipeline.grids import grid
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.grids import grid
+from baiuv.storage.io import write_table
 
 log = setup_logging(snakemake.log[0])
 axis = snakemake.wildcards.axis

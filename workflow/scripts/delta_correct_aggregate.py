@@ -1,9 +1,9 @@
 """Adapter: shards of the delta-correct experiment -> one Parquet file, and their timing
 files -> one timing file."""
 
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.pipeline.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.storage.io import write_table
+from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 frames, metas = read_shards(snakemake.input.runs)

@@ -6,9 +6,9 @@ from baiuv.experiments.delta_correct import (
     delta_correct_timings_markdown,
     summarize_delta_correct,
 )
-from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_text
 
 log = setup_logging(snakemake.log[0])
 df, _ = read_table(snakemake.input.runs)

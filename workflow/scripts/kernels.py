@@ -1,8 +1,8 @@
 """Adapter: compile one part of the simulation kernels into numba's cache (the ``part``
 wildcard, or the loops), then write the marker."""
 
-from baiuv.pipeline.io import write_text
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import write_text
 from baiuv.warmup import compile_simulation_kernels
 
 part = snakemake.wildcards.get("part", "loops")

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from baiuv.pipeline.io import write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import table_page
+from baiuv.storage.io import write_text
 
 log = setup_logging(snakemake.log[0])
 md = Path(snakemake.input[0]).read_text(encoding="utf-8")

@@ -4,18 +4,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from baiuv.experiments.characteristic_times import characteristic_claims
+from baiuv.experiments.stopping_claims import experiment_claims
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
-from baiuv.pipeline.io import read_table, write_text
+from baiuv.experiments.threshold_claims import ipopt_claim, threshold_claims
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import table_page, verdict_summary_rst
-from baiuv.report.reproduction import (
-    characteristic_claims,
-    decisions,
-    experiment_claims,
-    ipopt_claim,
-    render,
-    threshold_claims,
-)
+from baiuv.report.reproduction import decisions, render
+from baiuv.storage.io import read_table, write_text
 
 log = setup_logging(snakemake.log[0])
 inp = snakemake.input

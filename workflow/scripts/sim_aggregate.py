@@ -1,10 +1,10 @@
 """Adapter: shards of one experiment -> one Parquet file (canonical order), and their
 timing files -> one timing file."""
 
-from baiuv.pipeline.io import write_table
+from baiuv.experiments.stopping_times import aggregate_shards
 from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.pipeline.shards import aggregate_timings, read_shards
-from baiuv.simulation import aggregate_shards
+from baiuv.storage.io import write_table
+from baiuv.storage.shards import aggregate_timings, read_shards
 
 log = setup_logging(snakemake.log[0])
 frames, params = read_shards(snakemake.input.runs)

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.simulation import stopping_time_figure
+from baiuv.storage.io import read_table, save_figure
 
 log = setup_logging(snakemake.log[0])
 df = pd.concat([read_table(p)[0] for p in snakemake.input], ignore_index=True)

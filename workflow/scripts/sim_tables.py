@@ -3,9 +3,9 @@
 import pandas as pd
 
 from baiuv.experiments.stopping_times import error_rates_markdown, stopping_times_markdown
-from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_text
 
 log = setup_logging(snakemake.log[0])
 df = pd.concat([read_table(p)[0] for p in snakemake.input], ignore_index=True)

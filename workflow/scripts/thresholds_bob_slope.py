@@ -1,9 +1,9 @@
 """Adapter: BoB/KL/Box over a wide ln(1/delta) range -> curves and summary Parquet."""
 
 from baiuv.experiments.bob_slope import bob_slope_curves, bob_slope_summary
-from baiuv.pipeline.grids import grid
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.grids import grid
+from baiuv.storage.io import write_table
 from baiuv.thresholds import ThresholdParams
 
 log = setup_logging(snakemake.log[0])

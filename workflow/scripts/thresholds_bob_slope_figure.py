@@ -1,8 +1,8 @@
 """Adapter: BoB slope study -> figure."""
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.thresholds import bob_slope_figure
+from baiuv.storage.io import read_table, save_figure
 
 setup_logging(snakemake.log[0])
 fig = bob_slope_figure(

@@ -1,8 +1,8 @@
 """Adapter: BoB slope study -> Markdown table."""
 
 from baiuv.experiments.bob_slope import bob_slope_markdown
-from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import read_table, write_text
 
 setup_logging(snakemake.log[0])
 text = bob_slope_markdown(

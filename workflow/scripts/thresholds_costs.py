@@ -1,9 +1,9 @@
 """Adapter: cost of one threshold evaluation per family -> Parquet (timings, with the machine)."""
 
 from baiuv.experiments.thresholds import threshold_costs
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.pipeline.provenance import machine_description
+from baiuv.storage.io import write_table
+from baiuv.storage.provenance import machine_description
 from baiuv.thresholds import ThresholdParams
 
 setup_logging(snakemake.log[0])

@@ -1,9 +1,9 @@
 """Adapter: threshold curves along ln(1/delta) or t -> Parquet."""
 
 from baiuv.experiments.thresholds import threshold_curves
-from baiuv.pipeline.grids import grid
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.grids import grid
+from baiuv.storage.io import write_table
 from baiuv.thresholds import ThresholdParams, bob_fallback_count
 
 log = setup_logging(snakemake.log[0])

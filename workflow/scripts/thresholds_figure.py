@@ -1,8 +1,8 @@
 """Adapter: threshold curves -> figure thresholds_{glr,evglr,all} (PDF + PNG)."""
 
-from baiuv.pipeline.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.thresholds import figure_families, threshold_figure
+from baiuv.storage.io import read_table, save_figure
 
 setup_logging(snakemake.log[0])
 ddf, dparams = read_table(snakemake.input.delta)

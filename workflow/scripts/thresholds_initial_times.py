@@ -1,8 +1,8 @@
 """Adapter: initial times per family and delta -> Parquet."""
 
 from baiuv.experiments.thresholds import initial_times
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import write_table
 from baiuv.thresholds import ThresholdParams
 
 setup_logging(snakemake.log[0])

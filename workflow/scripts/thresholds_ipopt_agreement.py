@@ -3,9 +3,9 @@
 import pandas as pd
 
 from baiuv.experiments.thresholds import agreement_summary, ipopt_agreement
-from baiuv.pipeline.grids import grid
-from baiuv.pipeline.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.grids import grid
+from baiuv.storage.io import write_table
 from baiuv.thresholds import ThresholdParams
 from baiuv.thresholds.bob import ipopt_backend
 

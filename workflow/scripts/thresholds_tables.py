@@ -5,9 +5,9 @@ from baiuv.experiments.thresholds import (
     costs_markdown,
     initial_times_markdown,
 )
-from baiuv.pipeline.io import read_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_text
 
 setup_logging(snakemake.log[0])
 df, params = read_table(snakemake.input[0])

@@ -37,13 +37,12 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
 from baiuv.registry import ALGORITHMS, FAMILIES, PARAMETERS, TIGHT, selection
-from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
     OUTCOME_COLUMNS,
     CellRun,
@@ -52,6 +51,7 @@ from baiuv.simulation.engine import (
     run_cell,
     shard_runs,
 )
+from baiuv.tables import markdown_table
 
 __all__ = [
     "THEORY",
@@ -129,9 +129,9 @@ def level_label(log_inv_delta: float) -> str:
 def asymptotic_levels(section: Mapping) -> list[float]:
     """Sorted ``ln(1/delta)`` values of the ``asymptotic`` section: exactly one of
     ``deltas`` (list of levels in ``(0, 1)``) and ``log_inv_deltas`` (list of values ``> 0``
-    or a grid ``{min, max, num, scale}``, :func:`baiuv.pipeline.grids.grid`). ``ValueError`` naming the
+    or a grid ``{min, max, num, scale}``, :func:`baiuv.storage.grids.grid`). ``ValueError`` naming the
     field on a bad entry or on two values with the same :func:`level_label`."""
-    from baiuv.pipeline.grids import grid
+    from baiuv.storage.grids import grid
 
     has_d, has_l = "deltas" in section, "log_inv_deltas" in section
     if has_d == has_l:

@@ -16,7 +16,7 @@ in common.
 Random streams: run ``r`` of algorithm ``A`` on instance ``i`` uses ``run_seed(seed,
 "audit", i, A, r)`` for every ``n0`` (common random numbers across ``n0``, decision D85);
 random instance ``j`` of family ``F`` is drawn from ``run_seed(seed, "audit_F",
-"instances", 0, j)`` as in :meth:`baiuv.simulation.engine.Experiment.instance_at`.
+"instances", 0, j)`` as in :meth:`baiuv.experiments.stopping_times.Experiment.instance_at`.
 """
 
 from __future__ import annotations
@@ -29,24 +29,23 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
 from baiuv.registry import FAMILIES
-from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
     ALGORITHMS,
     OUTCOME_COLUMNS,
     CellRun,
-    Experiment,
     RunSettings,
     fhn_n0,
     get_algorithm,
     run_cell,
     shard_runs,
 )
+from baiuv.tables import markdown_table
 
 __all__ = [
     "FEATURES",

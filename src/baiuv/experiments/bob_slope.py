@@ -154,7 +154,7 @@ def bob_slope_summary(
 
 def bob_slope_markdown(summary: pd.DataFrame, curves: pd.DataFrame) -> str:
     """Table of the study and its reading."""
-    from baiuv.report.tables import markdown_table
+    from baiuv.tables import markdown_table
 
     tab = pd.DataFrame(
         {

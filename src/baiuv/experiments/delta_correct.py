@@ -28,18 +28,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.experiments.stopping_times import lower_bound_of, wilson_interval
 from baiuv.model.instance import GaussianInstance
 from baiuv.registry import EV_FAMILIES, GLR_FAMILIES, LAZY_SUFFIX, PARAMETERS
-from baiuv.report.tables import markdown_table
 from baiuv.simulation.engine import (
     ALGORITHMS,
     DECISION_COLUMNS,
     CellRun,
     RunSettings,
-    _lower_bound,
     run_cell,
 )
+from baiuv.tables import markdown_table
 
 __all__ = [
     "EXPERIMENT",
@@ -160,7 +159,7 @@ def run_delta_correct_cell(
         max_samples=max_samples,
         lazy_ratio=lazy_ratio if lazy else None,
     )
-    _, lb = _lower_bound(
+    _, lb = lower_bound_of(
         tuple(instance.mu.tolist()),
         tuple(instance.sigma2.tolist()),
         settings.resolved_log_inv_delta,

@@ -1,17 +1,208 @@
-"""Stopping-time experiment (Section ``ssec:experiments``): summaries of the simulated runs
+"""Stopping-time experiment (Section ``ssec:experiments``, Figure
+``fig:random_instances_heuristic_threshold``): the experiment's instances and runs
+(:class:`Experiment`, :func:`run_shard`, :func:`aggregate_shards`), summaries of the runs
 (error rates with Wilson intervals, mean stopping times) and their Markdown tables.
 
-The runs themselves come from :func:`baiuv.simulation.engine.run_shard`."""
+Each run is simulated by :func:`baiuv.simulation.engine.run_cell`; the claims of the
+experiment are in :mod:`.stopping_claims`.
+"""
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
-from baiuv.report.tables import markdown_table
+from baiuv.model.characteristic import characteristic_time
+from baiuv.model.instance import GaussianInstance, random_instance
+from baiuv.registry import ALGORITHMS
+from baiuv.simulation.engine import DECISION_COLUMNS, CellRun, RunSettings, run_cell, shard_runs
+from baiuv.simulation.rng import run_generator
+from baiuv.storage.shards import concat_runs
+from baiuv.tables import markdown_table
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One panel of Figure ``fig:random_instances_heuristic_threshold``.
+
+    ``kind="named"``: ``runs`` runs on one fixed instance. ``kind="random"``:
+    ``n_instances`` random instances (``random_instance`` with ``K``, ``gap_range``,
+    ``var_range``) with ``runs`` runs each; instance ``i`` is drawn from
+    ``run_seed(seed, name, "instances", 0, i)``.
+    """
+
+    name: str
+    kind: str
+    runs: int
+    instance: GaussianInstance | None = None
+    n_instances: int = 0
+    K: int = 10
+    gap_range: tuple[float, float] = (0.2, 1.0)
+    var_range: tuple[float, float] = (0.1, 10.0)
+
+    def __post_init__(self):
+        if self.kind not in ("named", "random"):
+            raise ValueError(f"kind must be 'named' or 'random', got {self.kind!r}")
+        if int(self.runs) != self.runs or self.runs < 1:
+            raise ValueError(f"runs must be a positive integer, got {self.runs!r}")
+        if self.kind == "named" and not isinstance(self.instance, GaussianInstance):
+            raise ValueError("instance must be a GaussianInstance for a named experiment")
+        if self.kind == "random" and (
+            int(self.n_instances) != self.n_instances or self.n_instances < 1
+        ):
+            raise ValueError(f"n_instances must be a positive integer, got {self.n_instances!r}")
+
+    @property
+    def n_total(self) -> int:
+        """Number of runs of one algorithm (all instances)."""
+        return self.runs * (self.n_instances if self.kind == "random" else 1)
+
+    def instance_at(self, i: int, seed: int) -> tuple[str, GaussianInstance]:
+        """``(instance id, instance)`` of the ``i``-th instance."""
+        if self.kind == "named":
+            return self.instance.name or "instance", self.instance
+        if not (0 <= i < self.n_instances):
+            raise ValueError(f"instance index must be in [0, {self.n_instances}), got {i}")
+        inst = _random_instance_at(
+            int(seed), self.name, int(i), int(self.K), tuple(self.gap_range), tuple(self.var_range)
+        )
+        return str(i), inst
+
+    def run_keys(self) -> list[tuple[int, int]]:
+        """Every ``(instance index, run)`` of the experiment, in canonical order."""
+        n_inst = self.n_instances if self.kind == "random" else 1
+        return [(i, r) for i in range(n_inst) for r in range(self.runs)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _random_instance_at(
+    seed: int, name: str, i: int, K: int, gap_range: tuple, var_range: tuple
+) -> GaussianInstance:
+    """Instance ``i`` of the random experiment ``name`` (:meth:`Experiment.instance_at`),
+    kept: the shards of every algorithm that a process runs draw the same instances. The
+    instance's arrays are read-only, so the one object can be shared."""
+    rng = run_generator(seed, name, "instances", 0, i)
+    return random_instance(rng, K, gap_range, var_range, name=str(i))
+
+
+def experiment_from_config(
+    name: str, spec: Mapping, instances: Mapping[str, Mapping]
+) -> Experiment:
+    """Build an :class:`Experiment` from its ``simulation.experiments.<name>`` entry."""
+    kind = spec.get("kind")
+    if kind == "named":
+        iname = spec["instance"]
+        if iname not in instances:
+            raise ValueError(
+                f"simulation.experiments.{name}.instance: unknown instance {iname!r}; "
+                f"allowed: {sorted(instances)}"
+            )
+        inst = instances[iname]
+        return Experiment(
+            name, "named", int(spec["runs"]), GaussianInstance(inst["mu"], inst["sigma2"], iname)
+        )
+    if kind == "random":
+        return Experiment(
+            name,
+            "random",
+            int(spec.get("runs_per_instance", 1)),
+            None,
+            int(spec["n_instances"]),
+            int(spec.get("K", 10)),
+            tuple(spec.get("gap_range", (0.2, 1.0))),
+            tuple(spec.get("var_range", (0.1, 10.0))),
+        )
+    raise ValueError(
+        f"simulation.experiments.{name}.kind must be 'named' or 'random', got {kind!r}"
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def lower_bound_of(mu: tuple, sigma2: tuple, log_inv_delta: float) -> tuple[float, float]:
+    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/delta))`` of the instance ``(mu, sigma2)``
+    (tuples, so that the value is cached)."""
+    T = characteristic_time(np.array(mu), np.array(sigma2))
+    return T, T * log_inv_delta
+
+
+def run_shard(
+    experiment: Experiment,
+    algorithm: str,
+    *,
+    seed: int,
+    settings: RunSettings | None = None,
+    n_shards: int = 1,
+    shard: int = 0,
+    indices: Sequence[int] | None = None,
+    progress=None,
+) -> pd.DataFrame:
+    """Simulate the runs of one shard (or the given global run ``indices``).
+
+    ``progress``, if given, is called as ``progress(done, total)`` after every run (e.g.
+    :class:`baiuv.pipeline.logs.Progress`, which logs runs done, rate and ETA).
+
+    Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
+    ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
+    order. Only summaries are kept (no trajectories), so memory stays bounded.
+    """
+    s = settings if settings is not None else RunSettings()
+    keys = experiment.run_keys()
+    idx = list(indices) if indices is not None else list(shard_runs(len(keys), n_shards, shard))
+    runs = []
+    cache: dict[int, tuple[str, GaussianInstance]] = {}
+    for j in idx:
+        i, r = keys[j]
+        if i not in cache:
+            cache = {i: experiment.instance_at(i, seed)}
+        iid, inst = cache[i]
+        T, lb = lower_bound_of(
+            tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.resolved_log_inv_delta
+        )
+        fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
+        runs.append(CellRun(inst, iid, r, fields))
+    return run_cell(
+        algorithm,
+        s,
+        runs,
+        seed=seed,
+        experiment=experiment.name,
+        columns=RUN_COLUMNS,
+        progress=progress,
+    )
+
+
+#: Columns of :func:`run_shard`'s table, in order.
+RUN_COLUMNS = (
+    "algorithm",
+    "experiment",
+    "instance",
+    "instance_index",
+    "run",
+    "seed_entropy",
+    "spawn_key",
+    "K",
+    *DECISION_COLUMNS,
+    "T_star",
+    "lower_bound",
+    "wall_time",
+)
+
+
+def aggregate_shards(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate shard tables in canonical order (algorithm, instance, run)."""
+    if not any(len(f) for f in frames):
+        raise ValueError("frames must contain at least one non-empty shard table")
+    df = concat_runs(frames, ["algorithm", "experiment", "instance_index", "run"])
+    order = {a: k for k, a in enumerate(ALGORITHMS)}
+    df["_o"] = df["algorithm"].map(lambda a: order.get(a, len(order)))
+    df = df.sort_values(["experiment", "_o", "algorithm", "instance_index", "run"], kind="stable")
+    return df.drop(columns="_o").reset_index(drop=True)
 
 
 def wilson_interval(errors: int, n: int, level: float = 0.95) -> tuple[float, float]:

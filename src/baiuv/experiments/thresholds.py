@@ -24,8 +24,8 @@ import pandas as pd
 
 from baiuv._deferred import DeferredModule
 from baiuv.registry import EV_FAMILIES, FAMILIES, STATEFUL
-from baiuv.report.tables import markdown_table
 from baiuv.simulation.rng import run_generator
+from baiuv.tables import markdown_table
 
 if TYPE_CHECKING:
     from baiuv.thresholds.families import ThresholdParams
@@ -509,10 +509,19 @@ def initial_times_markdown(df: pd.DataFrame, params: dict) -> str:
     return text
 
 
-def _backend_label(backend: str) -> str:
-    from baiuv.report.reproduction import backend_label
+#: Readable names of the BoB backends (the ``bob_backend`` column of the cost table).
+BACKEND_LABELS = {
+    "exact": "exact global solver",
+    "cyipopt": "Pyomo + Ipopt (cyipopt)",
+    "ipopt": "Pyomo + Ipopt (executable)",
+}
 
-    return backend_label(backend)
+
+def backend_label(backend: str) -> str:
+    """Human-readable name of a concrete BoB backend (``exact``, ``cyipopt``, ``ipopt``)."""
+    if backend not in BACKEND_LABELS:
+        raise ValueError(f"backend must be one of {tuple(BACKEND_LABELS)}, got {backend!r}")
+    return BACKEND_LABELS[backend]
 
 
 def costs_markdown(df: pd.DataFrame, params: dict) -> str:
@@ -522,7 +531,7 @@ def costs_markdown(df: pd.DataFrame, params: dict) -> str:
     bob = d[d.family == "bob"].iloc[0]
     bob_k = float(bob["kernel_s"])
     used = str(bob.get("bob_backend", params.get("bob_backend", "auto")))
-    label = _backend_label(used) if used in ("exact", "cyipopt", "ipopt") else used
+    label = backend_label(used) if used in ("exact", "cyipopt", "ipopt") else used
     cols = {
         "family": d["family"],
         "value": d["value"],
@@ -533,7 +542,7 @@ def costs_markdown(df: pd.DataFrame, params: dict) -> str:
     ip = float(bob.get("ipopt_s", math.nan))
     iplabel = ""
     if math.isfinite(ip):
-        iplabel = _backend_label(str(bob["ipopt_backend"]))
+        iplabel = backend_label(str(bob["ipopt_backend"]))
         cols[f"BoB ({iplabel}) / python call"] = ip / d["python_s"]
     cols["BoB (numba) / kernel"] = bob_k / d["kernel_s"]
     cols["paper BoB ratio"] = [PAPER_COST_RATIO.get(f, float("nan")) for f in d["family"]]
@@ -587,7 +596,7 @@ def agreement_markdown(df: pd.DataFrame, params: dict) -> str:
     text = (
         f"BoB and EV-BoB programs of the threshold figures ({streams} data stream(s) of "
         f"{params.get('streams')}), solved by "
-        f"{_backend_label(backend) if backend in ('ipopt', 'cyipopt') else backend} and by the "
+        f"{backend_label(backend) if backend in ('ipopt', 'cyipopt') else backend} and by the "
         "exact global solver. A local maximum is an Ipopt value below the global maximum by "
         "more than 1e-6 (relative); the pipeline's thresholds never use such a value "
         "(decisions D22, D30).\n\n"

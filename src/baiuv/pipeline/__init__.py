@@ -1,6 +1,7 @@
-"""Plumbing of the Snakemake pipeline and of the package: configuration checks
-(:mod:`.config`), value grids (:mod:`.grids`), result files (:mod:`.io`), shard files
-(:mod:`.shards`), logging (:mod:`.logs`), provenance hash (:mod:`.provenance`) and numba's
-on-disk cache (:mod:`._numba_setup` for every process, :mod:`.numba_cache` for pipeline
-jobs). Nothing here is science; nothing here imports numba or scipy.
+"""Orchestration of the Snakemake pipeline: configuration checks (:mod:`.config`), the
+cells a job runs (:mod:`.cells`), batches of shards in one job (:mod:`.batches`), logging
+(:mod:`.logs`), timing files (:mod:`.timings`) and the per-job numba cache
+(:mod:`.numba_cache`). It uses every layer of the package; the storage helpers it shares
+with them (result files, grids, shard files, provenance, numba's on-disk cache) live in
+:mod:`baiuv.storage`.
 """

@@ -1,7 +1,7 @@
 """One shard of an experiment, as a plain function: the work of one shard job.
 
 Each ``run_*_shard(params, output, log_path)`` simulates one shard of runs and writes its
-result and timing files (:func:`baiuv.pipeline.shards.write_shard`). ``params`` is the
+result and timing files (:func:`baiuv.storage.shards.write_shard`). ``params`` is the
 mapping of the shard rule's parameters (``workflow/rules/*.smk``), ``output`` maps
 ``"runs"`` and ``"timings"`` to the two files, ``log_path`` is the shard's log. The shard
 adapters (``workflow/scripts/*_shard.py``, one job per shard, the cluster's unit) and the
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from baiuv.pipeline.logs import Progress, setup_logging
-from baiuv.pipeline.shards import write_shard
+from baiuv.storage.shards import write_shard
 
 __all__ = [
     "SHARD_KINDS",
@@ -28,7 +28,8 @@ __all__ = [
 
 def run_sim_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) -> None:
     """One shard of runs of one algorithm on one stopping-time experiment."""
-    from baiuv.simulation import RunSettings, experiment_from_config, run_shard
+    from baiuv.experiments.stopping_times import experiment_from_config, run_shard
+    from baiuv.simulation import RunSettings
 
     log = setup_logging(log_path)
     exp = experiment_from_config(p["experiment"], p["spec"], p["instances"])
@@ -182,7 +183,7 @@ SHARD_KINDS = {
 
 #: The modules the shard functions of each kind import.
 _KIND_MODULES = {
-    "simulations": ("baiuv.simulation",),
+    "simulations": ("baiuv.experiments.stopping_times",),
     "delta_correct": ("baiuv.experiments.delta_correct",),
     "asymptotic": ("baiuv.experiments.asymptotic",),
     "audit": ("baiuv.experiments.audit",),

@@ -46,7 +46,7 @@ def numba_cache_dir(
     workdir : path-like
         Working directory of the workflow (holds the shared ``.numba_cache``).
     src_hash : str
-        Hash of the package sources (:func:`baiuv.pipeline.provenance.source_hash`); node-local
+        Hash of the package sources (:func:`baiuv.storage.provenance.source_hash`); node-local
         caches are keyed by it so a changed package never reuses stale machine code.
     env : mapping, optional
         Environment to read (default ``os.environ``).

@@ -7,7 +7,7 @@ and nowhere else.
 
 * ``results/timings/**``: the wall time of every simulated run, one file next to each
   shard and aggregate of ``results/`` (same relative path below ``results/timings/``; the
-  run's key columns and ``wall_time`` in seconds, :func:`baiuv.pipeline.shards.split_timings`), and
+  run's key columns and ``wall_time`` in seconds, :func:`baiuv.storage.shards.split_timings`), and
   ``results/timings/delta_correct.md`` (mean wall time per run of each cell of the
   δ-correct stopping experiment).
 * ``results/timings/threshold_costs.{parquet,md,html}``: the measured cost of one

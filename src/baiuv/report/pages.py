@@ -99,7 +99,7 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     ``claims``: :class:`baiuv.reproduction.Claim` objects (fields ``claim``, ``where``,
     ``paper``, ``ours``, ``verdict``, ``reason``).
     """
-    from baiuv.report.reproduction import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
 
     claims = list(claims)
     n = {v: sum(c.verdict == v for c in claims) for v in (REPRODUCED, DIFFERS, NOT_CHECKABLE)}

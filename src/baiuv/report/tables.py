@@ -1,39 +1,10 @@
-"""Markdown tables from DataFrames (no extra dependency)."""
+"""HTML of the Markdown the pipeline writes, for the Snakemake report (which shows HTML
+inline, not Markdown); the Markdown tables themselves come from :mod:`baiuv.tables`."""
 
 from __future__ import annotations
 
 import html
-import math
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # a type only: the report pages' jobs do not load pandas (D223)
-    import pandas as pd
-
-
-def _fmt(v, floatfmt: str) -> str:
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "–"
-        if math.isinf(v):
-            return "∞" if v > 0 else "−∞"
-        return format(v, floatfmt)
-    return str(v)
-
-
-def markdown_table(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
-    """Render ``df`` as a GitHub-flavoured Markdown table (a ``|`` inside a cell or a
-    column name, as in ``|exact − Ipopt|``, is escaped so it does not split the cell)."""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    cols = [cell(str(c)) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(cell(_fmt(v, floatfmt)) for v in row) + " |")
-    return "\n".join(lines) + "\n"
-
 
 # ----------------------------------------------------------------------------------------
 # HTML: the same tables readable inside the Snakemake report (which does not render

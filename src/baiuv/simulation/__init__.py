@@ -1,6 +1,6 @@
-"""Sampling rules and the simulation engine of the stopping-time experiments.
+"""Sampling rules and the simulation engine: one run, the runs of one cell.
 
-See :mod:`baiuv.simulation.engine` (registry, runs, shards) and
+See :mod:`baiuv.simulation.engine` (settings, runs, cells) and
 :mod:`baiuv.simulation.rules` (numba kernels; how to add a rule).
 
 Names are imported on first use (:mod:`baiuv._deferred`, decision D105).
@@ -15,12 +15,8 @@ from baiuv._deferred import deferred_attributes
 __all__ = [
     "ALGORITHMS",
     "Algorithm",
-    "Experiment",
     "RunSettings",
-    "aggregate_shards",
-    "experiment_from_config",
     "fhn_n0",
-    "run_shard",
     "shard_runs",
     "simulate_run",
 ]
@@ -30,12 +26,8 @@ __getattr__, __dir__ = deferred_attributes(
     {
         "ALGORITHMS": ".engine",
         "Algorithm": ".engine",
-        "Experiment": ".engine",
         "RunSettings": ".engine",
-        "aggregate_shards": ".engine",
-        "experiment_from_config": ".engine",
         "fhn_n0": ".engine",
-        "run_shard": ".engine",
         "shard_runs": ".engine",
         "simulate_run": ".engine",
     },
@@ -46,12 +38,8 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
     from baiuv.simulation.engine import (
         ALGORITHMS,
         Algorithm,
-        Experiment,
         RunSettings,
-        aggregate_shards,
-        experiment_from_config,
         fhn_n0,
-        run_shard,
         shard_runs,
         simulate_run,
     )

@@ -1,4 +1,4 @@
-"""Orchestration of the stopping-time experiments (Section ``ssec:experiments``).
+"""Runs of the sampling rules: settings, one run, the runs of one cell.
 
 The numerical work happens in :mod:`baiuv.simulation.rules` (numba); this module
 validates arguments, derives each run's random stream, calls the kernels and assembles
@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from baiuv._deferred import DeferredModule
-from baiuv.model.characteristic import characteristic_time, optimal_allocation
-from baiuv.model.instance import GaussianInstance, random_instance
+from baiuv.model.characteristic import optimal_allocation
+from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import (
     check_integer,
     check_real,
@@ -42,7 +42,6 @@ from baiuv.model.validate import (
     is_real,
     log_inv_delta_of,
 )
-from baiuv.pipeline.shards import concat_runs
 from baiuv.registry import (
     ALGORITHMS,
     FAMILIES,
@@ -53,7 +52,7 @@ from baiuv.registry import (
     get_algorithm,
     run_parameters,
 )
-from baiuv.simulation.rng import generator_of, run_generator, run_seed
+from baiuv.simulation.rng import generator_of, run_seed
 
 if TYPE_CHECKING:  # imported where a run table is built (D223)
     import pandas as pd
@@ -66,15 +65,10 @@ __all__ = [
     "OUTCOME_COLUMNS",
     "Algorithm",
     "CellRun",
-    "Experiment",
     "RunSettings",
     "DECISION_COLUMNS",
-    "RUN_COLUMNS",
-    "aggregate_shards",
-    "experiment_from_config",
     "fhn_n0",
     "run_cell",
-    "run_shard",
     "shard_runs",
     "simulate_run",
 ]
@@ -396,103 +390,6 @@ def simulate_run(
     return _Runner(alg, s).result(instance, seed, experiment, instance_id, run, rng)
 
 
-# --------------------------------------------------------------------------- experiments
-@dataclass(frozen=True)
-class Experiment:
-    """One panel of Figure ``fig:random_instances_heuristic_threshold``.
-
-    ``kind="named"``: ``runs`` runs on one fixed instance. ``kind="random"``:
-    ``n_instances`` random instances (``random_instance`` with ``K``, ``gap_range``,
-    ``var_range``) with ``runs`` runs each; instance ``i`` is drawn from
-    ``run_seed(seed, name, "instances", 0, i)``.
-    """
-
-    name: str
-    kind: str
-    runs: int
-    instance: GaussianInstance | None = None
-    n_instances: int = 0
-    K: int = 10
-    gap_range: tuple[float, float] = (0.2, 1.0)
-    var_range: tuple[float, float] = (0.1, 10.0)
-
-    def __post_init__(self):
-        if self.kind not in ("named", "random"):
-            raise ValueError(f"kind must be 'named' or 'random', got {self.kind!r}")
-        if int(self.runs) != self.runs or self.runs < 1:
-            raise ValueError(f"runs must be a positive integer, got {self.runs!r}")
-        if self.kind == "named" and not isinstance(self.instance, GaussianInstance):
-            raise ValueError("instance must be a GaussianInstance for a named experiment")
-        if self.kind == "random" and (
-            int(self.n_instances) != self.n_instances or self.n_instances < 1
-        ):
-            raise ValueError(f"n_instances must be a positive integer, got {self.n_instances!r}")
-
-    @property
-    def n_total(self) -> int:
-        """Number of runs of one algorithm (all instances)."""
-        return self.runs * (self.n_instances if self.kind == "random" else 1)
-
-    def instance_at(self, i: int, seed: int) -> tuple[str, GaussianInstance]:
-        """``(instance id, instance)`` of the ``i``-th instance."""
-        if self.kind == "named":
-            return self.instance.name or "instance", self.instance
-        if not (0 <= i < self.n_instances):
-            raise ValueError(f"instance index must be in [0, {self.n_instances}), got {i}")
-        inst = _random_instance_at(
-            int(seed), self.name, int(i), int(self.K), tuple(self.gap_range), tuple(self.var_range)
-        )
-        return str(i), inst
-
-    def run_keys(self) -> list[tuple[int, int]]:
-        """Every ``(instance index, run)`` of the experiment, in canonical order."""
-        n_inst = self.n_instances if self.kind == "random" else 1
-        return [(i, r) for i in range(n_inst) for r in range(self.runs)]
-
-
-@functools.lru_cache(maxsize=4096)
-def _random_instance_at(
-    seed: int, name: str, i: int, K: int, gap_range: tuple, var_range: tuple
-) -> GaussianInstance:
-    """Instance ``i`` of the random experiment ``name`` (:meth:`Experiment.instance_at`),
-    kept: the shards of every algorithm that a process runs draw the same instances. The
-    instance's arrays are read-only, so the one object can be shared."""
-    rng = run_generator(seed, name, "instances", 0, i)
-    return random_instance(rng, K, gap_range, var_range, name=str(i))
-
-
-def experiment_from_config(
-    name: str, spec: Mapping, instances: Mapping[str, Mapping]
-) -> Experiment:
-    """Build an :class:`Experiment` from its ``simulation.experiments.<name>`` entry."""
-    kind = spec.get("kind")
-    if kind == "named":
-        iname = spec["instance"]
-        if iname not in instances:
-            raise ValueError(
-                f"simulation.experiments.{name}.instance: unknown instance {iname!r}; "
-                f"allowed: {sorted(instances)}"
-            )
-        inst = instances[iname]
-        return Experiment(
-            name, "named", int(spec["runs"]), GaussianInstance(inst["mu"], inst["sigma2"], iname)
-        )
-    if kind == "random":
-        return Experiment(
-            name,
-            "random",
-            int(spec.get("runs_per_instance", 1)),
-            None,
-            int(spec["n_instances"]),
-            int(spec.get("K", 10)),
-            tuple(spec.get("gap_range", (0.2, 1.0))),
-            tuple(spec.get("var_range", (0.1, 10.0))),
-        )
-    raise ValueError(
-        f"simulation.experiments.{name}.kind must be 'named' or 'random', got {kind!r}"
-    )
-
-
 def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
     """Contiguous block of run indices of shard ``shard`` among ``n_shards``."""
     if n_shards < 1:
@@ -502,13 +399,6 @@ def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
     lo = (n_total * shard) // n_shards
     hi = (n_total * (shard + 1)) // n_shards
     return range(lo, hi)
-
-
-@functools.lru_cache(maxsize=4096)
-def _lower_bound(mu: tuple, sigma2: tuple, log_inv_delta: float) -> tuple[float, float]:
-    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/delta))``."""
-    T = characteristic_time(np.array(mu), np.array(sigma2))
-    return T, T * log_inv_delta
 
 
 def warm_up(instance: GaussianInstance, algorithm, settings: RunSettings, *, seed: int) -> None:
@@ -575,52 +465,6 @@ def run_cell(
     return pd.DataFrame(rows, columns=columns)
 
 
-def run_shard(
-    experiment: Experiment,
-    algorithm: str,
-    *,
-    seed: int,
-    settings: RunSettings | None = None,
-    n_shards: int = 1,
-    shard: int = 0,
-    indices: Sequence[int] | None = None,
-    progress=None,
-) -> pd.DataFrame:
-    """Simulate the runs of one shard (or the given global run ``indices``).
-
-    ``progress``, if given, is called as ``progress(done, total)`` after every run (e.g.
-    :class:`baiuv.pipeline.logs.Progress`, which logs runs done, rate and ETA).
-
-    Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
-    ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
-    order. Only summaries are kept (no trajectories), so memory stays bounded.
-    """
-    s = settings if settings is not None else RunSettings()
-    keys = experiment.run_keys()
-    idx = list(indices) if indices is not None else list(shard_runs(len(keys), n_shards, shard))
-    runs = []
-    cache: dict[int, tuple[str, GaussianInstance]] = {}
-    for j in idx:
-        i, r = keys[j]
-        if i not in cache:
-            cache = {i: experiment.instance_at(i, seed)}
-        iid, inst = cache[i]
-        T, lb = _lower_bound(
-            tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.resolved_log_inv_delta
-        )
-        fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
-        runs.append(CellRun(inst, iid, r, fields))
-    return run_cell(
-        algorithm,
-        s,
-        runs,
-        seed=seed,
-        experiment=experiment.name,
-        columns=RUN_COLUMNS,
-        progress=progress,
-    )
-
-
 #: Entries of :func:`simulate_run`'s result that describe the run's decision, in the order
 #: the run tables show them.
 DECISION_COLUMNS = (
@@ -631,30 +475,3 @@ DECISION_COLUMNS = (
     "truncated",
     "counts",
 )
-
-#: Columns of :func:`run_shard`'s table, in order.
-RUN_COLUMNS = (
-    "algorithm",
-    "experiment",
-    "instance",
-    "instance_index",
-    "run",
-    "seed_entropy",
-    "spawn_key",
-    "K",
-    *DECISION_COLUMNS,
-    "T_star",
-    "lower_bound",
-    "wall_time",
-)
-
-
-def aggregate_shards(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """Concatenate shard tables in canonical order (algorithm, instance, run)."""
-    if not any(len(f) for f in frames):
-        raise ValueError("frames must contain at least one non-empty shard table")
-    df = concat_runs(frames, ["algorithm", "experiment", "instance_index", "run"])
-    order = {a: k for k, a in enumerate(ALGORITHMS)}
-    df["_o"] = df["algorithm"].map(lambda a: order.get(a, len(order)))
-    df = df.sort_values(["experiment", "_o", "algorithm", "instance_index", "run"], kind="stable")
-    return df.drop(columns="_o").reset_index(drop=True)

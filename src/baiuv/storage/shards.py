@@ -21,9 +21,9 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from baiuv.pipeline.io import read_table, write_table
+from baiuv.storage.io import read_table, write_table
 
-if TYPE_CHECKING:  # imported where tables are built: see baiuv.pipeline.io (D223)
+if TYPE_CHECKING:  # imported where tables are built: see baiuv.storage.io (D223)
     import pandas as pd
 
 __all__ = [
@@ -89,7 +89,7 @@ def write_shard(
     timings_path: str | os.PathLike,
 ) -> None:
     """Write a shard table: its results to ``path`` and its timings to ``timings_path``
-    (:func:`split_timings`; both with ``params``, :func:`baiuv.pipeline.io.write_table`),
+    (:func:`split_timings`; both with ``params``, :func:`baiuv.storage.io.write_table`),
     then log ``"<label>: <shard_summary>"``."""
     results, timings = split_timings(df)
     write_table(timings, timings_path, params)
@@ -98,7 +98,7 @@ def write_shard(
 
 
 def read_shards(paths: Sequence[str | os.PathLike]) -> tuple[list[pd.DataFrame], list[dict]]:
-    """Tables and stored parameters of shard files (:func:`baiuv.pipeline.io.read_table`)."""
+    """Tables and stored parameters of shard files (:func:`baiuv.storage.io.read_table`)."""
     frames, metas = [], []
     for path in paths:
         df, meta = read_table(path)

@@ -4,7 +4,7 @@ numba's cache of a module only checks that module's own source file: a kernel co
 the cache keeps the machine code of every function it inlined from *other* modules (the
 simulation loop inlines the transportation costs, the oracles, the threshold kernels and
 the exact BoB solver). After an edit to one of those, numba would silently keep running the
-old code. Keying the cache directory by :func:`baiuv.pipeline.provenance.source_hash` makes any
+old code. Keying the cache directory by :func:`baiuv.storage.provenance.source_hash` makes any
 edit of the package start from a fresh cache (decision D19).
 
 * ``NUMBA_CACHE_DIR`` set (by the user, or by the workflow for each job, decision D60):
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from baiuv.pipeline.provenance import source_hash
+from baiuv.storage.provenance import source_hash
 
 KEEP = 3
 MIN_AGE_S = 86400.0  # never prune a cache directory modified less than a day ago

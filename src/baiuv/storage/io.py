@@ -122,10 +122,6 @@ def write_text(text: str, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
-def write_json(obj: Any, path: str | os.PathLike) -> Path:
-    return write_text(json.dumps(_jsonable(obj), indent=2, sort_keys=True) + "\n", path)
-
-
 def copy_file(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
     """Copy the bytes of ``src`` to ``dst`` atomically (published figures and reports)."""
     with atomic_target(dst) as tmp:
