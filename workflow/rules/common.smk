@@ -10,6 +10,7 @@ from baiuv.pipeline.config import (
     publish_paths,
     publish_tables_dir,
     section_delta,
+    section_log_inv_delta,
     validate_config,
 )
 from baiuv.pipeline.batches import local_batches
@@ -123,7 +124,10 @@ def all_targets():
     if "bob_slope" in config["thresholds"]:
         targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
     if config["thresholds"].get("ipopt_streams", 1) > 0:
-        targets.append("results/tables/ipopt_agreement.md")
+        targets += [
+            "results/tables/ipopt_agreement.md",
+            "results/timings/ipopt_agreement.md",
+        ]
     targets += figure_files("stopping_times") + [
         "results/tables/error_rates.md",
         "results/tables/stopping_times.md",
@@ -161,6 +165,13 @@ def publish_inputs(wildcards):
             tables is not None and t.startswith("results/tables/") and t.endswith(".md")
         ):
             published.append(f"{tables}/{t[len('results/tables/'):]}")
+        elif (
+            tables is not None
+            and t.startswith("results/timings/")
+            and t.endswith(".md")
+        ):
+            # timing tables name their machine; published next to the tables
+            published.append(f"{tables}/timings/{t[len('results/timings/'):]}")
     return published + [report]
 
 

@@ -50,8 +50,23 @@ if "publish" in config:
             script:
                 "../scripts/copy_file.py"
 
+        rule publish_timing:
+            input:
+                "results/timings/{name}",
+            output:
+                f"{PUBLISH_TABLES}/timings/{{name}}",
+            log:
+                "logs/publish/timings/{name}.log",
+            wildcard_constraints:
+                name=r"[^/]+\.md",
+            conda:
+                CONDA_ENV
+            script:
+                "../scripts/copy_file.py"
+
         localrules:
             publish_table,
+            publish_timing,
 
     localrules:
         publish_figure,

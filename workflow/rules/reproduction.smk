@@ -22,6 +22,8 @@ rule reproduction_report:
     params:
         delta=section_delta(config["simulation"], "simulation"),
         n0=config["simulation"]["n0"],
+        fhn_n0=config["simulation"].get("fhn_n0"),
+        log_inv_delta=section_log_inv_delta(config["simulation"], "simulation"),
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,
         # relative to the checkout, so the report reads the same from any --directory

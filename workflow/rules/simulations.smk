@@ -119,6 +119,9 @@ rule sim_tables:
         CONDA_ENV
     params:
         delta=section_delta(SIM, "simulation"),
+        log_inv_delta=section_log_inv_delta(SIM, "simulation"),
+        n0=SIM["n0"],
+        fhn_n0=SIM.get("fhn_n0"),
     script:
         "../scripts/sim_tables.py"
 

@@ -86,7 +86,7 @@ rule threshold_initial_times_table:
     input:
         "results/thresholds/initial_times.parquet",
     output:
-        "results/tables/threshold_initial_times.md",
+        table="results/tables/threshold_initial_times.md",
     log:
         "logs/thresholds/initial_times_table.log",
     conda:
@@ -99,7 +99,7 @@ rule threshold_costs_table:
     input:
         "results/timings/threshold_costs.parquet",
     output:
-        "results/timings/threshold_costs.md",
+        table="results/timings/threshold_costs.md",
     log:
         "logs/thresholds/costs_table.log",
     conda:
@@ -197,7 +197,8 @@ rule ipopt_agreement_table:
     input:
         "results/thresholds/ipopt_agreement.parquet",
     output:
-        "results/tables/ipopt_agreement.md",
+        table="results/tables/ipopt_agreement.md",
+        timings="results/timings/ipopt_agreement.md",
     log:
         "logs/thresholds/ipopt_agreement_table.log",
     conda:

@@ -11,6 +11,7 @@ from baiuv.experiments.threshold_claims import ipopt_claim, threshold_claims
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import table_page, verdict_summary_rst
 from baiuv.report.reproduction import decisions, render
+from baiuv.simulation.engine import fhn_n0
 from baiuv.storage.io import read_table, write_text
 
 log = setup_logging(snakemake.log[0])
@@ -28,9 +29,11 @@ claims += threshold_claims(
 if "ipopt_agreement" in inp.keys():
     claims.append(ipopt_claim(read_table(inp.ipopt_agreement)[0]))
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
+p = snakemake.params
+fhn = p.fhn_n0 if p.fhn_n0 is not None else fhn_n0(log_inv_delta=p.log_inv_delta)
 claims += experiment_claims(
     error_rates(runs),
-    stopping_time_summary(runs),
+    stopping_time_summary(runs, n0=p.n0, fhn_n0=fhn),
     snakemake.params.delta,
     n0=snakemake.params.n0,
 )

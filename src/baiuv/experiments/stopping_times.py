@@ -123,12 +123,23 @@ def experiment_from_config(
     )
 
 
+#: The constant of Lemma ``lem:lower_bound_sample_complexity``: a δ-correct algorithm has
+#: ``E[tau] >= T*(mu, sigma^2) ln(1/(2.4 delta))``.
+LEMMA2_CONSTANT = 2.4
+
+
+def lemma2_log_term(log_inv_delta: float) -> float:
+    """``ln(1/(2.4 delta))`` from ``ln(1/delta)`` (Lemma ``lem:lower_bound_sample_complexity``)."""
+    return log_inv_delta - math.log(LEMMA2_CONSTANT)
+
+
 @functools.lru_cache(maxsize=4096)
 def lower_bound_of(mu: tuple, sigma2: tuple, log_inv_delta: float) -> tuple[float, float]:
-    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/delta))`` of the instance ``(mu, sigma2)``
-    (tuples, so that the value is cached)."""
+    """``(T*(mu, sigma^2), T*(mu, sigma^2) ln(1/(2.4 delta)))``: the characteristic time of
+    the instance ``(mu, sigma2)`` (tuples, so that the value is cached) and the lower bound
+    of Lemma ``lem:lower_bound_sample_complexity`` as the paper states it."""
     T = characteristic_time(np.array(mu), np.array(sigma2))
-    return T, T * log_inv_delta
+    return T, T * lemma2_log_term(log_inv_delta)
 
 
 def run_shard(
@@ -148,8 +159,9 @@ def run_shard(
     :class:`baiuv.pipeline.logs.Progress`, which logs runs done, rate and ETA).
 
     Returns one row per run (columns of :func:`simulate_run` plus ``instance_index``,
-    ``K``, ``T_star`` and ``lower_bound = T*(mu, sigma^2) log(1/delta)``), in canonical
-    order. Only summaries are kept (no trajectories), so memory stays bounded.
+    ``K``, ``T_star``, ``lower_bound = T*(mu, sigma^2) ln(1/(2.4 delta))`` of Lemma
+    ``lem:lower_bound_sample_complexity`` and ``reference_line = T*(mu, sigma^2) ln(1/delta)``,
+    the line Figure ``fig:random_instances_heuristic_threshold`` draws), in canonical order. Only summaries are kept (no trajectories), so memory stays bounded.
     """
     s = settings if settings is not None else RunSettings()
     keys = experiment.run_keys()
@@ -164,7 +176,13 @@ def run_shard(
         T, lb = lower_bound_of(
             tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), s.resolved_log_inv_delta
         )
-        fields = {"instance_index": i, "K": inst.K, "T_star": T, "lower_bound": lb}
+        fields = {
+            "instance_index": i,
+            "K": inst.K,
+            "T_star": T,
+            "lower_bound": lb,
+            "reference_line": T * s.resolved_log_inv_delta,
+        }
         runs.append(CellRun(inst, iid, r, fields))
     return run_cell(
         algorithm,
@@ -190,6 +208,7 @@ RUN_COLUMNS = (
     *DECISION_COLUMNS,
     "T_star",
     "lower_bound",
+    "reference_line",
     "wall_time",
 )
 
@@ -250,27 +269,65 @@ def error_rates(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def stopping_time_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """Per (experiment, algorithm): mean stopping time, its standard error, median, and the
-    mean lower bound ``T*(mu, sigma^2) log(1/delta)`` of Lemma
-    ``lem:lower_bound_sample_complexity`` (averaged over instances for random ones)."""
+#: A run is "long" when its stopping time exceeds this multiple of its cell's median.
+LONG_RUN_FACTOR = 10.0
+
+
+def initial_time(algorithm: str, K: int, n0: int, fhn_n0: int) -> int:
+    """The first time the stopping rule of ``algorithm`` is checked on ``K`` arms: ``n0 K``
+    for the GLR-based rules, ``fhn_n0 K`` for FHN1/FHN2 (their initial sample)."""
+    alg = ALGORITHMS.get(str(algorithm))
+    return int(K) * int(fhn_n0 if alg is not None and alg.kernel == "fhn" else n0)
+
+
+def stopping_time_summary(
+    df: pd.DataFrame, *, n0: int | None = None, fhn_n0: int | None = None
+) -> pd.DataFrame:
+    """Per (experiment, algorithm): mean stopping time, its standard error, median, largest
+    stopping time, the mean lower bound ``T*(mu, sigma^2) ln(1/(2.4 delta))`` of Lemma
+    ``lem:lower_bound_sample_complexity`` and the mean reference line
+    ``T*(mu, sigma^2) ln(1/delta)`` drawn in Figure ``fig:random_instances_heuristic_threshold``
+    (both averaged over instances for random ones), with the ratios of the mean to them.
+
+    With ``n0`` and ``fhn_n0`` (initial sizes of the run), ``init_share`` is the share of
+    runs that stopped at the first check, ``tau = initial_time(...)`` (:func:`initial_time`).
+    """
     rows = []
     for (exp, alg), g in df.groupby(["experiment", "algorithm"], sort=False):
         tau = g["stopping_time"].to_numpy(float)
         n = tau.size
         se = float(np.std(tau, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-        rows.append(
-            {
-                "experiment": exp,
-                "algorithm": alg,
-                "runs": n,
-                "mean": float(tau.mean()),
-                "se": se,
-                "median": float(np.median(tau)),
-                "lower_bound": float(g["lower_bound"].mean()),
-                "ratio_to_bound": float(tau.mean() / g["lower_bound"].mean()),
-            }
-        )
+        lb = float(g["lower_bound"].mean())
+        ref = float(g["reference_line"].mean())
+        row = {
+            "experiment": exp,
+            "algorithm": alg,
+            "runs": n,
+            "mean": float(tau.mean()),
+            "se": se,
+            "median": float(np.median(tau)),
+            "max": float(tau.max()),
+            "lower_bound": lb,
+            "ratio_to_bound": float(tau.mean() / lb),
+            "reference_line": ref,
+            "ratio_to_reference": float(tau.mean() / ref),
+        }
+        if n0 is not None and fhn_n0 is not None:
+            init = np.array([initial_time(alg, k, n0, fhn_n0) for k in g["K"]])
+            row["init_share"] = float(np.mean(tau == init))
+            # the long runs (tau > LONG_RUN_FACTOR x the median) and, among them, those
+            # whose best arm was never pulled after its initial pulls
+            long = tau > LONG_RUN_FACTOR * np.median(tau)
+            best_pulls = np.array(
+                [c[b] for c, b in zip(g["counts"], g["best_arm"], strict=True)], dtype=float
+            )
+            starved = best_pulls <= init / g["K"].to_numpy()
+            correct = g["correct"].to_numpy(bool)
+            row["long_runs"] = int(long.sum())
+            row["long_starved"] = int((long & starved).sum())
+            row["long_errors"] = int((long & ~correct).sum())
+            row["long_share_of_samples"] = float(tau[long].sum() / tau.sum())
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -291,10 +348,13 @@ def error_rates_markdown(df: pd.DataFrame, delta: float) -> str:
     )
 
 
-def stopping_times_markdown(df: pd.DataFrame, delta: float) -> str:
+def stopping_times_markdown(df: pd.DataFrame, delta: float, *, n0: int, fhn_n0: int) -> str:
     """Markdown table of :func:`stopping_time_summary` (mean ± s.e.), under a title."""
-    st = stopping_time_summary(df)
+    st = stopping_time_summary(df, n0=n0, fhn_n0=fhn_n0)
     st["mean ± s.e."] = [f"{m:.1f} ± {s:.1f}" for m, s in zip(st["mean"], st["se"], strict=True)]
+    st["τ/bound"] = [f"{r:.3f}" for r in st["ratio_to_bound"]]
+    st["τ/line"] = [f"{r:.3f}" for r in st["ratio_to_reference"]]
+    st["stopped at n0·K"] = [f"{100 * r:.1f}%" for r in st["init_share"]]
     st_md = markdown_table(
         st[
             [
@@ -303,14 +363,21 @@ def stopping_times_markdown(df: pd.DataFrame, delta: float) -> str:
                 "runs",
                 "mean ± s.e.",
                 "median",
+                "max",
                 "lower_bound",
-                "ratio_to_bound",
+                "τ/bound",
+                "τ/line",
+                "stopped at n0·K",
             ]
         ],
         floatfmt=".1f",
     )
     return (
         f"# Stopping times (δ = {delta}, Figure 2)\n\n"
-        "Mean ± standard error of the stopping time; `lower_bound` is "
-        "T⋆(μ, σ²) log(1/δ) of Lemma 2 (mean over instances for random instances).\n\n" + st_md
+        "Mean ± standard error of the stopping time. `lower_bound` is "
+        "T⋆(μ, σ²) ln(1/(2.4δ)), the lower bound of Lemma 2 for δ-correct algorithms; "
+        "`τ/line` is the mean over T⋆(μ, σ²) ln(1/δ), the line Figure 2 draws (its caption: "
+        '"Lower bound is T⋆(μ) log(1/δ)"); both averaged over instances for random instances. '
+        f"`stopped at n0·K`: share of runs that stopped at the first check (n0 = {n0} pulls "
+        f"per arm, FHN1/FHN2 n0 = {fhn_n0}).\n\n" + st_md
     )

@@ -6,10 +6,15 @@ import math
 from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
+from matplotlib import cbook
 from matplotlib.patches import Patch
 
 from baiuv.plotting.style import algorithm_colours, family, is_plug_in, setup
+
+#: Width of the figure in inches: a page's text width, so that 8-9 pt labels print at size.
+PAGE_WIDTH = 6.5
 
 PANEL_TITLES = {
     "random": "random instances, K = 10",
@@ -18,22 +23,43 @@ PANEL_TITLES = {
 }
 
 
+def log_box_stats(values: np.ndarray, label: str) -> dict:
+    """Box-plot statistics of ``values`` (> 0) computed on ``log10(values)`` and mapped back:
+    quartiles, median and Tukey whiskers (1.5 interquartile ranges) *in log space*, the
+    scale the figure is drawn on, so the whiskers and outliers are those a reader of a
+    log axis expects; the mean is the arithmetic mean of ``values``."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0 or np.any(values <= 0):
+        raise ValueError("values must be a non-empty array of positive numbers")
+    (st,) = cbook.boxplot_stats(np.log10(values), whis=1.5, labels=[label])
+    for k in ("med", "q1", "q3", "whislo", "whishi", "cilo", "cihi"):
+        st[k] = float(10.0 ** st[k])
+    st["fliers"] = 10.0 ** np.asarray(st["fliers"])
+    st["mean"] = float(values.mean())
+    return st
+
+
 def stopping_time_figure(
     df: pd.DataFrame,
     experiments: Sequence[str] | None = None,
     algorithms: Sequence[str] | None = None,
 ):
-    """Box plots of the stopping time, one panel per experiment, one box per algorithm.
+    """Box plots of the stopping time, one panel per experiment (stacked, page width),
+    one box per algorithm.
 
-    The two wrappers of one algorithm (adapted costs, then "EV-") are adjacent and share a
-    colour (EV boxes hatched); the dashed line is the lower bound ``T*(mu, sigma^2)
-    log(1/delta)`` (Lemma ``lem:lower_bound_sample_complexity``), averaged over the
-    instances for the random experiment (decision D49).
+    Boxes, whiskers and outliers are computed on ``log10(tau)`` (:func:`log_box_stats`) and
+    drawn on a log axis. The two wrappers of one algorithm (adapted costs, then "EV-") are
+    adjacent and share a colour (EV boxes hatched). The dashed line is the line the paper's
+    Figure 2 draws, ``T*(mu, sigma^2) ln(1/delta)`` (its caption calls it "lower bound"),
+    the dotted one the lower bound of Lemma ``lem:lower_bound_sample_complexity`` as stated,
+    ``T*(mu, sigma^2) ln(1/(2.4 delta))``; both averaged over the instances for the random
+    experiment (decision D49).
 
     Parameters
     ----------
     df : DataFrame
-        Aggregated runs (columns ``experiment, algorithm, stopping_time, lower_bound``).
+        Aggregated runs (columns ``experiment, algorithm, stopping_time, lower_bound,
+        reference_line``).
     experiments, algorithms : sequences of str, optional
         Panels and box order (default: order of appearance).
 
@@ -41,7 +67,7 @@ def stopping_time_figure(
     -------
     matplotlib.figure.Figure
     """
-    need = {"experiment", "algorithm", "stopping_time", "lower_bound"}
+    need = {"experiment", "algorithm", "stopping_time", "lower_bound", "reference_line"}
     if not need <= set(df.columns):
         raise ValueError(
             f"df must have columns {sorted(need)}, missing {sorted(need - set(df.columns))}"
@@ -53,20 +79,24 @@ def stopping_time_figure(
     algs = list(algorithms) if algorithms is not None else list(dict.fromkeys(df["algorithm"]))
     palette = algorithm_colours(algs)
     fig, axes = plt.subplots(
-        1, len(exps), figsize=(max(4.5, 0.45 * len(algs)) * len(exps), 4.2), squeeze=False
+        len(exps), 1, figsize=(PAGE_WIDTH, 2.35 * len(exps) + 0.6), squeeze=False
     )
-    for ax, exp in zip(axes[0], exps, strict=True):
+    for ax, exp in zip(axes[:, 0], exps, strict=True):
         sub = df[df["experiment"] == exp]
         present = [a for a in algs if (sub["algorithm"] == a).any()]
-        data = [sub.loc[sub["algorithm"] == a, "stopping_time"].to_numpy(float) for a in present]
-        bp = ax.boxplot(
-            data,
+        stats = [
+            log_box_stats(sub.loc[sub["algorithm"] == a, "stopping_time"].to_numpy(float), a)
+            for a in present
+        ]
+        bp = ax.bxp(
+            stats,
             patch_artist=True,
             showmeans=True,
             widths=0.7,
             flierprops={"markersize": 2, "alpha": 0.4},
+            boxprops={"linewidth": 1.0},
             # black median: an orange line vanished on the orange/brown boxes
-            medianprops={"color": "black", "linewidth": 1.6},
+            medianprops={"color": "black", "linewidth": 2.0},
             meanprops={
                 "marker": "^",
                 "markerfacecolor": "white",
@@ -76,20 +106,20 @@ def stopping_time_figure(
         )
         for patch, a in zip(bp["boxes"], present, strict=True):
             patch.set_facecolor(palette[a])
+            patch.set_edgecolor(palette[a] if not is_plug_in(a) else "black")
             if is_plug_in(a):
                 patch.set_hatch("///")
                 patch.set_alpha(0.65)
-        ax.set_xticks(
-            range(1, len(present) + 1), present, rotation=60, ha="right", rotation_mode="anchor"
-        )
-        lb = float(sub["lower_bound"].mean())
-        if math.isfinite(lb) and lb > 0:
-            ax.axhline(
-                lb, ls="--", color="black", lw=1.2, label=r"$T^\star(\mu,\sigma^2)\log(1/\delta)$"
-            )
+        ax.set_xticks(range(1, len(present) + 1), present, fontsize=8)
+        for value, style in (("reference_line", "--"), ("lower_bound", ":")):
+            y = float(sub[value].mean())
+            if math.isfinite(y) and y > 0:
+                ax.axhline(y, ls=style, color="black", lw=1.1)
         ax.set_yscale("log")
-        ax.set_title(f"{PANEL_TITLES.get(exp, exp)}: {len(sub) // max(1, len(present))} runs")
-        ax.set_ylabel("stopping time")
+        ax.tick_params(axis="y", labelsize=8)
+        runs = len(sub) // max(1, len(present))
+        ax.set_title(f"{PANEL_TITLES.get(exp, exp)}: {runs} runs", fontsize=9)
+        ax.set_ylabel("stopping time", fontsize=9)
         # separate the wrapper pairs visually
         for k in range(1, len(present)):
             if family(present[k]) != family(present[k - 1]):
@@ -97,9 +127,7 @@ def stopping_time_figure(
     handles = [
         Patch(facecolor="white", edgecolor="black", label="adapted costs"),
         Patch(facecolor="white", edgecolor="black", hatch="///", label="EV (plug-in)"),
-    ]
-    handles += [
-        plt.Line2D([], [], color="black", lw=1.6, label="median"),
+        plt.Line2D([], [], color="black", lw=2.0, label="median"),
         plt.Line2D(
             [],
             [],
@@ -109,12 +137,26 @@ def stopping_time_figure(
             markeredgecolor="black",
             label="mean",
         ),
-        plt.Line2D([], [], ls="--", color="black", label=r"lower bound $T^\star\log(1/\delta)$"),
+        plt.Line2D(
+            [], [], ls="--", color="black", label=r"$T^\star(\mu,\sigma^2)\ln(1/\delta)$ (Fig. 2)"
+        ),
+        plt.Line2D(
+            [],
+            [],
+            ls=":",
+            color="black",
+            label=r"$T^\star(\mu,\sigma^2)\ln(1/(2.4\delta))$ (Lemma 2)",
+        ),
     ]
     fig.legend(
-        handles=handles, loc="upper center", ncol=5, bbox_to_anchor=(0.5, 1.0), frameon=False
+        handles=handles,
+        loc="upper center",
+        ncol=3,
+        bbox_to_anchor=(0.5, 1.0),
+        frameon=False,
+        fontsize=8,
     )
-    fig.tight_layout(rect=(0, 0, 1, 0.9))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
     return fig
 
 
@@ -123,4 +165,4 @@ def lower_bounds(df: pd.DataFrame) -> pd.Series:
     return df.groupby("experiment")["lower_bound"].mean()
 
 
-__all__ = ["lower_bounds", "stopping_time_figure"]
+__all__ = ["PAGE_WIDTH", "log_box_stats", "lower_bounds", "stopping_time_figure"]

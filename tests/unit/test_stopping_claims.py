@@ -1,0 +1,206 @@
+"""Claims of the stopping-time experiment: each verdict rule fed numbers that satisfy it and
+numbers that contradict it, and each measured cause stated only when its numbers show it."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+from baiuv.experiments.stopping_claims import band, experiment_claims, in_band
+from baiuv.experiments.stopping_times import (
+    lower_bound_of,
+    stopping_time_summary,
+    wilson_interval,
+)
+from baiuv.model.characteristic import characteristic_time
+
+
+def _times(means, exp="easy", **cols):
+    return pd.DataFrame(
+        [
+            {
+                "experiment": exp,
+                "algorithm": a,
+                "runs": 5000,
+                "mean": m,
+                "se": 1.0,
+                "median": m,
+                "max": 3 * m,
+                "ratio_to_bound": m / 10.0,
+                "lower_bound": 10.0,
+                **cols,
+            }
+            for a, m in means.items()
+        ]
+    )
+
+
+def _errors(rows, runs=5000):
+    out = []
+    for e, a, k in rows:
+        lo, hi = wilson_interval(k, runs)
+        out.append(
+            dict(
+                experiment=e,
+                algorithm=a,
+                runs=runs,
+                errors=k,
+                error_rate=k / runs,
+                wilson_low=lo,
+                wilson_high=hi,
+            )
+        )
+    return pd.DataFrame(out)
+
+
+def _claim(claims, *words):
+    (c,) = [c for c in claims if all(w in c.claim for w in words)]
+    return c
+
+
+BASE = {"TaS": 50, "EV-TaS": 48, "TCI": 52, "EV-TCI": 49, "uniform": 90, "fixed": 50}
+
+
+def test_bands_are_two_sided():
+    assert band("on par") == (pytest.approx(0.8), 1.25)
+    assert band("comparable") == (pytest.approx(0.8), pytest.approx(1.2))
+    for kind in ("on par", "comparable"):
+        assert in_band(1.0, kind)
+        assert not in_band(0.57, kind)  # too fast is not "on par" / "similar"
+        assert not in_band(1.3, kind)
+    with pytest.raises(ValueError, match="kind"):
+        band("close")
+
+
+def test_on_par_row_fails_on_both_sides():
+    errors = _errors([("easy", "EV-TaS", 150), ("easy", "TaS", 0)])
+    c = _claim(experiment_claims(errors, _times(BASE), 0.01), "on par")
+    assert c.verdict == REPRODUCED and "[0.80, 1.25]" in c.paper and "D170" in c.paper
+    fast = _times(dict(BASE, **{"EV-TaS": 28.5}), init_share=0.0)  # 0.57x fixed
+    fast.loc[fast.algorithm == "EV-TaS", "init_share"] = 0.29
+    c = _claim(experiment_claims(errors, fast, 0.01), "on par")
+    assert c.verdict == DIFFERS and "faster than fixed: EV-TaS" in c.reason
+    assert "EV-TaS 0.03" in c.reason and "EV-TaS 29.0%" in c.reason  # measured, printed
+    c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=70)), 0.01), "on par")
+    assert c.verdict == DIFFERS and "slower than fixed: TaS" in c.reason
+    c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=30)), 0.01), "on par")
+    assert "hypothesis (not measured)" in c.reason  # an adapted rule faster than fixed
+
+
+def test_comparable_row_and_tail_measurement():
+    errors = _errors([("random", "TCI", 0)])
+    key = ("similar result", "(random)")
+    ok = _times({"TCI": 100, "EV-TCI": 105}, "random")
+    assert _claim(experiment_claims(errors, ok, 0.01), *key).verdict == REPRODUCED
+    for ev in (70, 130):
+        t = _times({"TCI": 100, "EV-TCI": ev}, "random")
+        assert _claim(experiment_claims(errors, t, 0.01), *key).verdict == DIFFERS
+    # slower in mean with the median in the band: the long runs are named with their numbers
+    t = _times({"TCI": 100, "EV-TCI": 160}, "random", long_runs=0, long_starved=0)
+    t.loc[t.algorithm == "EV-TCI", ["median", "long_runs", "long_starved", "long_errors"]] = [
+        95,
+        3,
+        3,
+        3,
+    ]
+    t["long_errors"] = t["long_errors"].fillna(0)
+    t["long_share_of_samples"] = [0.0, 0.4]
+    c = _claim(experiment_claims(errors, t, 0.01), *key)
+    assert c.verdict == DIFFERS and "ratio of medians 0.950, in the band" in c.reason
+    assert "3 runs longer than 10× the median" in c.reason
+    assert "in 3 of them the best arm was never pulled" in c.reason
+
+
+def test_several_orders_of_magnitude_rule():
+    """'several order of magnitude lower than δ': the Wilson interval below δ/100."""
+    # TCI's 3 errors in 5000 runs: interval [2.0e-4, 1.8e-3], entirely above δ/100
+    c = _claim(experiment_claims(_errors([("easy", "TCI", 3)]), _times(BASE), 0.01), "magnitude")
+    assert c.verdict == DIFFERS and "TCI" in c.reason and "δ/100" in c.paper
+    # 0 errors in 5000 runs: upper bound 7.7e-4 > 1e-4, not resolved
+    c = _claim(experiment_claims(_errors([("easy", "TCI", 0)]), _times(BASE), 0.01), "magnitude")
+    assert c.verdict == NOT_CHECKABLE
+    # 0 errors in 100 000 runs resolve it
+    e = _errors([("easy", "TCI", 0)], runs=100_000)
+    assert _claim(experiment_claims(e, _times(BASE), 0.01), "magnitude").verdict == REPRODUCED
+
+
+def test_easy_row_says_what_the_advantage_consists_of():
+    errors = _errors([("easy", "TaS", 0)])
+    t = _times(BASE, init_share=0.0)
+    t.loc[t.algorithm == "EV-TaS", "init_share"] = 0.28
+    c = _claim(experiment_claims(errors, t, 0.01), "slightly better")
+    assert c.verdict == REPRODUCED and "EV-TaS 28.0% vs TaS 0.0%" in c.ours
+    worse = _times(dict(BASE, **{"EV-TaS": 60}))
+    assert _claim(experiment_claims(errors, worse, 0.01), "slightly better").verdict == DIFFERS
+
+
+def test_fhn_rows():
+    errors = _errors([("easy", "TaS", 0)])
+    means = dict(BASE, FHN2=200)
+    assert _claim(experiment_claims(errors, _times(means), 0.01), "wastes").verdict == REPRODUCED
+    means["FHN2"] = 40
+    assert _claim(experiment_claims(errors, _times(means), 0.01), "wastes").verdict == DIFFERS
+    rnd = _times(dict(BASE, FHN2=52), "random")
+    c = _claim(experiment_claims(errors, rnd, 0.01), "FHN2 has similar")
+    assert c.verdict == REPRODUCED and "[0.8, 1.2]" in c.paper
+    rnd = _times(dict(BASE, FHN2=80), "random")
+    assert _claim(experiment_claims(errors, rnd, 0.01), "FHN2 has similar").verdict == DIFFERS
+
+
+def test_lower_bound_is_lemma_2_as_stated():
+    mu, s2 = (1.0, 0.5, 0.2), (1.0, 0.3, 2.0)
+    T, lb = lower_bound_of(mu, s2, math.log(100.0))
+    assert T == characteristic_time(np.array(mu), np.array(s2))
+    assert lb == pytest.approx(T * math.log(1 / (2.4 * 0.01)), rel=1e-12)
+    errors = _errors([("easy", "TaS", 0)])
+    t = _times({"TaS": 50, "EV-TaS": 45})  # lower_bound 10, se 1: above
+    assert _claim(experiment_claims(errors, t, 0.01), "2.4δ").verdict == REPRODUCED
+    t.loc[t.algorithm == "EV-TaS", "mean"] = 5.0
+    c = _claim(experiment_claims(errors, t, 0.01), "2.4δ")
+    assert c.verdict == DIFFERS and "EV-TaS" in c.reason
+    line = _claim(experiment_claims(errors, t, 0.01), "Figure 2's line")
+    assert line.verdict == NOT_CHECKABLE and "0.810 ×" in line.ours
+
+
+def test_size_row():
+    errors = _errors([("easy", "TaS", 0)])
+    c = _claim(experiment_claims(errors, _times(BASE), 0.01), "1000 random")
+    assert c.verdict == NOT_CHECKABLE  # only the easy experiment here
+    t = pd.concat(
+        [_times(BASE, "random").assign(runs=1000), _times(BASE, "standard"), _times(BASE)]
+    )
+    assert _claim(experiment_claims(errors, t, 0.01), "1000 random").verdict == REPRODUCED
+
+
+def test_summary_measures_initial_stops_and_long_runs():
+    rows = []
+    for r, tau in enumerate([10, 10, 40, 50, 60, 2000]):
+        counts = [2, 2, 2, 2, 2] if tau == 10 else [tau - 8, 2, 2, 2, 2]
+        if tau == 2000:
+            counts = [2, 1000, 994, 2, 2]  # the best arm (0) never pulled after n0
+        rows.append(
+            dict(
+                experiment="easy",
+                algorithm="EV-TaS",
+                run=r,
+                K=5,
+                stopping_time=tau,
+                counts=counts,
+                best_arm=0,
+                correct=tau != 2000,
+                lower_bound=5.0,
+                reference_line=6.0,
+            )
+        )
+    df = pd.DataFrame(rows)
+    s = stopping_time_summary(df, n0=2, fhn_n0=47).iloc[0]
+    assert s["init_share"] == pytest.approx(2 / 6)
+    assert (s["long_runs"], s["long_starved"], s["long_errors"]) == (1, 1, 1)
+    assert s["long_share_of_samples"] == pytest.approx(2000 / 2170)
+    assert s["ratio_to_bound"] == pytest.approx(2170 / 6 / 5.0)
+    assert s["ratio_to_reference"] == pytest.approx(2170 / 6 / 6.0)
+    # FHN's first check is at fhn_n0 K
+    fhn = df.assign(algorithm="FHN2", stopping_time=[235] * 6)
+    assert stopping_time_summary(fhn, n0=2, fhn_n0=47).iloc[0]["init_share"] == 1.0
