@@ -121,3 +121,39 @@ def test_run_cell_columns_and_bad_instance():
     assert df["correct"].item() and df["lower_bound"].item() > 0
     with pytest.raises(ValueError, match="instance"):
         run_delta_correct_cell(GaussianInstance([1.0, 0.0], [1.0, 1.0]), "TCI", "box", [0], seed=1)
+
+
+def _dc_runs(lazy_taus, eager_taus, wrong=0):
+    rows = []
+    for thr, taus in (("bob", eager_taus), ("bob-lazy", lazy_taus)):
+        for r, tau in enumerate(taus):
+            rows.append(
+                dict(
+                    instance="easy",
+                    algorithm="TaS",
+                    threshold=thr,
+                    run=r,
+                    stopping_time=tau,
+                    correct=not (thr == "bob-lazy" and r < wrong),
+                    truncated=False,
+                    lower_bound=5.0,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def test_lazy_rows_verdicts_and_paired_ratio():
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.experiments.delta_correct import delta_correct_claims, lazy_paired_ratios
+
+    df = _dc_runs([110, 150, 100], [100, 100, 100])
+    pr = lazy_paired_ratios(df).iloc[0]
+    assert (pr["pairs"], pr["max_ratio"]) == (3, 1.5)
+    assert pr["mean_ratio"] == pytest.approx((1.1 + 1.5 + 1.0) / 3)
+    first, cost = delta_correct_claims(df, delta=0.01)
+    assert first.verdict == NOT_CHECKABLE  # 0 errors in 3 runs cannot resolve 0.01
+    assert "1.500 exceeds" in cost.reason
+    many = _dc_runs([100] * 1000, [100] * 1000)
+    assert delta_correct_claims(many, delta=0.01)[0].verdict == REPRODUCED
+    bad = _dc_runs([100] * 100, [100] * 100, wrong=10)
+    assert delta_correct_claims(bad, delta=0.01)[0].verdict == DIFFERS

@@ -259,3 +259,14 @@ def test_box_initial_time_reason_gives_both_readings():
     (c,) = [c for c in cl if "δ = 0.001" in c.claim and "Box initial" in c.claim]
     assert c.verdict == DIFFERS and "match neither reading" in c.reason
     assert "δ = 0.1: 16 at δ, 17 at δ/3" in c.reason
+
+
+def test_close_to_one_row_both_ways():
+    from baiuv.experiments.characteristic_times import _close_to_one_claims
+
+    g = pd.DataFrame({"gap": [0.1, 0.5, 1.0, 2.0], "ratio": [1.001, 1.04, 1.16, 1.63]})
+    close, size = _close_to_one_claims(g, 4, 4)
+    assert close.verdict == REPRODUCED and "1.1600" in close.ours and "Δ = 2" in close.ours
+    assert size.verdict == NOT_CHECKABLE
+    far = g.assign(ratio=[1.001, 1.1, 1.25, 1.63])
+    assert _close_to_one_claims(far, 4, 4)[0].verdict == DIFFERS

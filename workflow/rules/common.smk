@@ -85,6 +85,8 @@ def reproduction_inputs(wildcards):
     if "asymptotic" in config:
         out["asym_verdicts"] = "results/asymptotic/verdicts.parquet"
         out["asym_summary"] = "results/asymptotic/summary.parquet"
+    if "delta_correct" in config:
+        out["delta_correct"] = "results/delta_correct.parquet"
     if "audit" in config:
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"

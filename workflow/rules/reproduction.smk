@@ -26,6 +26,11 @@ rule reproduction_report:
         log_inv_delta=section_log_inv_delta(config["simulation"], "simulation"),
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,
+        dc_delta=(
+            section_delta(config["delta_correct"], "delta_correct")
+            if "delta_correct" in config
+            else None
+        ),
         # relative to the checkout, so the report reads the same from any --directory
         config_name=lambda wc: ", ".join(
             os.path.relpath(os.path.abspath(f), workflow.basedir)

@@ -41,6 +41,10 @@ if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic import asymptotic_claims
 
     claims += asymptotic_claims(read_table(inp.asym_verdicts)[0], read_table(inp.asym_summary)[0])
+if "delta_correct" in inp.keys():
+    from baiuv.experiments.delta_correct import delta_correct_claims
+
+    claims += delta_correct_claims(read_table(inp.delta_correct)[0], delta=p.dc_delta)
 if "audit_summary" in inp.keys():
     from baiuv.experiments.audit import audit_claims
 

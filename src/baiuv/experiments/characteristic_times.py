@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import Claim, verdict
+from baiuv.claims import NOT_CHECKABLE, Claim, verdict
 from baiuv.model.characteristic import characteristic_time, complexity_d, optimal_allocation
 from baiuv.tables import markdown_table
 
@@ -167,6 +167,7 @@ def characteristic_claims(
         )
     )
     g = gap_sweep.sort_values("gap")
+    out += _close_to_one_claims(g, len(gap_sweep), len(var_sweep))
     grows = bool(np.all(np.diff(g["ratio"].to_numpy()[g["gap"].to_numpy() > 1.0]) > 0))
     out.append(
         Claim(
@@ -213,3 +214,43 @@ def characteristic_claims(
         )
     )
     return out
+
+
+#: "close to one as long as the gap is not too large" (App. app:sss_exp_characteristic_times),
+#: read as: T*/T*_σ² ≤ 1 + CLOSE_TO_ONE for every gap Δ ≤ MODERATE_GAP, the largest gap of the
+#: paper's random instances (Δ ~ U([0.2, 1])); the tolerance is the "similar" band of D170.
+CLOSE_TO_ONE = 0.2
+MODERATE_GAP = 1.0
+
+
+def _close_to_one_claims(g: pd.DataFrame, n_gap: int, n_var: int) -> list[Claim]:
+    """The ratio close to one for moderate gaps, and the size statement of App. J.1."""
+    sub = g[g["gap"] <= MODERATE_GAP]
+    worst = float(sub["ratio"].max()) if len(sub) else math.nan
+    ok = len(sub) > 0 and worst <= 1 + CLOSE_TO_ONE
+    first_gap = g[g["ratio"] > 1 + CLOSE_TO_ONE]["gap"]
+    return [
+        Claim(
+            "characteristic times",
+            '"T⋆(μ, σ²)/T⋆_σ²(μ) is close to one as long as the gap is not too large"',
+            "App. app:sss_exp_characteristic_times, Fig. fig:evolution_ratios_characteristic_times(a)",
+            f"ratio ≤ {1 + CLOSE_TO_ONE:g} for Δ ≤ {MODERATE_GAP:g} (the gaps of the random "
+            "instances; band of D170)",
+            f"largest ratio for Δ ≤ {MODERATE_GAP:g}: {worst:.4f}; the ratio first exceeds "
+            f"{1 + CLOSE_TO_ONE:g} at Δ = "
+            + (f"{float(first_gap.iloc[0]):.3g}" if len(first_gap) else "never on the grid"),
+            verdict(ok),
+            "" if ok else f"ratio {worst:.4f} above {1 + CLOSE_TO_ONE:g} for a moderate gap",
+        ),
+        Claim(
+            "characteristic times",
+            '"We perform 10000 simulations for varying Δ and r"',
+            "App. app:sss_exp_characteristic_times",
+            "10000 simulations",
+            f"no simulation: T⋆ and T⋆_σ² are computed exactly on {n_gap} values of Δ and "
+            f"{n_var} values of r",
+            NOT_CHECKABLE,
+            "the characteristic times are deterministic functions of (μ, σ²); the paper does "
+            "not say what its 10000 simulations sample",
+        ),
+    ]

@@ -61,13 +61,21 @@ def threshold_figure(
 ):
     """Two panels: (a) thresholds against ln(1/delta) at ``t_fixed``, (b) against t at
     ``delta_fixed``. Data-dependent families are the mean over streams with a min-max band;
-    the heuristic is dashed. Returns the matplotlib figure."""
+    the heuristic is dashed. When both an EV-GLR family and its GLR counterpart are drawn
+    (:func:`ratio_pairs`), a second row shows their ratio EV/GLR of the mean curves (the
+    curves of the first row nearly coincide, the ratio shows which is above). Returns the
+    matplotlib figure."""
     import matplotlib.pyplot as plt
 
     setup()
     colours, markers = threshold_colours(families), threshold_markers(families)
     all_ev = all(_ev(f) for f in families if markers[f] is not None)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    pairs = ratio_pairs(families)
+    rows = 2 if pairs else 1
+    fig, grid = plt.subplots(
+        rows, 2, figsize=(10, 4 if rows == 1 else 6.6), squeeze=False, sharex="col"
+    )
+    axes = grid[0]
     for ax, df, xlabel in (
         (axes[0], df_delta, "ln(1/δ)"),
         (axes[1], df_time, "t"),
@@ -97,6 +105,32 @@ def threshold_figure(
                 ax.fill_between(s["x"], s["min"], s["max"], color=color, alpha=0.25, lw=0)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("threshold")
+    if pairs:
+        for ax, df, xlabel in ((grid[1, 0], df_delta, "ln(1/δ)"), (grid[1, 1], df_time, "t")):
+            summ = _summary(df)
+            for glr, ev in pairs:
+                a = summ[summ.family == glr].set_index("x")["mean"]
+                b = summ[summ.family == ev].set_index("x")["mean"]
+                r = (b / a).dropna().sort_index()
+                ax.plot(
+                    r.index,
+                    r.values,
+                    color=colours[ev],
+                    marker=markers[ev],
+                    mfc="none",
+                    markevery=max(1, len(r) // 8),
+                    markersize=5,
+                    label=f"{_label(ev)} / {_label(glr)}",
+                )
+            ax.axhline(1.0, color="black", lw=0.8)
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("ratio EV-GLR / GLR")
+            ax.legend(fontsize=8, frameon=False)
+        axes[0].set_xlabel("")
+        axes[1].set_xlabel("")
+        grid[1, 0].set_title("(c) EV-GLR threshold / GLR threshold, t = " + str(t_fixed))
+        grid[1, 1].set_title(f"(d) same ratio, δ = {delta_fixed:g} (log scale)")
+        grid[1, 1].set_yscale("log")
     axes[0].set_title(f"(a) t = {t_fixed}")
     axes[1].set_title(f"(b) δ = {delta_fixed:g}")
     axes[1].set_xscale("log")
@@ -120,6 +154,17 @@ def threshold_figure(
     return fig
 
 
+def ratio_pairs(families: Sequence[str]) -> list[tuple[str, str]]:
+    """``(GLR family, EV-GLR family)`` pairs sharing a base family, both in ``families``."""
+    fams = THRESHOLD_FAMILIES.values()
+    glr = {f.base: f.name for f in fams if f.rules == ("GLR",) and f.name in families}
+    return [
+        (glr[f.base], f.name)
+        for f in fams
+        if f.rules == ("EV-GLR",) and f.base in glr and f.name in families
+    ]
+
+
 def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     """Figure of the BoB slope study (decision D171): (a) BoB, KL, Box and the bound
     min(Box(δ/2), KL(δ/2)) against ln(1/δ) at the smallest t; (b) local slopes in ln(1/δ)
@@ -129,10 +174,12 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     import seaborn as sns
 
     from baiuv.experiments.bob_slope import local_slopes
+    from baiuv.experiments.threshold_claims import FIGURE_RANGE
 
     setup()
     colours, markers = threshold_colours(), threshold_markers()
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    # printed at page width (6.5 in) with 9 pt text
+    fig, axes = plt.subplots(1, 2, figsize=(6.5, 3.6))
     t0 = int(curves["t"].min())
     w = curves[curves["t"] == t0].pivot(index="x", columns="family", values="value")
     w = w.replace([np.inf, -np.inf], np.nan).sort_index()
@@ -159,11 +206,12 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     ax.set_yscale("log")
     ax.set_xlabel("ln(1/δ)")
     ax.set_ylabel("threshold")
-    ax.set_title(f"(a) thresholds at t = {t0}")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"(a) thresholds at t = {t0}", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
     ax = axes[1]
     ls_ = local_slopes(curves)
-    colors = sns.color_palette("rocket", len(summary) + 1)
+    # one qualitative colour per t (a sequential palette made the t's indistinguishable)
+    colors = sns.color_palette("colorblind", len(summary))
     for i, r in enumerate(summary.sort_values("t").itertuples()):
         g = ls_[ls_["t"] == r.t]
         for fam, style in (("bob", "-"), ("kl", "--")):
@@ -178,12 +226,22 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
         if np.isfinite(r.join_log_inv_delta):
             ax.axvline(r.join_log_inv_delta, color=colors[i], lw=0.8, alpha=0.6)
     ax.axhline(1.0, color="grey", lw=0.8)
-    ax.axvspan(curves["x"].min(), 20, color="grey", alpha=0.12, lw=0)
-    ax.text(1.1, 0.05, "range of Fig. 1(a)", transform=ax.get_xaxis_transform(), fontsize=8)
+    ax.axvspan(FIGURE_RANGE[0], FIGURE_RANGE[1], color="grey", alpha=0.15, lw=0)
+    ax.text(1.1, 0.04, "Fig. 1(a)", transform=ax.get_xaxis_transform(), fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel("ln(1/δ)")
-    ax.set_ylabel("local slope d threshold / d ln(1/δ)")
-    ax.set_title("(b) slopes; vertical lines: BoB joins KL")
-    ax.legend(fontsize=7, ncol=1, loc="upper right")
+    ax.set_ylabel("local slope in ln(1/δ)")
+    ax.set_title("(b) slopes (BoB solid, KL dashed)", fontsize=9)
+    ax.legend(
+        [plt.Line2D([], [], color=c) for c in colors],
+        [f"t = {int(t)}" for t in summary.sort_values("t")["t"]],
+        fontsize=8,
+        loc="upper right",
+        frameon=False,
+    )
+    for a in axes:
+        a.tick_params(labelsize=8)
+        a.xaxis.label.set_size(9)
+        a.yaxis.label.set_size(9)
     fig.tight_layout()
     return fig
