@@ -11,7 +11,6 @@ from scipy.optimize import curve_fit
 
 from baiuv.experiments.asymptotic import (
     THEORY,
-    asymptotic_claims,
     asymptotic_instances,
     asymptotic_levels,
     asymptotic_markdown,
@@ -27,6 +26,7 @@ from baiuv.experiments.asymptotic import (
     theoretical_constants,
     verdict_table,
 )
+from baiuv.experiments.asymptotic_claims import FIT_CHI2_MAX, asymptotic_claims, limit_verdict
 from baiuv.model.instance import STANDARD, GaussianInstance
 
 TWO = GaussianInstance(np.array([0.0, -1.0]), np.array([1.0, 0.25]), "two_arm")
@@ -471,3 +471,36 @@ def test_asymptotic_figure_panels_and_labels():
     assert any("lower bound" in t.get_text() for t in legend)
     with pytest.raises(ValueError, match="summary"):
         asymptotic_figure(s.drop(columns="ratio"))
+
+
+def test_limit_verdict_reads_the_claim_as_an_upper_bound():
+    """The paper claims lim sup E[τ_δ]/ln(1/δ) ≤ C: a fit below C passes, an adequate fit
+    above C(1 + tol) fails, an inadequate fit (χ²/dof too large, or no degree of freedom)
+    with the ratio outside the tolerance resolves nothing."""
+    from types import SimpleNamespace
+
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+
+    base = dict(
+        tolerance=0.05,
+        theory=10.0,
+        ratio=11.0,
+        ratio_low=10.8,
+        ratio_high=11.2,
+        ratio_over_theory=1.1,
+        rule_a=False,
+        fit_T=9.5,
+        fit_T_low=9.0,
+        fit_T_high=10.0,
+        fit_chi2=1.0,
+        fit_dof=1,
+    )
+    assert limit_verdict(SimpleNamespace(**base))[0] == REPRODUCED
+    assert limit_verdict(SimpleNamespace(**{**base, "rule_a": True, "fit_dof": 0}))[0] == REPRODUCED
+    above = {**base, "fit_T": 12.0, "fit_T_low": 11.0, "fit_T_high": 13.0}
+    assert limit_verdict(SimpleNamespace(**above))[0] == DIFFERS
+    misfit = {**base, "fit_chi2": 11.0}
+    v, reason = limit_verdict(SimpleNamespace(**misfit))
+    assert v == NOT_CHECKABLE and f"> {FIT_CHI2_MAX:g}" in reason and "±2.0%" in reason
+    v, reason = limit_verdict(SimpleNamespace(**{**base, "fit_dof": 0}))
+    assert v == NOT_CHECKABLE and "0 degrees of freedom" in reason

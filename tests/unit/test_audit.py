@@ -241,6 +241,18 @@ def test_explanation_names_the_separating_feature():
     assert feature_lines[0].strip().startswith("- `var_ratio_best`")
     assert "AUC 1.00" in feature_lines[0]
     assert "EV-GLR" in text and "n0 = 2" in text and "larger `var_ratio_best`" in text
+    assert "Hypothesis (decision D50" in text and "overstate" in text
+
+
+def test_one_error_flag_is_named():
+    """With 4 runs per cell one error puts the Wilson lower bound above δ: said so."""
+    runs, feats = _synthetic_cells()
+    few = runs[runs.run < 4]
+    cells = audit_cells(few, feats, delta=0.01)
+    if cells["flagged"].any():
+        assert "a single error already puts" in explain_flagged(cells, delta=0.01)
+    many = audit_cells(runs, feats, delta=0.01)
+    assert "a single error already puts" not in explain_flagged(many, delta=0.01)
 
 
 def test_explanation_without_flags_counts_runs():
@@ -265,10 +277,10 @@ def test_markdown_and_claims():
     assert "| TCI | GLR | 2 | 20 | 4000 | 0 |" in summary_md
     assert "cannot resolve" in summary_md  # 200 runs per cell < 381
     claims = {c.claim: c for c in audit_claims(summary, cells, delta=0.01)}
-    glr = [c for k, c in claims.items() if "GLR stopping: error several" in k][0]
+    glr = [c for k, c in claims.items() if "GLR stopping, n0 = 2" in k][0]
     assert glr.verdict == NOT_CHECKABLE  # 0 errors in 4000 runs: upper 9.6e-4 > 1e-4
-    ev2 = [c for k, c in claims.items() if "n0 = 2" in k][0]
-    ev10 = [c for k, c in claims.items() if "n0 = 10" in k][0]
+    ev2 = [c for k, c in claims.items() if "EV-GLR" in k and "n0 = 2" in k][0]
+    ev10 = [c for k, c in claims.items() if "EV-GLR" in k and "n0 = 10" in k][0]
     assert ev2.verdict == DIFFERS and ev10.verdict == REPRODUCED
     big = audit_cells(
         pd.concat([runs[runs.algorithm == "TCI"]] * 1, ignore_index=True), feats, delta=0.01

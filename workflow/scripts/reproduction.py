@@ -38,7 +38,7 @@ claims += experiment_claims(
     n0=snakemake.params.n0,
 )
 if "asym_verdicts" in inp.keys():
-    from baiuv.experiments.asymptotic import asymptotic_claims
+    from baiuv.experiments.asymptotic_claims import asymptotic_claims
 
     claims += asymptotic_claims(read_table(inp.asym_verdicts)[0], read_table(inp.asym_summary)[0])
 if "delta_correct" in inp.keys():

@@ -37,7 +37,6 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -63,7 +62,6 @@ __all__ = [
     "level_label",
     "verdict_table",
     "AsymptoticInstance",
-    "asymptotic_claims",
     "asymptotic_instances",
     "check_asymptotic_config",
     "delta_label",
@@ -626,7 +624,7 @@ THRESHOLD_LABELS = {
 }
 
 
-def _plug_in(name) -> bool:
+def is_plug_in(name) -> bool:
     """Stopped by the EV-GLR rule (the registry's EV wrapper)."""
     return ALGORITHMS[str(name)].plug_in
 
@@ -695,115 +693,8 @@ def verdict_table(
     return pd.DataFrame(rows)
 
 
-def _cell_name(alg: str, thr: str) -> str:
+def cell_name(alg: str, thr: str) -> str:
     return f"{ALGORITHM_LABELS.get(alg, alg)} + {THRESHOLD_LABELS.get(thr, thr)} threshold"
-
-
-def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TIGHT) -> list:
-    """Claims of the reproduction report (:class:`baiuv.report.reproduction.Claim` rows).
-
-    1. Theorem ``thm:upper_bound_sample_complexity_algorithm`` (and its EV version of
-       Appendix ``app:expected_sample_complexity``): one row per (instance, algorithm,
-       threshold of ``tight``) with the ratio at the largest ``ln(1/delta)``, its interval,
-       the constant and the verdict of :func:`verdict_table` (rule written in the row).
-    2. Lemma ``lem:lower_bound_sample_complexity``: no cell of a GLR-stopped algorithm with
-       a threshold of ``tight`` has a mean stopping time significantly below
-       ``T*(mu, sigma^2) ln(1/(2.4 delta))``.
-    3. Theorem ``thm:impossibility_result``: per EV algorithm and instance, the ratio at the
-       largest level is significantly below ``T*(mu, sigma^2)`` (and the mean below the
-       lower bound), so the EV-GLR rule with a tight threshold cannot be delta-correct.
-    """
-    out = []
-    v = verdicts[verdicts["threshold"].isin(list(tight))]
-    for r in v.itertuples(index=False):
-        key, where = THEORY[r.algorithm]
-        tol = f"{r.tolerance:.0%}"
-        so = (
-            f"{r.fit_T:.4g} [{r.fit_T_low:.4g}, {r.fit_T_high:.4g}] (χ²/dof {r.fit_chi2:.1f}/"
-            f"{r.fit_dof})"
-            if r.fit_dof >= 0
-            else "not fitted (< 3 levels)"
-        )
-        ours = (
-            f"{r.ratio:.4g} [{r.ratio_low:.4g}, {r.ratio_high:.4g}] at ln(1/δ) = "
-            f"{r.log_inv_delta_max:.4g} ({r.runs} runs), ratio/constant {r.ratio_over_theory:.3f}; "
-            f"(a) within ±{tol}: {'yes' if r.rule_a else 'no'}; "
-            f"(b) c₀ + T·ln(1/δ) + c₁·ln ln(1/δ) fit: T = {so}, contains the constant with "
-            f"half-width ≤ {tol}: {'yes' if r.rule_b else 'no'}"
-        )
-        out.append(
-            Claim(
-                "asymptotic regime",
-                f"{_cell_name(r.algorithm, r.threshold)} on {r.instance}: "
-                f"E[τ_δ]/ln(1/δ) → {CONSTANT_LABELS[key]}",
-                where,
-                f"→ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule: (a) or (b)",
-                ours,
-                REPRODUCED if r.reached else DIFFERS,
-                ""
-                if r.reached
-                else f"neither rule holds: at ln(1/δ) = {r.log_inv_delta_max:.4g} the ratio is "
-                f"{r.ratio_over_theory:.3f} × the constant (lower-order terms of the threshold "
-                "still weigh, or too few runs for an informative fit)",
-            )
-        )
-    adapted = summary[
-        summary["threshold"].isin(list(tight)) & ~summary["algorithm"].map(_plug_in).astype(bool)
-    ]
-    if len(adapted):
-        below = adapted[adapted["mean_high"] < adapted["lower_bound"]]
-        out.append(
-            Claim(
-                "asymptotic regime",
-                "δ-correct algorithms need E[τ_δ] ≥ T*(μ,σ²) ln(1/(2.4δ))",
-                "Lemma lem:lower_bound_sample_complexity",
-                "holds",
-                f"{len(below)} of {len(adapted)} cells (GLR stopping, thresholds "
-                f"{', '.join(sorted(set(adapted['threshold'])))}) significantly below the bound",
-                REPRODUCED if below.empty else DIFFERS,
-                ""
-                if below.empty
-                else "some cells are below the lower bound: "
-                + ", ".join(
-                    f"{r.instance}/{r.algorithm}/{r.threshold}/ln(1/δ)={r.log_inv_delta:.4g}"
-                    for r in below.itertuples()
-                ),
-            )
-        )
-    ev = v[v["algorithm"].map(_plug_in).astype(bool)]
-    for r in ev.itertuples(index=False):
-        ratio_txt = (
-            f"{r.ratio:.4g} [{r.ratio_low:.4g}, {r.ratio_high:.4g}] at ln(1/δ) = "
-            f"{r.log_inv_delta_max:.4g}; E[τ_δ] "
-            f"{'significantly below' if r.below_lower_bound else 'not significantly below'} "
-            "T*(μ,σ²) ln(1/(2.4δ))"
-        )
-        if r.below_T_star:
-            verdict, reason = REPRODUCED, ""
-        elif r.ratio_low > r.T_star:
-            verdict = DIFFERS
-            reason = "the ratio is significantly above T*(μ,σ²) at the largest ln(1/δ)"
-        else:
-            verdict = NOT_CHECKABLE
-            reason = (
-                "the ratio's interval contains T*(μ,σ²): T*_σ²(μ) and T*(μ,σ²) are not "
-                f"resolved (their ratio is {r.T_star / r.T_star_known:.3f} on this instance)"
-            )
-        out.append(
-            Claim(
-                "asymptotic regime",
-                f"{_cell_name(r.algorithm, r.threshold)} on {r.instance}: E[τ_δ]/ln(1/δ) "
-                "significantly below T*(μ,σ²), so the EV-GLR rule with an asymptotically "
-                "tight threshold is not δ-correct",
-                "Theorem thm:impossibility_result, App. app:expected_sample_complexity",
-                f"→ {CONSTANT_LABELS[THEORY[r.algorithm][0]]} = {r.theory:.4g} < "
-                f"T*(μ,σ²) = {r.T_star:.4g}",
-                ratio_txt,
-                verdict,
-                reason,
-            )
-        )
-    return out
 
 
 def asymptotic_markdown(
@@ -819,7 +710,7 @@ def asymptotic_markdown(
     ``ln(1/delta)`` with its interval, constant, second-order fit), the linear slopes of
     :func:`slope_table` (diagnostic), and the error counts of every cell."""
     v = verdicts.copy()
-    v["cell"] = [_cell_name(a, t) for a, t in zip(v["algorithm"], v["threshold"], strict=True)]
+    v["cell"] = [cell_name(a, t) for a, t in zip(v["algorithm"], v["threshold"], strict=True)]
     v["ln(1/δ)"] = [f"{x:.4g}" for x in v["log_inv_delta_max"]]
     v["E[τ]/ln(1/δ) [CI]"] = [
         f"{a:.4g} [{b:.4g}, {c:.4g}]"
@@ -858,7 +749,7 @@ def asymptotic_markdown(
         ]
     )
     t = slopes.copy()
-    t["cell"] = [_cell_name(a, b) for a, b in zip(t["algorithm"], t["threshold"], strict=True)]
+    t["cell"] = [cell_name(a, b) for a, b in zip(t["algorithm"], t["threshold"], strict=True)]
     t["slope [CI]"] = [
         f"{s:.4g} [{lo:.4g}, {hi:.4g}]"
         for s, lo, hi in zip(t["slope"], t["slope_low"], t["slope_high"], strict=True)
