@@ -186,6 +186,7 @@ def test_stopping_time_figure_groups_a_new_rule_with_its_wrapper(toy):
             "algorithm": np.repeat(algs, 5),
             "stopping_time": rng.uniform(50, 100, 20),
             "lower_bound": 40.0,
+            "reference_line": 48.0,
         }
     )
     fig = stopping_time_figure(df)

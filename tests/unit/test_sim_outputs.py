@@ -45,6 +45,7 @@ def _toy():
                         correct=bool(r % 20),
                         truncated=False,
                         lower_bound=lb + (r % 2) * 10,
+                        reference_line=1.2 * (lb + (r % 2) * 10),
                     )
                 )
     return pd.DataFrame(rows)
@@ -61,6 +62,9 @@ def test_summaries():
     assert row["mean"] == pytest.approx(g.mean())
     assert row["se"] == pytest.approx(g.std(ddof=1) / math.sqrt(len(g)))
     assert row["lower_bound"] == pytest.approx(105.0)  # mean over instances (D49)
+    assert row["reference_line"] == pytest.approx(126.0)
+    assert row["ratio_to_bound"] == pytest.approx(g.mean() / 105.0)
+    assert "init_share" not in st.columns  # only with n0 and fhn_n0
 
 
 def test_figure_has_one_panel_per_experiment():
@@ -69,8 +73,29 @@ def test_figure_has_one_panel_per_experiment():
     fig = stopping_time_figure(_toy(), ["random", "standard"], ["TaS", "EV-TaS", "uniform"])
     axes = [ax for ax in fig.axes if ax.get_title()]
     assert len(axes) == 2
-    # dashed lower-bound line at the mean bound of the panel
+    # dashed: the line of Figure 2 (T* ln(1/δ)); dotted: Lemma 2's bound T* ln(1/(2.4δ))
     ys = [ln.get_ydata()[0] for ln in axes[1].get_lines() if ln.get_linestyle() == "--"]
+    assert ys and ys[0] == pytest.approx(126.0)
+    ys = [ln.get_ydata()[0] for ln in axes[1].get_lines() if ln.get_linestyle() == ":"]
     assert ys and ys[0] == pytest.approx(105.0)
     with pytest.raises(ValueError, match="columns"):
         stopping_time_figure(pd.DataFrame({"x": [1]}))
+
+
+def test_log_box_stats_whiskers_in_log_space():
+    """Whiskers at 1.5 interquartile ranges of log10(τ): a value 100 times below the median
+    is an outlier in log space, where in linear space the lower whisker would run to it."""
+    from matplotlib import cbook
+
+    from baiuv.plotting.simulation import log_box_stats
+
+    x = np.array([1.0, 100, 100, 100, 1000, 1000])
+    st = log_box_stats(x, "a")
+    assert st["med"] == pytest.approx(100.0)
+    assert st["q1"] == pytest.approx(100.0) and st["q3"] == pytest.approx(100.0 * 10**0.75)
+    assert list(st["fliers"]) == pytest.approx([1.0]) and st["whislo"] == pytest.approx(100.0)
+    (linear,) = cbook.boxplot_stats(x)
+    assert len(linear["fliers"]) == 0 and linear["whislo"] == 1.0  # what the old figure drew
+    assert st["mean"] == pytest.approx(x.mean())
+    with pytest.raises(ValueError, match="positive"):
+        log_box_stats(np.array([0.0, 1.0]), "a")
