@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from baiuv.experiments.thresholds import threshold_curves
+from baiuv.experiments.thresholds import FIGURE_RANGE, threshold_curves
 
 if TYPE_CHECKING:  # the threshold kernels load where a curve is computed (D227)
     from baiuv.thresholds.families import ThresholdParams
@@ -99,7 +99,11 @@ def local_slopes(curves: pd.DataFrame) -> pd.DataFrame:
 
 
 def bob_slope_summary(
-    curves: pd.DataFrame, *, tol: float = 0.1, tail_points: int = 5, figure_max: float = 20.0
+    curves: pd.DataFrame,
+    *,
+    tol: float = 0.1,
+    tail_points: int = 5,
+    figure_max: float = FIGURE_RANGE[1],
 ) -> pd.DataFrame:
     """Per ``t``: slopes fitted over the ``tail_points`` largest ``ln(1/δ)`` (BoB, KL, Box) and
     over ``ln(1/δ) ≤ figure_max`` (the range of Fig. 1a, last 5 points); ``join_log_inv_delta``,

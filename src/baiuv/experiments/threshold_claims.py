@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import NOT_CHECKABLE, Claim, verdict
-from baiuv.experiments.thresholds import agreement_summary, backend_label
+from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES
 
 # ----------------------------------------------------------------------------------------
@@ -27,12 +27,6 @@ BOX_BOB_TOL = 0.10
 
 def _mean_curve(curves: pd.DataFrame) -> pd.DataFrame:
     return curves.groupby(["family", "x"], as_index=False)["value"].mean()
-
-
-#: The range of ln(1/δ) on which Figures 1(a) and 4(a) are judged, whatever the grid of a
-#: run: the figures' own range (decision D233). The wide-range behaviour of BoB is the
-#: separate row of :func:`bob_slope_claim`.
-FIGURE_RANGE = (1.0, 20.0)
 
 
 def slopes_in_log_inv_delta(
