@@ -252,13 +252,20 @@ def test_box_initial_time_reason_gives_both_readings():
     from baiuv.experiments.threshold_claims import threshold_claims
 
     init = _initial()
-    init["count_at_third"] = np.where(init.family == "box", 17, np.nan)
-    init.loc[(init.family == "box") & (init.delta == 0.001), "first_finite_count"] = 19
+    box = init.family == "box"
+    init.loc[box & (init.delta == 0.001), "first_finite_count"] = 19
     sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
+    # the measured counts: 16 and 19 at δ, 16 and 20 at δ/3 (the paper's 16 and 20)
+    init["count_at_third"] = np.where(box, np.where(init.delta == 0.1, 16, 20), np.nan)
     cl = threshold_claims(_curves(sl), _time_curves(GOOD_AT), init)
     (c,) = [c for c in cl if "δ = 0.001" in c.claim and "Box initial" in c.claim]
-    assert c.verdict == DIFFERS and "match neither reading" in c.reason
-    assert "δ = 0.1: 16 at δ, 17 at δ/3" in c.reason
+    assert c.verdict == DIFFERS and "are those of the condition at δ/3" in c.reason
+    assert "δ = 0.1: 16 at δ, 16 at δ/3" in c.reason
+    # were the δ/3 count 17 at δ = 0.1, neither reading would give the paper's counts
+    init["count_at_third"] = np.where(box, np.where(init.delta == 0.1, 17, 20), np.nan)
+    cl = threshold_claims(_curves(sl), _time_curves(GOOD_AT), init)
+    (c,) = [c for c in cl if "δ = 0.001" in c.claim and "Box initial" in c.claim]
+    assert "neither reading" in c.reason
 
 
 def test_close_to_one_row_both_ways():
