@@ -147,6 +147,8 @@ def test_fhn_rows():
     assert c.verdict == REPRODUCED and "[0.8, 1.2]" in c.paper
     rnd = _times(dict(BASE, FHN2=80), "random")
     assert _claim(experiment_claims(errors, rnd, 0.01), "FHN2 has similar").verdict == DIFFERS
+    std = _times(dict(BASE, FHN2=80), "standard")  # said of random instances only
+    assert not [c for c in experiment_claims(errors, std, 0.01) if "FHN2" in c.claim]
 
 
 def test_lower_bound_is_lemma_2_as_stated():
