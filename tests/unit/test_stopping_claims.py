@@ -85,6 +85,17 @@ def test_on_par_row_fails_on_both_sides():
     assert "EV-TaS 0.03" in c.reason and "EV-TaS 29.0%" in c.reason  # measured, printed
     c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=70)), 0.01), "on par")
     assert c.verdict == DIFFERS and "slower than fixed: TaS" in c.reason
+    assert "in the band by medians" not in c.reason  # median 70 = 1.4x fixed's
+    tail = _times(dict(BASE, TaS=70))
+    tail.loc[tail.algorithm == "TaS", "median"] = 30.0  # 0.6x fixed's median: not in band
+    assert (
+        "in the band by medians"
+        not in _claim(experiment_claims(errors, tail, 0.01), "on par").reason
+    )
+    tail.loc[tail.algorithm == "TaS", "median"] = 52.0
+    assert (
+        "in the band by medians" in _claim(experiment_claims(errors, tail, 0.01), "on par").reason
+    )
     c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=30)), 0.01), "on par")
     assert "hypothesis (not measured)" in c.reason  # an adapted rule faster than fixed
 
