@@ -24,6 +24,7 @@ rule reproduction_report:
         n0=config["simulation"]["n0"],
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,
+        ev_delta=config["ev_remedies"]["delta"] if config.get("ev_remedies") else None,
         # relative to the checkout, so the report reads the same from any --directory
         config_name=lambda wc: ", ".join(
             os.path.relpath(os.path.abspath(f), workflow.basedir)

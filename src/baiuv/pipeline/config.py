@@ -28,7 +28,7 @@ import yaml
 from baiuv.registry import PARAMETERS, selection
 
 #: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
-OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit")
+OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit", "ev_remedies")
 
 
 class ConfigError(ValueError):
