@@ -195,3 +195,16 @@ def test_warning_numbers_match_the_published_audit():
     # pooled upper bound below delta
     ok = [n for n, v in sorted(by_n0.items()) if all(f == 0 and h < 0.01 for _, h, _, f in v)]
     assert ok[0] == RECOMMENDED_N0
+
+
+def test_cli_prints_the_advice_as_one_plain_stderr_line(capsys):
+    from baiuv import cli
+
+    assert cli.main(["identify", "--simulate", "easy", "--seed", "1", "--sampling", "ev-tci",
+                     "--threshold", "heuristic", "--quiet"]) in (0, None)  # fmt: skip
+    err = capsys.readouterr().err.splitlines()
+    advice = [ln for ln in err if "heuristic threshold with an EV rule" in ln]
+    assert len(advice) == 1 and advice[0].startswith("warning: ") and "n0 >= 10" in advice[0]
+    assert cli.main(["identify", "--simulate", "easy", "--seed", "1", "--sampling", "ev-tci",
+                     "--threshold", "ev-box", "--quiet"]) in (0, None)  # fmt: skip
+    assert "heuristic threshold with an EV rule" not in capsys.readouterr().err

@@ -10,6 +10,7 @@ flagged cell at ``n0 = 10``. :func:`heuristic_ev_warning` is called by
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import warnings
 
@@ -20,6 +21,7 @@ __all__ = [
     "HeuristicEVWarning",
     "heuristic_ev_message",
     "heuristic_ev_warning",
+    "plain_warnings",
 ]
 
 #: Smallest audited ``n0`` at which every EV rule's pooled error rate is resolved below
@@ -57,3 +59,19 @@ def heuristic_ev_warning(plug_in: bool, threshold: str, n0: int, stacklevel: int
         warnings.warn(heuristic_ev_message(int(n0)), HeuristicEVWarning, stacklevel=stacklevel)
         return True
     return False
+
+
+@contextlib.contextmanager
+def plain_warnings(stream):
+    """Inside the block, :class:`HeuristicEVWarning` is caught and written to ``stream`` as
+    one plain line ``warning: <message>`` (used by ``baiuv identify`` for stderr)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", HeuristicEVWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                if issubclass(w.category, HeuristicEVWarning):
+                    print(f"warning: {w.message}", file=stream, flush=True)
+                else:  # anything else as the caller's filters would have it
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
