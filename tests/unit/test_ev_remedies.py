@@ -208,3 +208,20 @@ def test_cli_prints_the_advice_as_one_plain_stderr_line(capsys):
     assert cli.main(["identify", "--simulate", "easy", "--seed", "1", "--sampling", "ev-tci",
                      "--threshold", "ev-box", "--quiet"]) in (0, None)  # fmt: skip
     assert "heuristic threshold with an EV rule" not in capsys.readouterr().err
+
+
+def test_config_checks_name_the_field():
+    from baiuv.experiments.ev_remedies import check_ev_remedies_config
+
+    named = {"standard": STANDARD}
+    ok = {"delta": 0.01, "algorithms": ["EV-TCI"], "named": {"standard": 10},
+          "remedies": [{"threshold": "heuristic", "n0": 2}]}  # fmt: skip
+    check_ev_remedies_config(ok, named, 0)
+    with pytest.raises(ValueError, match=r"algorithms\[0\]: 'TCI' is not an EV rule"):
+        check_ev_remedies_config({**ok, "algorithms": ["TCI"]}, named, 0)
+    with pytest.raises(ValueError, match="baseline"):
+        check_ev_remedies_config({**ok, "remedies": [{"threshold": "ev-box", "n0": 2}]}, named, 0)
+    with pytest.raises(ValueError, match=r"remedies\[0\].*threshold"):
+        check_ev_remedies_config({**ok, "remedies": [{"threshold": "box", "n0": 2}]}, named, 0)
+    with pytest.raises(ValueError, match="unknown instance 'hard'"):
+        check_ev_remedies_config({**ok, "named": {"hard": 5}}, named, 0)

@@ -58,6 +58,7 @@ __all__ = [
     "Remedy",
     "TOPIC",
     "cheapest_resolved",
+    "check_ev_remedies_config",
     "ev_claims",
     "ev_instances",
     "remedies_from_config",
@@ -131,6 +132,17 @@ def remedies_from_config(specs: Sequence[Mapping]) -> list[Remedy]:
     if BASELINE not in names:
         raise ValueError(f"ev_remedies.remedies must contain the baseline ({BASELINE})")
     return out
+
+
+def check_ev_remedies_config(section: Mapping, named: Mapping[str, Mapping], seed: int) -> None:
+    """Cross-field checks of the ``ev_remedies`` section (``ValueError`` naming the field):
+    EV rules only, valid remedies including the baseline, valid instances."""
+    check_delta(section["delta"])
+    for j, a in enumerate(section["algorithms"]):
+        if not get_algorithm(a).plug_in:
+            raise ValueError(f"ev_remedies.algorithms[{j}]: {a!r} is not an EV rule")
+    remedies_from_config(section["remedies"])
+    ev_instances(section, named, seed)
 
 
 def ev_instances(section: Mapping, named: Mapping[str, Mapping], seed: int) -> list[tuple]:
