@@ -33,6 +33,7 @@ from typing import TextIO
 import numpy as np
 
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
+from baiuv.simulation.ev_advice import plain_warnings
 from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
 
 NAMED = {"standard": STANDARD, "easy": EASY}
@@ -185,18 +186,19 @@ def _progress(idf: BestArmIdentifier, out: TextIO) -> None:
 
 def _build(args, n_arms: int, strict: bool, rng) -> BestArmIdentifier:
     try:
-        return BestArmIdentifier(
-            n_arms,
-            args.delta,
-            args.sampling,
-            args.threshold,
-            n0=args.n0,
-            beta=args.beta,
-            max_samples=args.max_samples,
-            lazy_ratio=args.lazy_ratio,
-            strict=strict,
-            rng=rng,
-        )
+        with plain_warnings(sys.stderr):  # the EV advice as one plain line (ev_advice)
+            return BestArmIdentifier(
+                n_arms,
+                args.delta,
+                args.sampling,
+                args.threshold,
+                n0=args.n0,
+                beta=args.beta,
+                max_samples=args.max_samples,
+                lazy_ratio=args.lazy_ratio,
+                strict=strict,
+                rng=rng,
+            )
     except ValueError as exc:
         raise InputError(str(exc)) from None
 

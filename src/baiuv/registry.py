@@ -69,6 +69,9 @@ BOB = 4
 EV_STUDENT = 5
 EV_BOX = 6
 EV_BOB = 7
+#: Not a registry family: the Student-calibrated heuristic of the EV-GLR rule, run only by
+#: :mod:`baiuv.experiments.ev_remedies` (decision record there).
+EV_HEURISTIC_STUDENT = 8
 
 KERNELS = ("glr", "fhn")
 WRAPPERS = ("adapted", "EV", "baseline")

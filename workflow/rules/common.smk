@@ -90,6 +90,10 @@ def reproduction_inputs(wildcards):
     if "audit" in config:
         out["audit_summary"] = "results/audit/summary.parquet"
         out["audit_cells"] = "results/audit/cells.parquet"
+    if config.get("ev_remedies"):
+        out["ev_cells"] = "results/ev_remedies/cells.parquet"
+        out["ev_init"] = "results/ev_remedies/init_model.parquet"
+        out["ev_errors"] = "results/ev_remedies/erring_runs.parquet"
     return out
 
 
@@ -144,6 +148,11 @@ def all_targets():
         targets += figure_files("audit") + [
             "results/tables/audit_flagged.md",
             "results/tables/audit_summary.md",
+        ]
+    if config.get("ev_remedies"):
+        targets += figure_files("ev_remedies") + [
+            "results/tables/ev_remedies.md",
+            "results/tables/ev_mechanism.md",
         ]
     # the tables' HTML pages for the report (report.smk) and the reproduction report
     targets += [

@@ -31,6 +31,7 @@ rule reproduction_report:
             if "delta_correct" in config
             else None
         ),
+        ev_delta=config["ev_remedies"]["delta"] if config.get("ev_remedies") else None,
         # relative to the checkout, so the report reads the same from any --directory
         config_name=lambda wc: ", ".join(
             os.path.relpath(os.path.abspath(f), workflow.basedir)

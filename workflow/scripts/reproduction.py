@@ -53,6 +53,12 @@ if "audit_summary" in inp.keys():
         read_table(inp.audit_cells)[0],
         delta=snakemake.params.audit_delta,
     )
+if "ev_cells" in inp.keys():
+    from baiuv.experiments.ev_remedies import ev_claims
+
+    claims += ev_claims(
+        read_table(inp.ev_cells)[0], read_table(inp.ev_init)[0], delta=snakemake.params.ev_delta
+    )
 config_name = snakemake.params.config_name
 text = render(claims, decisions(Path(inp.decisions).read_text()), config_name)
 write_text(text, snakemake.output.md)

@@ -28,7 +28,7 @@ import yaml
 from baiuv.registry import PARAMETERS, selection
 
 #: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
-OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit")
+OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit", "ev_remedies")
 
 
 class ConfigError(ValueError):
@@ -103,6 +103,10 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
             from baiuv.experiments.delta_correct import check_delta_correct_config
 
             check_delta_correct_config(config["delta_correct"], list(insts))
+        if "ev_remedies" in config:
+            from baiuv.experiments.ev_remedies import check_ev_remedies_config
+
+            check_ev_remedies_config(config["ev_remedies"], insts, config["seed"])
     except ConfigError:
         raise
     except ValueError as exc:

@@ -60,6 +60,7 @@ from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import ALGORITHMS, RULE_CUSTOM, selection
 from baiuv.simulation import rules
 from baiuv.simulation.engine import RunSettings, _threshold_spec, rule_params
+from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
@@ -263,6 +264,7 @@ class BestArmIdentifier:
             raise ValueError(f"strict must be a bool, got {strict!r}")
         if threshold_params is not None and not isinstance(threshold_params, dict):
             raise ValueError(f"threshold_params must be a dict or None, got {threshold_params!r}")
+        heuristic_ev_warning(alg.plug_in, threshold, n0)
         settings = RunSettings(
             delta=delta,
             threshold=threshold,

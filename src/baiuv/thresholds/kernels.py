@@ -26,7 +26,17 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.registry import BOB, BOX, EV_BOB, EV_BOX, EV_STUDENT, HEURISTIC, KL, STUDENT
+from baiuv.registry import (
+    BOB,
+    BOX,
+    EV_BOB,
+    EV_BOX,
+    EV_HEURISTIC_STUDENT,
+    EV_STUDENT,
+    HEURISTIC,
+    KL,
+    STUDENT,
+)
 
 from .bob_exact import bob_exact as _bob_exact
 from .concentration import eps_mu_L, one_minus_eps_minus_L, one_plus_eps_plus_L
@@ -180,6 +190,38 @@ def _check_state(state: np.ndarray, n: int, fparams: np.ndarray) -> float:
     return state[S_LOGGR]
 
 
+@njit(cache=True)
+def log_erfc_sqrt(c: float) -> float:
+    """``ln erfc(sqrt(c))`` for ``c >= 0``: ``P(|N(0,1)| > sqrt(2c)) = P(N^2/2 > c)``; the
+    asymptotic series ``-c - ln(sqrt(pi c)) + ln(1 - 1/(2c) + 3/(4c^2))`` once ``erfc``
+    underflows (``c > 700``, relative error below ``1e-8``)."""
+    if c <= 700.0:
+        return math.log(math.erfc(math.sqrt(c)))
+    return -c - 0.5 * math.log(math.pi * c) + math.log1p(-0.5 / c + 0.75 / (c * c))
+
+
+@njit(cache=True)
+def ev_heuristic_student(n_a: int, n_b: int, log_inv_delta: float) -> float:
+    """Student-calibrated heuristic threshold of the EV-GLR statistic (not a registry
+    family; :mod:`baiuv.experiments.ev_remedies`).
+
+    The heuristic ``c = ln((1 + ln s)/delta)`` (here with the pair's own count ``s = N_a +
+    N_b``) is the level at which a Gaussian studentised gap stops: ``P(N^2/2 > c) = p =
+    erfc(sqrt(c))``. With plug-in variances the gap is Student-like; Welch's statistic
+    ``W`` has ``W^2 >= 2 Z^EV (m - 1)/m`` (``m = min(N_a, N_b)``, ``1/N`` variances) and,
+    conservatively, ``nu = m - 1`` degrees of freedom (the lower end of Welch-Satterthwaite).
+    The threshold is ``(m/2)(e^y - 1)`` with ``y = ln(1 + q^2/nu)``, ``q`` the two-sided
+    ``p``-quantile of ``T_nu`` (upper bound :func:`student_y_bound`): ``Z^EV`` above it
+    implies ``P(|T_nu| > |W|) <= p``. Tends to ``c`` as ``m`` grows.
+    """
+    m = min(n_a, n_b)
+    if m < 2:
+        return math.inf
+    c = math.log1p(math.log(float(n_a + n_b))) + log_inv_delta
+    y = student_y_bound(float(m), log_erfc_sqrt(c), 0.0)
+    return 0.5 * m * math.expm1(y)
+
+
 # ----------------------------------------------------------------------------- public kernels
 @njit(cache=True)
 def has_state(code: int) -> bool:
@@ -282,6 +324,8 @@ def pair_threshold_kernel(
     nmin = fparams[P_NMIN]
     if n_a < nmin or n_b < nmin:
         return math.inf
+    if code == EV_HEURISTIC_STUDENT:
+        return ev_heuristic_student(n_a, n_b, fparams[P_LOGINVDELTA])
     s = fparams[P_S]
     if code == STUDENT or code == EV_STUDENT:
         ya = _student_y(n_a, fparams, table)

@@ -1,0 +1,98 @@
+# Beyond the paper: remedies for the EV-GLR rules' errors (larger n0, the delta-correct EV
+# thresholds, the Student-calibrated heuristic) and their cost; the mechanism of the errors
+# (tested model at the first check, erring runs replayed). One shard file per (algorithm,
+# remedy, shard). Seeds: (seed, "ev_remedies", instance, algorithm, run), common to every
+# remedy.
+if config.get("ev_remedies"):
+    EVR = config["ev_remedies"]
+    EVR_REMEDIES = {f"{r['threshold']}_n0_{r['n0']}": r for r in EVR["remedies"]}
+    EVR_SHARD = "results/ev_remedies/shards/{algorithm}/{remedy}/shard_{shard}.parquet"
+
+    rule ev_remedies_shard:
+        input:
+            KERNELS,
+        output:
+            EVR_SHARD,
+        log:
+            "logs/ev_remedies/{algorithm}/{remedy}/shard_{shard}.log",
+        wildcard_constraints:
+            algorithm="|".join(EVR["algorithms"]),
+            remedy="|".join(EVR_REMEDIES),
+            shard=r"\d+",
+        conda:
+            CONDA_ENV
+        resources:
+            runtime=240,
+            mem_mb=1000,
+        params:
+            section=EVR,
+            instances=INSTANCES,
+            remedy=lambda wc: EVR_REMEDIES[wc.remedy],
+            seed=config["seed"],
+            code=SRC_HASH,
+        script:
+            "../scripts/ev_remedies_shard.py"
+
+    rule ev_remedies_aggregate:
+        input:
+            expand(
+                EVR_SHARD,
+                algorithm=EVR["algorithms"],
+                remedy=list(EVR_REMEDIES),
+                shard=range(EVR["shards"]),
+            ),
+        output:
+            runs="results/ev_remedies/runs.parquet",
+            cells="results/ev_remedies/cells.parquet",
+            table="results/tables/ev_remedies.md",
+        log:
+            "logs/ev_remedies/aggregate.log",
+        conda:
+            CONDA_ENV
+        resources:
+            mem_mb=4000,
+        params:
+            delta=float(EVR["delta"]),
+            level=EVR["level"],
+            code=SRC_HASH,
+        script:
+            "../scripts/ev_remedies_aggregate.py"
+
+    rule ev_remedies_mechanism:
+        input:
+            "results/ev_remedies/runs.parquet",
+        output:
+            errors="results/ev_remedies/erring_runs.parquet",
+            init="results/ev_remedies/init_model.parquet",
+            table="results/tables/ev_mechanism.md",
+        log:
+            "logs/ev_remedies/mechanism.log",
+        conda:
+            CONDA_ENV
+        params:
+            section=EVR,
+            instances=INSTANCES,
+            seed=config["seed"],
+            code=SRC_HASH,
+        script:
+            "../scripts/ev_remedies_mechanism.py"
+
+    rule ev_remedies_figure:
+        input:
+            "results/ev_remedies/cells.parquet",
+        output:
+            pdf="results/figures/ev_remedies.pdf",
+            png="results/figures/ev_remedies.png",
+        log:
+            "logs/ev_remedies/figure.log",
+        conda:
+            CONDA_ENV
+        params:
+            delta=float(EVR["delta"]),
+        script:
+            "../scripts/ev_remedies_figure.py"
+
+    localrules:
+        ev_remedies_aggregate,
+        ev_remedies_mechanism,
+        ev_remedies_figure,

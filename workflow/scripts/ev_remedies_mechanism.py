@@ -1,0 +1,29 @@
+"""Adapter: EV remedy runs -> erring runs replayed, the model at the first check, table."""
+
+from baiuv.experiments.ev_mechanism import erring_runs, init_comparison, mechanism_markdown
+from baiuv.experiments.ev_remedies import EXPERIMENT, ev_instances
+from baiuv.storage.io import read_table, write_table, write_text
+from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.report.pages import for_readers
+
+log = setup_logging(snakemake.log[0])
+p = snakemake.params
+sec = p.section
+runs, _ = read_table(snakemake.input[0])
+insts = {a.instance_id: a.instance for _, a, _ in ev_instances(sec, p.instances, p.seed)}
+delta = float(sec["delta"])
+err = erring_runs(
+    runs,
+    insts,
+    seed=p.seed,
+    delta=delta,
+    max_samples=int(sec["max_samples"]),
+    experiment=EXPERIMENT,
+)
+comp = init_comparison(runs, insts, delta=delta, level=float(sec["level"]))
+meta = {"delta": delta, "code": p.code}
+write_table(err, snakemake.output.errors, meta)
+write_table(comp, snakemake.output.init, meta)
+write_text(for_readers(mechanism_markdown(err, comp)), snakemake.output.table)
+log.info("%d erring runs replayed", len(err))
+end_job()
