@@ -3,9 +3,9 @@
 import pandas as pd
 
 from baiuv.experiments.ev_remedies import remedy_cells, remedy_markdown
-from baiuv.storage.io import read_table, write_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_table, write_text
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

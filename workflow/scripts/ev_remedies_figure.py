@@ -1,8 +1,8 @@
 """Adapter: EV remedy cells -> figures/ev_remedies.{pdf,png}."""
 
-from baiuv.storage.io import read_table, save_figure
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.ev_remedies import remedies_figure
+from baiuv.storage.io import read_table, save_figure
 
 log = setup_logging(snakemake.log[0])
 cells, _ = read_table(snakemake.input[0])

@@ -2,9 +2,9 @@
 
 from baiuv.experiments.ev_mechanism import erring_runs, init_comparison, mechanism_markdown
 from baiuv.experiments.ev_remedies import EXPERIMENT, ev_instances
-from baiuv.storage.io import read_table, write_table, write_text
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_table, write_text
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -1,8 +1,8 @@
 """Adapter: one shard of the EV remedies of one (algorithm, remedy) -> Parquet."""
 
 from baiuv.experiments.ev_remedies import Remedy, ev_instances, run_remedy_shard
-from baiuv.storage.io import write_table
 from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import write_table
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

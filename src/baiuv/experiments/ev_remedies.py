@@ -36,12 +36,11 @@ import numpy as np
 import pandas as pd
 
 from baiuv.experiments.audit import AuditInstance, audit_instances
-from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
 from baiuv.registry import EV_HEURISTIC_STUDENT, get_algorithm
-from baiuv.experiments.stopping_times import Experiment
 from baiuv.simulation.engine import (
     RunSettings,
     _Runner,
