@@ -41,6 +41,7 @@ print(json.dumps([callees, sigs(CALLEES), loops, sigs(LOOPS)]))
 """
 
 
+@pytest.mark.timeout(900)  # one fresh process compiles every kernel (its own limit: 600 s)
 def test_the_kernels_rules_compile_the_only_signatures_the_experiments_use():
     """After the three parts of :func:`baiuv.warmup.compile_simulation_kernels` (decision
     D211), the loops found their callees with the types the two first parts compiled, and
@@ -113,6 +114,7 @@ optimal_allocation((1.0, 0.4), (1.0, 1.0))
 """
 
 
+@pytest.mark.timeout(1500)  # two fresh processes (their own limits: 600 s each)
 def test_characteristic_times_load_the_oracle_the_rules_part_compiled(tmp_path):
     """The ``rules`` part compiles Track-and-Stop's oracle; :func:`characteristic_time`
     calls it with the same argument types whatever arrays it is given (read-only, strided,
