@@ -136,6 +136,7 @@ run_fhn(np.array([1.0, 0.5, 0.0]), np.ones(3), 5, 5.0, False, np.random.default_
 """
 
 
+@pytest.mark.timeout(900)  # a fresh process compiles the callee's versions (own limit: 600 s)
 def test_flags_and_counters_compile_one_version_of_their_callee(tmp_path):
     """A literal argument (``True``, ``0``) makes numba compile a callee once per value; the
     exact BoB solver's branch-and-bound flag and the elimination round of FHN are passed
