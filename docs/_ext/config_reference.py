@@ -99,7 +99,7 @@ def schema_keys(schema: dict | None = None) -> list[Key]:
             key.constraints = [
                 fmt.format(sub[c])
                 for c, fmt in CONSTRAINTS.items()
-                if sub.get(c) not in (None, False)
+                if c in sub and sub[c] is not False
             ]
             if "registry_default" in sub:
                 key.default, key.has_default = (
