@@ -41,6 +41,8 @@ myst_heading_anchors = 3
 
 # API reference: one page per public name (autosummary), numpydoc docstrings.
 autosummary_generate = True
+# the constants' pages are written by docs/_ext/baiuv_docs.py (value and #: comment)
+autosummary_generate_overwrite = False
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False

@@ -186,14 +186,96 @@ def performance_md() -> str:
     return "\n".join(lines)
 
 
+def _is_data(obj) -> bool:
+    import inspect
+
+    return not (inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj))
+
+
+def _doc_comment(module: str, name: str, obj) -> list[str] | None:
+    """The ``#:`` comment of ``module.name``, or of the module that defines the same object
+    (a re-exported constant)."""
+    docs = _attribute_docs()
+    if f"{module}.{name}" in docs:
+        return docs[f"{module}.{name}"]
+    for key, doc in docs.items():
+        mod, _, attr = key.rpartition(".")
+        if attr == name and getattr(importlib.import_module(mod), attr, None) is obj:
+            return doc
+    return None
+
+
+def data_stubs() -> dict[str, str]:
+    """Pages of the public constants: their value and their ``#:`` comment (autodoc
+    would show the docstring of their type, ``tuple`` or ``dict``); a constant without a
+    comment is reported (a warning, so the build fails)."""
+    from sphinx.util import logging
+
+    pages = {}
+    for modname in API_MODULES:
+        module = importlib.import_module(modname)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not _is_data(obj):
+                continue
+            doc = _doc_comment(modname, name, obj)
+            full = f"{modname}.{name}"
+            if not doc:
+                logging.getLogger(__name__).warning(
+                    f"public name {full} has no docstring: give it a '#:' comment where "
+                    "it is defined"
+                )
+                doc = []
+            body = "\n".join(f"   {line}" if line else "" for line in doc)
+            pages[full] = (
+                f"{full}\n{'=' * len(full)}\n\n.. currentmodule:: {modname}\n\n"
+                f".. data:: {name}\n   :no-index-entry:\n\n{body}\n"
+            )
+    return pages
+
+
 def generate() -> None:
-    """Write every generated page (before Sphinx reads any source: autosummary needs api.rst)."""
+    """Write every generated page (before Sphinx reads any source: autosummary needs api.rst
+    and does not overwrite the constants' pages)."""
+    import shutil
+
+    shutil.rmtree(OUT / "api", ignore_errors=True)  # autosummary rewrites the others
+    for full, text in data_stubs().items():
+        _write(OUT / "api" / f"{full}.rst", text)
     _write(OUT / "api.rst", api_rst())
     _write(OUT / "configuration.md", config_reference.reference_markdown())
     _write(OUT / "performance.md", performance_md())
 
 
+def _attribute_docs() -> dict[str, list[str]]:
+    """``{name: doc comment lines}`` of the module-level ``#:`` comments of every module of
+    the package (cached)."""
+    global _ATTR_DOCS
+    if _ATTR_DOCS is None:
+        import pkgutil
+
+        from sphinx.pycode import ModuleAnalyzer
+
+        import baiuv
+
+        _ATTR_DOCS = {}
+        names = ["baiuv"] + [m.name for m in pkgutil.walk_packages(baiuv.__path__, "baiuv.")]
+        for modname in names:
+            try:
+                docs = ModuleAnalyzer.for_module(modname).find_attr_docs()
+            except Exception:  # a module without source (none in the package)
+                continue
+            for (namespace, attr), lines in docs.items():
+                if not namespace:
+                    _ATTR_DOCS[f"{modname}.{attr}"] = list(lines)
+    return _ATTR_DOCS
+
+
+_ATTR_DOCS: dict[str, list[str]] | None = None
+
+
 def setup(app):
     """Sphinx entry point."""
     app.connect("config-inited", lambda app, config: generate())
+
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
