@@ -63,9 +63,20 @@ def api_rst() -> str:
         title = f"{heading} (``{name}``)"
         lines += [title, "-" * len(title), "", f".. currentmodule:: {name}", ""]
         lines += [_summary(module.__doc__), ""]
+        names = [n for n in module.__all__ if not _is_data(getattr(module, n))]
+        constants = [n for n in module.__all__ if n not in names]
         lines += [".. autosummary::", "   :toctree: api", "   :nosignatures:", ""]
-        lines += [f"   {n}" for n in module.__all__]
+        lines += [f"   {n}" for n in names]
         lines.append("")
+        if constants:  # their pages are written by data_stubs (autosummary would show
+            # the docstring of their type in the table)
+            lines += [".. list-table::", "   :widths: 30 70", ""]
+            for n in constants:
+                doc = _doc_comment(name, n, getattr(module, n)) or [""]
+                lines += [f"   * - :data:`{n}`", f"     - {_summary(chr(10).join(doc))}"]
+            lines += ["", ".. toctree::", "   :hidden:", ""]
+            lines += [f"   api/{name}.{n}" for n in constants]
+            lines.append("")
     return "\n".join(lines)
 
 

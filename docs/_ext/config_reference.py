@@ -85,6 +85,11 @@ def _description(node: dict) -> str | None:
     return " ".join(str(d).split()) if d is not None else None
 
 
+def _text(markdown: str) -> str:
+    """Schema prose as Markdown text: ``<`` would start an HTML tag."""
+    return markdown.replace("<", "\\<")
+
+
 def schema_keys(schema: dict | None = None) -> list[Key]:
     """Every key of the configuration schema, depth first, in the schema's order."""
     if schema is None:
@@ -160,7 +165,7 @@ def reference_markdown() -> str:
         "`config/config.yaml`. `[]` stands for an item of a list, `<name>` for an entry of",
         "a map. Unknown keys are rejected.",
         "",
-        " ".join(_description(schema).split()),
+        _text(_description(schema)),
         "",
     ]
     sections: dict[str, list[Key]] = {}
@@ -169,7 +174,7 @@ def reference_markdown() -> str:
     for top, ks in sections.items():
         head = ks[0]
         req = "required" if top in required_top else "optional"
-        lines += [f"## `{top}`", "", f"{head.description or ''} ({req}, {head.kind})", ""]
+        lines += [f"## `{top}`", "", f"{_text(head.description or '')} ({req}, {head.kind})", ""]
         rows = ks[1:] if len(ks) > 1 else ks
         lines += ["| key | accepts | default | config.yaml | meaning |", "|---|---|---|---|---|"]
         for k in rows:
@@ -179,7 +184,7 @@ def reference_markdown() -> str:
             cfg = _code(val) if val is not None and not isinstance(val, (dict, list)) else ""
             if isinstance(val, list) and len(str(val)) < 60:
                 cfg = _code(val)
-            desc = (k.description or "").replace("|", "\\|")
+            desc = _text(k.description or "").replace("|", "\\|")
             accepts = accepts.replace("|", "\\|")
             lines.append(f"| `{k.path}` | {accepts} | {dflt} | {cfg} | {desc} |")
         lines.append("")
