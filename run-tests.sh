@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up (if needed) and run every check: code style, workflow lint, a dry run of the
-# default config, and the test suite (which includes the tiny end-to-end pipeline run).
+# default config, the documentation build, and the test suite (which includes the tiny
+# end-to-end pipeline run).
 # Extra arguments go to pytest, e.g. ./run-tests.sh -m "not slow"
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,5 +16,7 @@ echo "==> snakemake --lint"
 snakemake --lint
 echo "==> dry run of the default configuration"
 snakemake -n --quiet rules
+echo "==> documentation (Sphinx, warnings are errors, offline)"
+sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
 echo "==> pytest"
 exec python -m pytest "$@"

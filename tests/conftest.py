@@ -5,8 +5,35 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Per-test time limits (pytest-timeout and a watchdog for compiled kernels).
+pytest_plugins = ["time_limit"]
+
+# Hypothesis profiles. ``ci`` (the default, so ``./run-tests.sh`` and CI use it) is
+# derandomised: every run of the same commit tries the same examples (a seed derived from
+# each test), reads no example database, and so gives the same answer. ``explore`` draws
+# new examples on every run (or per ``--hypothesis-seed``) and replays the failures it
+# saved in ``.hypothesis/``: select it to look for new counterexamples with
+#     python -m pytest --hypothesis-profile explore tests/unit
+# and add each one found to its test as an explicit ``@example``.
+# No deadline in either: the first example of a test compiles numba kernels (seconds), and
+# a slow or endless example is stopped by the per-test time limit (``timeout`` in
+# pyproject.toml) instead.
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    derandomize=True,
+    database=None,
+    max_examples=60,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "explore",
+    derandomize=False,
+    max_examples=200,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

@@ -358,13 +358,18 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
         ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True),
     )
 }
+#: Names of every threshold family (the keys of :data:`THRESHOLD_FAMILIES`).
 FAMILIES = tuple(THRESHOLD_FAMILIES)
+#: Families of the GLR stopping rule (known or unknown variances).
 GLR_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "GLR" in v.rules)
+#: Families of the EV-GLR stopping rule (plug-in variances).
 EV_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "EV-GLR" in v.rules)
+#: Families that keep a per-arm state between steps (KL, BoB, EV-BoB).
 STATEFUL = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.stateful)
 #: asymptotically tight families (the heuristic; KL and BoB by Lemma
 #: ``lem:kl_Kinf_thresholds_asymptotically_tight``)
 TIGHT = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.tight)
+#: Kernel code of every family, by name.
 FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
 
 #: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).

@@ -98,9 +98,9 @@ def test_report_inputs_are_relative_to_the_working_directory(tmp_path):
     copied). With ``--directory`` elsewhere
     the relative path still leads to the checkout's file."""
     inside = _report_inputs(cwd=ROOT)
-    assert "docs/decisions.md" in inside
+    assert "docs/decisions/paper.md" in inside
     assert not any(Path(p).is_absolute() for p in inside)
     elsewhere = _report_inputs("--directory", str(tmp_path), cwd=ROOT)
-    (dec,) = [p for p in elsewhere if p.endswith("decisions.md")]
+    (dec,) = [p for p in elsewhere if p.endswith("decisions/paper.md")]
     assert not Path(dec).is_absolute()
-    assert (tmp_path / dec).resolve() == (ROOT / "docs" / "decisions.md").resolve()
+    assert (tmp_path / dec).resolve() == (ROOT / "docs" / "decisions" / "paper.md").resolve()

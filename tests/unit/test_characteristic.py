@@ -137,7 +137,7 @@ def test_F_increasing_from_zero():
 
 
 def test_named_instances_ratios():
-    # Section ssec:experiments states ~1.015 (standard) and ~1.384 (easy); see docs/decisions.md D1
+    # Section ssec:experiments states ~1.015 (standard) and ~1.384 (easy); see docs/decisions/paper.md D1
     assert baiuv.complexity_ratio(baiuv.EASY.mu, baiuv.EASY.sigma2) == pytest.approx(
         1.384, abs=5e-4
     )

@@ -41,6 +41,7 @@ print(json.dumps([callees, sigs(CALLEES), loops, sigs(LOOPS)]))
 """
 
 
+@pytest.mark.timeout(900)  # one fresh process compiles every kernel (its own limit: 600 s)
 def test_the_kernels_rules_compile_the_only_signatures_the_experiments_use():
     """After the three parts of :func:`baiuv.warmup.compile_simulation_kernels` (decision
     D211), the loops found their callees with the types the two first parts compiled, and
@@ -113,6 +114,7 @@ optimal_allocation((1.0, 0.4), (1.0, 1.0))
 """
 
 
+@pytest.mark.timeout(1500)  # two fresh processes (their own limits: 600 s each)
 def test_characteristic_times_load_the_oracle_the_rules_part_compiled(tmp_path):
     """The ``rules`` part compiles Track-and-Stop's oracle; :func:`characteristic_time`
     calls it with the same argument types whatever arrays it is given (read-only, strided,
@@ -134,6 +136,7 @@ run_fhn(np.array([1.0, 0.5, 0.0]), np.ones(3), 5, 5.0, False, np.random.default_
 """
 
 
+@pytest.mark.timeout(900)  # a fresh process compiles the callee's versions (own limit: 600 s)
 def test_flags_and_counters_compile_one_version_of_their_callee(tmp_path):
     """A literal argument (``True``, ``0``) makes numba compile a callee once per value; the
     exact BoB solver's branch-and-bound flag and the elimination round of FHN are passed

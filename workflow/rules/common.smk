@@ -67,12 +67,13 @@ def reproduction_inputs(wildcards):
         "thr_delta": "results/thresholds/curves_delta.parquet",
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
-        # the checkout's decision list, also when the working directory is elsewhere
-        # (--directory): "docs/decisions.md" would be looked up in the workdir. Relative
+        # the checkout's list of the paper's open choices, also when the working directory
+        # is elsewhere (--directory): "docs/decisions/paper.md" would be looked up in the
+        # workdir. Relative
         # to the workdir (not absolute), so a checkout that is copied or moved with its
         # results keeps the same recorded input set and reruns nothing.
         "decisions": os.path.relpath(
-            os.path.join(workflow.basedir, "docs", "decisions.md")
+            os.path.join(workflow.basedir, "docs", "decisions", "paper.md")
         ),
         "simulations": expand(
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS

@@ -31,6 +31,7 @@ class GaussianInstance:
 
     @property
     def K(self) -> int:
+        """Number of arms."""
         return int(self.mu.size)
 
     @functools.cached_property
@@ -39,16 +40,19 @@ class GaussianInstance:
         return int(np.argmax(self.mu))
 
     def characteristic_time(self, **kw) -> float:
+        """:func:`baiuv.characteristic_time` of this instance (same keyword arguments)."""
         from baiuv.model.characteristic import characteristic_time
 
         return characteristic_time(self.mu, self.sigma2, **kw)
 
     def optimal_allocation(self, **kw) -> np.ndarray:
+        """:func:`baiuv.optimal_allocation` of this instance (same keyword arguments)."""
         from baiuv.model.characteristic import optimal_allocation
 
         return optimal_allocation(self.mu, self.sigma2, **kw)
 
     def to_dict(self) -> dict:
+        """``{"name", "mu", "sigma2"}`` with plain lists (JSON- and YAML-ready)."""
         return {"name": self.name, "mu": self.mu.tolist(), "sigma2": self.sigma2.tolist()}
 
 

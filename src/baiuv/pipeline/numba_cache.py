@@ -5,7 +5,7 @@ compiles it and writes ``.nbi``/``.nbc`` files, later processes load them. By de
 writes next to the sources (``src/baiuv/**/__pycache__``). On a cluster the sources sit on
 a shared file system and dozens of jobs on different nodes would compile and rewrite the
 same index files at once; renames and locks on NFS/Lustre are not reliable enough for
-that (decision D60 in ``docs/decisions.md``).
+that (decision D60 in ``docs/decisions/architecture.md``).
 
 The workflow therefore sets ``NUMBA_CACHE_DIR`` for every job (``workflow/rules/common.smk``
 calls :func:`configure_numba_cache` before any job starts):

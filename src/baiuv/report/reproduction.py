@@ -26,7 +26,7 @@ __all__ = ["decisions", "render"]
 # Decisions and report assembly
 # ----------------------------------------------------------------------------------------
 def decisions(decisions_md: str) -> list[tuple[str, str]]:
-    """``(id, title)`` of every ``## D<n>: title`` section of docs/decisions.md."""
+    """``(id, title)`` of every ``## D<n>: title`` section of docs/decisions/paper.md."""
     return re.findall(r"^## (D\d+):\s*(.+)$", decisions_md, flags=re.M)
 
 
@@ -61,7 +61,7 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
     lines += [
         "## Decisions where the paper is ambiguous",
         "",
-        "Each is argued and pinned by a test in `docs/decisions.md`:",
+        "Each is argued and pinned by a test in `docs/decisions/paper.md`:",
         "",
     ]
     lines += [f"- **{i}**: {t}" for i, t in decisions_list]

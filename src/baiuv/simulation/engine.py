@@ -183,6 +183,7 @@ class RunSettings:
         return self.delta if self.delta is not None else delta_from_log(self.log_inv_delta)
 
     def to_dict(self) -> dict:
+        """Every field by name, ``threshold_params`` as a plain dict."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["threshold_params"] = dict(self.threshold_params)
         return d

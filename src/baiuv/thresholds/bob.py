@@ -295,6 +295,7 @@ class PyomoCyipoptBridge:
     # -- helpers ---------------------------------------------------------------------
     @property
     def constraints(self):
+        """The model's active constraints, in the order of every constraint callback."""
         return [c for c in self._all_cons if c.active]
 
     def _set(self, x) -> None:
@@ -306,6 +307,7 @@ class PyomoCyipoptBridge:
         return float(pyo.value(e))
 
     def bounds(self):
+        """``(lb, ub, cl, cu)``: bounds of the variables and of the constraints (±inf if none)."""
         lb = np.array([-_INF if v.lb is None else float(v.lb) for v in self.vars])
         ub = np.array([_INF if v.ub is None else float(v.ub) for v in self.vars])
         cons = self.constraints
@@ -315,10 +317,12 @@ class PyomoCyipoptBridge:
 
     # -- cyipopt callbacks -----------------------------------------------------------
     def objective(self, x):
+        """cyipopt callback: objective at ``x`` (negated when the model maximises)."""
         self._set(x)
         return self.sign * self._val(self.obj.expr)
 
     def gradient(self, x):
+        """cyipopt callback: gradient of :meth:`objective` at ``x``."""
         self._set(x)
         g = np.zeros(len(self.vars))
         for k, d in self._grad:
@@ -326,10 +330,12 @@ class PyomoCyipoptBridge:
         return g
 
     def constraints_values(self, x):
+        """Values of the active constraints' bodies at ``x`` (cyipopt's ``constraints``)."""
         self._set(x)
         return np.array([self._val(c.body) for c in self.constraints])
 
     def jacobianstructure(self):
+        """cyipopt callback: ``(rows, cols)`` of the constraint Jacobian's non-zeros."""
         rows, cols = [], []
         for r, c in enumerate(self.constraints):
             for k, _ in self._cons_info[id(c)][0]:
@@ -338,6 +344,7 @@ class PyomoCyipoptBridge:
         return np.array(rows, dtype=int), np.array(cols, dtype=int)
 
     def jacobian(self, x):
+        """cyipopt callback: the Jacobian's non-zeros at ``x``, in :meth:`jacobianstructure` order."""
         self._set(x)
         vals = []
         for c in self.constraints:
@@ -346,9 +353,11 @@ class PyomoCyipoptBridge:
         return np.array(vals)
 
     def hessianstructure(self):
+        """cyipopt callback: ``(rows, cols)`` of the Lagrangian Hessian's lower triangle."""
         return self._hrows, self._hcols
 
     def hessian(self, x, lagrange, obj_factor):
+        """cyipopt callback: the Lagrangian Hessian's non-zeros at ``x``."""
         self._set(x)
         n = len(self.vars)
         H = np.zeros((n, n))

@@ -6,7 +6,7 @@ The engine builds a :class:`~baiuv.thresholds.families.ThresholdSpec` once with
 BoB, EV-BoB) keep a per-arm state (a float64 array of length :data:`STATE_SIZE`) that
 :func:`update_state` refreshes after each sample of the arm.
 
-State layout (see decision D15 in docs/decisions.md): ``[level, count, mean, var, logGR, tag]``
+State layout (see decision D15 in docs/decisions/architecture.md): ``[level, count, mean, var, logGR, tag]``
 where ``level = i`` is the peeling index ``floor(log_gamma N)`` at which the statistics were
 recorded, ``count`` the arm count at that moment (the first integer ``>= gamma^i``), ``mean``
 and ``var`` the empirical mean and (1/n) variance at that count, and ``logGR =
