@@ -15,13 +15,13 @@ __all__ = ["FIT_CHI2_MAX", "asymptotic_claims", "limit_verdict"]
 
 
 #: The second-order fit is read only when it fits: at least one degree of freedom and
-#: chi^2/dof at most this (decision D234); otherwise the data cannot resolve the limit.
+#: chi^2/dof at most this (decision D154); otherwise the data cannot resolve the limit.
 FIT_CHI2_MAX = 3.0
 
 
 def limit_verdict(r) -> tuple[str, str]:
     """Verdict of the paper's claim lim sup E[τ_δ]/ln(1/δ) ≤ C for one cell of
-    :func:`verdict_table` (decision D234): ``reproduced`` when the ratio at the largest level
+    :func:`verdict_table` (decision D154): ``reproduced`` when the ratio at the largest level
     is within the tolerance of C (rule a) or an adequate second-order fit (≥ 1 degree of
     freedom, χ²/dof ≤ :data:`FIT_CHI2_MAX`) puts the limit's 95% interval below C(1 + tol);
     ``differs`` when an adequate fit puts it entirely above; ``not checkable`` otherwise,
@@ -73,7 +73,7 @@ def _limit_claim(r) -> Claim:
         f"lim sup E[τ_δ]/ln(1/δ) ≤ {CONSTANT_LABELS[key]}",
         where,
         f"lim sup ≤ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule: (a), or (b) with an "
-        f"adequate fit (χ²/dof ≤ {FIT_CHI2_MAX:g}) below C(1 + {tol}) (D234)",
+        f"adequate fit (χ²/dof ≤ {FIT_CHI2_MAX:g}) below C(1 + {tol}) (D154)",
         ours,
         v,
         reason,
