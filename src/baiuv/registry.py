@@ -323,8 +323,12 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
 @dataclass(frozen=True)
 class ThresholdFamily:
     """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
-    ``"EV-GLR"`` or both), whether it keeps a per-arm state, whether it is δ-correct, and
-    its base family (``"box"`` for ``ev-box``; one colour per base in figures)."""
+    ``"EV-GLR"`` or both), whether it keeps a per-arm state (``stateful``: the kernels then
+    update it after every sample), whether it depends on ``t`` alone and is non-decreasing
+    in it (``t_only``: the simulator then bounds it between exact evaluations, decision
+    D192), whether it is δ-correct, and its base family (``"box"`` for ``ev-box``; one
+    colour per base in figures). The kernels read ``stateful`` and ``t_only`` from the
+    spec that :func:`baiuv.thresholds.make_threshold` builds from this record."""
 
     name: str
     code: int
@@ -335,6 +339,7 @@ class ThresholdFamily:
     #: asymptotically tight (Definition ``def:asymptotically_tight_threshold``): the
     #: asymptotic theorems' limits apply to runs stopped with it
     tight: bool = False
+    t_only: bool = False
 
     def __post_init__(self):
         if not self.base:
@@ -345,7 +350,9 @@ class ThresholdFamily:
 THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
     f.name: f
     for f in (
-        ThresholdFamily("heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True),
+        ThresholdFamily(
+            "heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True, t_only=True
+        ),
         ThresholdFamily("student", STUDENT, ("GLR",)),
         ThresholdFamily("box", BOX, ("GLR",)),
         ThresholdFamily("kl", KL, ("GLR",), stateful=True, tight=True),

@@ -195,7 +195,7 @@ class RunSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
     return make_threshold(
@@ -270,7 +270,7 @@ class _Runner:
             n0, log_term = _fhn_constants(s, K)
             prep = (n0, log_term, alg.name == "FHN1", int(s.max_samples))
         else:
-            spec = _threshold_spec(
+            spec = threshold_spec(
                 s.threshold,
                 K,
                 s.resolved_log_inv_delta,
