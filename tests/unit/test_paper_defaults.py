@@ -29,6 +29,8 @@ import inspect
 import math
 from pathlib import Path
 
+import pytest
+
 from baiuv.registry import PARAMETERS
 
 SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
@@ -56,7 +58,7 @@ def test_fhn_initial_size_and_threshold_parameters_are_the_papers():
     assert fhn_n0(0.01) == max(2, math.ceil(10 * math.log(1 / 0.01))) == 47
     p = ThresholdParams()
     assert (p.s, p.gamma) == (2.0, 1.2)
-    assert p.etas(0.01) == (1 / -math.log(0.01), 1 / -math.log(0.01))
+    assert p.etas(0.01) == pytest.approx((1 / math.log(1 / 0.01),) * 2, rel=1e-15)
 
 
 def test_every_api_takes_its_defaults_from_the_registry():
