@@ -55,10 +55,10 @@ from baiuv.simulation.engine import (
     Algorithm,
     _fhn_constants,
     _fresh_states,
-    _threshold_spec,
     _true_allocation,
     rule_params,
     simulate_run,
+    threshold_spec,
 )
 
 #: Targets of the per-sample cost at K = 5, as ratios to the floor loop.
@@ -198,7 +198,7 @@ class Rule:
         self.mu = np.asarray(inst.mu, float)
         self.sigma2 = np.asarray(inst.sigma2, float)
         if self.alg.kernel == "glr":
-            self.spec = _threshold_spec(settings.threshold, K, settings.resolved_log_inv_delta, ())
+            self.spec = threshold_spec(settings.threshold, K, settings.resolved_log_inv_delta, ())
             self.params = rule_params(settings)
             if self.alg.rule == K_.RULE_FIXED:
                 self.wfix = _true_allocation(tuple(self.mu.tolist()), tuple(self.sigma2.tolist()))

@@ -23,7 +23,7 @@ instances of ``bench_floor.py``: seed 1, the paper's ranges), heuristic threshol
 Usage::
 
     .venv/bin/python benchmarks/bench_revisions.py <commit> [HEAD] [--repeats 2]
-        [--min-samples 200000]
+        [--min-samples 200000] [--rules TCI,uniform]
 
 Both revisions must provide ``baiuv.simulation.simulate_run``, ``ALGORITHMS``,
 ``RunSettings``, ``baiuv.registry.Algorithm`` and ``baiuv.model.instance``; a revision
@@ -47,8 +47,9 @@ from bench_pipeline import extract_revision
 SIZES = (5, 10, 20)
 
 
-def worker(min_samples: int) -> None:
-    """Time every cell of the revision on ``PYTHONPATH``; print one JSON object."""
+def worker(min_samples: int, only: list[str] | None = None) -> None:
+    """Time every cell of the revision on ``PYTHONPATH`` (of the rules ``only``, when given);
+    print one JSON object."""
     import numpy as np
 
     from baiuv.model.instance import STANDARD, random_instance
@@ -64,6 +65,11 @@ def worker(min_samples: int) -> None:
         10: random_instance(np.random.default_rng(1), 10, name="K10"),
         20: random_instance(np.random.default_rng(1), 20, name="K20"),
     }
+    if only:
+        unknown = sorted(set(only) - set(algorithms))
+        if unknown:
+            sys.exit(f"--rules: unknown rules {unknown}; known: {sorted(algorithms)}")
+        algorithms = {k: v for k, v in algorithms.items() if k in only}
     settings = RunSettings(delta=0.01, threshold="heuristic", n0=2)
     for alg in algorithms.values():  # compile outside the timings
         simulate_run(instances[5], alg, settings=settings, rng=np.random.default_rng(0))
@@ -90,14 +96,15 @@ def worker(min_samples: int) -> None:
     json.dump(out, sys.stdout)
 
 
-def run_worker(src: Path, cache: Path, min_samples: int) -> dict:
+def run_worker(src: Path, cache: Path, min_samples: int, only: str = "") -> dict:
     env = dict(os.environ)
     env.pop("BAIUV_NUMBA_CACHE_DIR", None)
     env["NUMBA_CACHE_DIR"] = str(cache)
     env["NUMBA_NUM_THREADS"] = "1"
     env["PYTHONPATH"] = str(src)
     res = subprocess.run(
-        [sys.executable, __file__, "--worker", "--min-samples", str(min_samples)],
+        [sys.executable, __file__, "--worker", "--min-samples", str(min_samples)]
+        + (["--rules", only] if only else []),
         env=env,
         capture_output=True,
         text=True,
@@ -113,12 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("after", nargs="?", default="HEAD", help="revision compared (default HEAD)")
     ap.add_argument("--repeats", type=int, default=2, help="runs of each revision (default 2)")
     ap.add_argument("--min-samples", type=int, default=200_000, help="samples per cell")
+    ap.add_argument("--rules", default="", help="comma-separated rules to time (default: all)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.min_samples < 1:
         ap.error(f"--min-samples must be >= 1, got {args.min_samples}")
     if args.worker:
-        worker(args.min_samples)
+        worker(args.min_samples, [r for r in args.rules.split(",") if r])
         return 0
     if args.before is None:
         ap.error("give the revision to compare against, e.g. HEAD~10")
@@ -132,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         best: dict[str, dict] = {"before": {}, "after": {}}
         for rep in range(args.repeats):
             for label, (_, src, cache) in revs.items():
-                got = run_worker(src, cache, args.min_samples)
+                got = run_worker(src, cache, args.min_samples, args.rules)
                 for cell, v in got.items():
                     old = best[label].get(cell)
                     if old is not None and old["digest"] != v["digest"]:

@@ -20,7 +20,33 @@ Adding a sampling rule
    configuration's validation, one shard and the identifier).
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
-``RULE_*`` codes below, compiled into the cached loop :func:`~baiuv.simulation.rules.run_glr`.
+``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
+compiled into the cached loop :func:`~baiuv.simulation.rules.run_glr`. A rule's tuning
+parameter is a :class:`Parameter` with a kernel ``slot`` in :data:`PARAMETERS` (its default
+is then the default of the configuration schema's ``registry_default:`` mark, of
+:class:`~baiuv.simulation.engine.RunSettings` and of the identifier); a new parameter is
+also a field of ``RunSettings``, a key of the schema's sections and a keyword of
+:class:`~baiuv.simulation.identify.BestArmIdentifier`.
+
+Adding a threshold family
+-------------------------
+1. Register it: add ``ThresholdFamily("my-family", MY_CODE, ("GLR",), ...)`` to
+   :data:`THRESHOLD_FAMILIES` below with a new code, and say what the kernels may assume:
+   ``stateful=True`` when it reads a per-arm state (then updated after every sample),
+   ``t_only=True`` when it depends on ``t`` alone and is non-decreasing in it (the
+   simulator then bounds it between exact evaluations), ``delta_correct``, ``tight`` and
+   ``base`` (its colour in figures). It is then a valid value of every threshold list of a
+   configuration and of the identifier, and the kernels read ``stateful``/``t_only`` from
+   its spec.
+2. Write its formula: a branch ``if code == MY_CODE`` of
+   :func:`baiuv.thresholds.kernels.pair_threshold_kernel` (and of
+   :func:`~baiuv.thresholds.kernels.update_state` for a state), reading its constants from
+   the spec's ``fparams``; compute those constants from ``ln(1/delta)`` in
+   ``baiuv.thresholds.families._spec_cached`` and its initial count in
+   ``baiuv.thresholds.families._initial_count``.
+3. Test it against an independent computation of the formula, and through the
+   configuration's validation, one shard and the identifier
+   (``tests/unit/test_registry.py`` does so for a toy family).
 
 Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
 validates a configuration.
@@ -30,7 +56,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = [
     "ALGORITHMS",
@@ -44,6 +70,7 @@ __all__ = [
     "THRESHOLD_FAMILIES",
     "ThresholdFamily",
     "get_algorithm",
+    "label",
     "register",
     "run_parameters",
     "selection",
@@ -167,6 +194,8 @@ class Algorithm:
         :func:`baiuv.simulation.rules.select_arm`, or ``"module:function"`` naming one
         (imported when a run needs it, so the registry itself imports no numba). It runs
         in :func:`baiuv.simulation.rules.run_glr_loop` with ``rule = RULE_CUSTOM``.
+    label : str
+        Display name in reports and figures (default: ``name``).
     """
 
     name: str
@@ -180,6 +209,7 @@ class Algorithm:
     constant_source: str = ""
     needs_instance: bool = False
     step: object = None
+    label: str = ""
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -209,6 +239,8 @@ class Algorithm:
             raise ValueError(f"wrapper must be one of {WRAPPERS}, got {self.wrapper!r}")
         if not self.family:
             object.__setattr__(self, "family", self.name)
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
 
     @property
     def stopping(self) -> str:
@@ -298,8 +330,12 @@ _ALL = (
     ),
 )
 
+_LABELS = {"TCI": "β-EB-TCI", "EV-TCI": "β-EB-EVTCI", "fixed": "fixed w*"}
+
 #: Every sampling rule, by name (order = figure and table order).
-ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in _ALL}
+ALGORITHMS: dict[str, Algorithm] = {
+    a.name: replace(a, label=_LABELS[a.name]) if a.name in _LABELS else a for a in _ALL
+}
 
 
 def register(algorithm: Algorithm, *, replace: bool = False) -> Algorithm:
@@ -326,8 +362,12 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
 @dataclass(frozen=True)
 class ThresholdFamily:
     """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
-    ``"EV-GLR"`` or both), whether it keeps a per-arm state, whether it is δ-correct, and
-    its base family (``"box"`` for ``ev-box``; one colour per base in figures)."""
+    ``"EV-GLR"`` or both), whether it keeps a per-arm state (``stateful``: the kernels then
+    update it after every sample), whether it depends on ``t`` alone and is non-decreasing
+    in it (``t_only``: the simulator then bounds it between exact evaluations, decision
+    D192), whether it is δ-correct, and its base family (``"box"`` for ``ev-box``; one
+    colour per base in figures). The kernels read ``stateful`` and ``t_only`` from the
+    spec that :func:`baiuv.thresholds.make_threshold` builds from this record."""
 
     name: str
     code: int
@@ -338,24 +378,31 @@ class ThresholdFamily:
     #: asymptotically tight (Definition ``def:asymptotically_tight_threshold``): the
     #: asymptotic theorems' limits apply to runs stopped with it
     tight: bool = False
+    t_only: bool = False
+    #: display name in reports and figures (default: the name)
+    label: str = ""
 
     def __post_init__(self):
         if not self.base:
             object.__setattr__(self, "base", self.name.removeprefix("ev-"))
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
 
 
 #: Every threshold family, by name (order = table order).
 THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
     f.name: f
     for f in (
-        ThresholdFamily("heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True),
-        ThresholdFamily("student", STUDENT, ("GLR",)),
-        ThresholdFamily("box", BOX, ("GLR",)),
-        ThresholdFamily("kl", KL, ("GLR",), stateful=True, tight=True),
-        ThresholdFamily("bob", BOB, ("GLR",), stateful=True, tight=True),
-        ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",)),
-        ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",)),
-        ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True),
+        ThresholdFamily(
+            "heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True, t_only=True
+        ),
+        ThresholdFamily("student", STUDENT, ("GLR",), label="Student"),
+        ThresholdFamily("box", BOX, ("GLR",), label="Box"),
+        ThresholdFamily("kl", KL, ("GLR",), stateful=True, tight=True, label="KL"),
+        ThresholdFamily("bob", BOB, ("GLR",), stateful=True, tight=True, label="BoB"),
+        ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",), label="EV-Student"),
+        ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",), label="EV-Box"),
+        ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True, label="EV-BoB"),
     )
 }
 #: Names of every threshold family (the keys of :data:`THRESHOLD_FAMILIES`).
@@ -379,6 +426,16 @@ LAZY_SUFFIX = "-lazy"
 def _with_lazy_variants(families: Iterable[str]) -> list[str]:
     fams = list(families)
     return fams + [f + LAZY_SUFFIX for f in fams]
+
+
+def label(name: str) -> str:
+    """Display name of a registered algorithm or threshold family (its record's ``label``),
+    ``name`` itself for anything else (e.g. a lazy variant)."""
+    if name in ALGORITHMS:
+        return ALGORITHMS[name].label
+    if name in THRESHOLD_FAMILIES:
+        return THRESHOLD_FAMILIES[name].label
+    return name
 
 
 # ----------------------------------------------------------- selections (schema enums)

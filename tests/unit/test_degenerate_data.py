@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from baiuv import BestArmIdentifier
 from baiuv.simulation import rules
-from baiuv.simulation.engine import RunSettings, _fresh_states, _threshold_spec, rule_params
+from baiuv.simulation.engine import RunSettings, _fresh_states, rule_params, threshold_spec
 from baiuv.simulation.identify import SAMPLING_RULES
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
@@ -143,7 +143,7 @@ def test_simulator_loop_uses_the_same_guard(plug_in, rule):
     mu = np.array([1.0, 1.0, 0.0])
     sigma2 = np.array([0.0, 0.0, 0.0])
     fam = "ev-bob" if plug_in else "bob"
-    spec = _threshold_spec(fam, 3, 0.1, ())
+    spec = threshold_spec(fam, 3, 0.1, ())
     params = rule_params(RunSettings(threshold=fam))
     tau, rec, counts, trunc = rules.run_glr(
         rule,

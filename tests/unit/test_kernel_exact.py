@@ -107,13 +107,13 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
     """The simulator's threshold cache (D160) assumes: a ``t``-only family is the same for
     every pair and non-decreasing in ``t`` (a lower bound recorded at ``t`` stays valid);
     every other family does not depend on ``t``."""
-    from baiuv.simulation.engine import _fresh_states, _threshold_spec
+    from baiuv.simulation.engine import _fresh_states, threshold_spec
     from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel, update_state
 
     rng = np.random.default_rng(3)
     for fam in GLR_FAMILIES + EV_FAMILIES + ("heuristic",):
         for delta in (0.5, 0.01, 1e-8):
-            spec = _threshold_spec(fam, 4, delta, ())
+            spec = threshold_spec(fam, 4, delta, ())
             states = _fresh_states(4)
             x = rng.normal(size=(4, 400))
             for a, n in ((0, 300), (1, 120)):
@@ -130,7 +130,7 @@ def test_threshold_dependence_on_t_is_what_the_cache_assumes():
                 )
                 for t in ts
             ]
-            if depends_on_t_only(spec.code):
+            if depends_on_t_only(spec.fparams):
                 assert np.all(np.diff(vals) >= 0.0), fam
                 other = pair_threshold_kernel(
                     spec.code, spec.fparams, spec.table, 1e5, 7, 9, states[2], states[3]

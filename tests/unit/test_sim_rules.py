@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
+from baiuv.model.transport import lambda_unknown
 from baiuv.simulation import rules
-from baiuv.simulation.game import solve_game_highs
+from baiuv.simulation.game import solve_game, solve_game_highs
 
 
 def test_perfect_square_brute_force():
@@ -205,7 +206,7 @@ def test_tci_leader_probability():
     Z = np.array([math.inf, 5.0, 1.0])
     for beta in (0.3, 0.5, 0.8):
         n = 20000
-        picks = np.array([rules._step_tci(counts, Z, 0, beta, rng) for _ in range(n)])
+        picks = np.array([rules.step_tci(counts, Z, 0, beta, rng) for _ in range(n)])
         frac = np.mean(picks == 0)
         assert abs(frac - beta) < 6 * math.sqrt(beta * (1 - beta) / n)
         assert set(np.unique(picks)) == {0, 2}  # challenger = argmin Z + log N = arm 2
@@ -223,13 +224,13 @@ def test_tas_keeps_the_oracle_solution_of_the_previous_best_arm():
     s2 = np.array([1.0, 0.8, 0.5])
     mu_a = np.array([1.0, 0.9, 0.2])  # arm 0 best
     mu_b = np.array([0.9, 1.0, 0.2])  # arm 1 best
-    rules._step_tas(counts, mu_a, s2, 0, 30, False, ws, scal)
+    rules.step_tas(counts, mu_a, s2, 0, 30, False, ws, scal)
     y0 = scal[1]
-    rules._step_tas(counts, mu_b, s2, 1, 31, False, ws, scal)
+    rules.step_tas(counts, mu_b, s2, 1, 31, False, ws, scal)
     y1 = scal[1]
     assert (scal[2], scal[3], scal[4]) == (1, y0, 0)
     mu_a2 = mu_a + np.array([1e-3, 0.0, 0.0])
-    rules._step_tas(counts, mu_a2, s2, 0, 32, False, ws, scal)
+    rules.step_tas(counts, mu_a2, s2, 0, 32, False, ws, scal)
     assert (scal[2], scal[3], scal[4]) == (0, y1, 1)
     # warm-started from the kept solution: the joint iteration followed the minimisers
     # (a cold start leaves them unknown, nan)
@@ -274,7 +275,7 @@ def _closest_alternative_all(means, s2, w, best):
     for a in range(means.size):
         if a == best:
             continue
-        lam, v = rules.lambda_unknown(means[best], s2[best], w[best], means[a], s2[a], w[a])
+        lam, v = lambda_unknown(means[best], s2[best], w[best], means[a], s2[a], w[a])
         if v < vmin or kmin < 0:
             kmin, vmin, lmin = a, v, lam
     return kmin, lmin, vmin
@@ -298,7 +299,7 @@ def _fws_direction_all(x, means, s2, best, r):
     for j in range(K):
         if j == best:
             continue
-        lam, _ = rules.lambda_unknown(means[best], s2[best], x[best], means[j], s2[j], x[j])
+        lam, _ = lambda_unknown(means[best], s2[best], x[best], means[j], s2[j], x[j])
         grads[j, best] = rules.divergence(means[best], lam, s2[best], False)
         grads[j, j] = rules.divergence(means[j], lam, s2[j], False)
         f[j] = x[best] * grads[j, best] + x[j] * grads[j, j]
@@ -312,7 +313,7 @@ def _fws_direction_all(x, means, s2, best, r):
         z[int(np.argmax(grads[H[0]]))] = 1.0
     else:
         M = np.array([grads[j] - f[j] for j in H])
-        z = rules.solve_game(M)[1]
+        z = solve_game(M)[1]
     return len(H), z
 
 
@@ -371,5 +372,5 @@ def test_dkm_gains_skip_only_where_the_bonus_wins():
         for a in range(K):
             if lam[a] == means[a] and abs(means[a]) <= 1e3 and 1e-3 <= s2[a] <= 1e3:
                 total += 1
-                wins += rules._bonus_wins(means[a], s2[a], math.log(t) / counts[a])
+                wins += rules.bonus_wins(means[a], s2[a], math.log(t) / counts[a])
     assert wins > 0.5 * total  # the shortcut is taken in the usual range

@@ -41,7 +41,15 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_beta, check_delta, delta_from_log, log_inv_delta_of
-from baiuv.registry import ALGORITHMS, FAMILIES, PARAMETERS, TIGHT, selection
+from baiuv.registry import (
+    ALGORITHMS,
+    FAMILIES,
+    PARAMETERS,
+    THRESHOLD_FAMILIES,
+    TIGHT,
+    label,
+    selection,
+)
 from baiuv.simulation.engine import (
     OUTCOME_COLUMNS,
     CellRun,
@@ -600,28 +608,10 @@ def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.
 # TIGHT (from the registry, ``ThresholdFamily.tight``): the asymptotically tight families
 # (Definition def:asymptotically_tight_threshold); the theorems' limits apply to these only.
 
-#: Display names of algorithms and threshold families in the report and the figure.
-ALGORITHM_LABELS = {
-    "TaS": "TaS",
-    "TCI": "β-EB-TCI",
-    "EV-TaS": "EV-TaS",
-    "EV-TCI": "β-EB-EVTCI",
-    "fixed": "fixed w*",
-    "DKM": "DKM",
-    "FWS": "FWS",
-    "EV-DKM": "EV-DKM",
-    "EV-FWS": "EV-FWS",
-}
-THRESHOLD_LABELS = {
-    "heuristic": "heuristic",
-    "student": "Student",
-    "box": "Box",
-    "kl": "KL",
-    "bob": "BoB",
-    "ev-student": "EV-Student",
-    "ev-box": "EV-Box",
-    "ev-bob": "EV-BoB",
-}
+#: Display names of algorithms and threshold families in the report and the figure (the
+#: registry's labels).
+ALGORITHM_LABELS = {name: label(name) for name in ALGORITHMS}
+THRESHOLD_LABELS = {name: label(name) for name in THRESHOLD_FAMILIES}
 
 
 def is_plug_in(name) -> bool:

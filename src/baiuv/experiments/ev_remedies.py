@@ -42,8 +42,8 @@ from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
 from baiuv.registry import EV_HEURISTIC_STUDENT, get_algorithm
 from baiuv.simulation.engine import (
+    Runner,
     RunSettings,
-    _Runner,
     shard_runs,
     warm_up,
 )
@@ -186,13 +186,18 @@ def ev_instances(section: Mapping, named: Mapping[str, Mapping], seed: int) -> l
 
 def _student_spec(K: int, log_inv_delta: float):
     from baiuv.thresholds.families import ThresholdSpec, make_threshold
+    from baiuv.thresholds.kernels import P_STATEFUL, P_T_ONLY
 
     base = make_threshold("heuristic", K, log_inv_delta=log_inv_delta)
     fp = base.fparams.copy()
+    # the heuristic's parameters, but the threshold depends on the pair's counts, not on t
+    # alone, and keeps no state: the loop must evaluate it exactly for every pair
+    fp[P_STATEFUL] = 0.0
+    fp[P_T_ONLY] = 0.0
     return ThresholdSpec(EV_HEURISTIC_STUDENT, fp, base.table)
 
 
-class _RemedyRunner(_Runner):
+class _RemedyRunner(Runner):
     """The engine's runner with the Student-calibrated threshold in place of the
     heuristic when ``student`` is set (same loop, sampling rule and streams)."""
 

@@ -190,7 +190,7 @@ class RunSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
     return make_threshold(
@@ -240,7 +240,7 @@ def glr_loop(algorithm: Algorithm):
     return functools.partial(rules.run_glr_loop, step, RULE_CUSTOM)
 
 
-class _Runner:
+class Runner:
     """The kernel call of the runs of one algorithm with one set of settings.
 
     What does not depend on the run (the threshold, the rule's parameters, the loop, the
@@ -265,7 +265,7 @@ class _Runner:
             n0, log_term = _fhn_constants(s, K)
             prep = (n0, log_term, alg.name == "FHN1", int(s.max_samples))
         else:
-            spec = _threshold_spec(
+            spec = threshold_spec(
                 s.threshold,
                 K,
                 s.resolved_log_inv_delta,
@@ -388,7 +388,7 @@ def simulate_run(
     if not isinstance(s, RunSettings):
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
     # mu and sigma2 were validated when the instance was made
-    return _Runner(alg, s).result(instance, seed, experiment, instance_id, run, rng)
+    return Runner(alg, s).result(instance, seed, experiment, instance_id, run, rng)
 
 
 def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
@@ -453,7 +453,7 @@ def run_cell(
     rows = []
     if len(runs):  # compile / load the numba cache before timing
         warm_up(runs[0].instance, alg, settings, seed=seed)
-    runner = _Runner(alg, settings)
+    runner = Runner(alg, settings)
     columns = list(columns)
     for done, job in enumerate(runs, 1):
         res = runner.result(job.instance, seed, experiment, job.instance_id, job.run)

@@ -57,9 +57,9 @@ from typing import Any
 import numpy as np
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.registry import ALGORITHMS, RULE_CUSTOM, selection
+from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, selection
 from baiuv.simulation import rules
-from baiuv.simulation.engine import RunSettings, _threshold_spec, rule_params
+from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
@@ -176,9 +176,10 @@ class BestArmIdentifier:
         ``box``, ``kl``, ``student`` or ``heuristic`` (not proven δ-correct) for the GLR
         rules; ``ev-bob``, ``ev-box``, ``ev-student`` or ``heuristic`` for the ``ev-`` rules.
     n0 : int
-        Initial requests per arm (``>= 2``).
+        Initial requests per arm (``>= 2``; default: the registry's,
+        :data:`baiuv.registry.PARAMETERS`).
     beta : float
-        Leader probability of the Top Two rules.
+        Leader probability of the Top Two rules (default: the registry's).
     max_samples : int or None
         Budget (at least ``n0 * n_arms``): the identifier stops with
         ``stop_reason == "budget"`` after this many samples if the stopping rule has not
@@ -195,7 +196,8 @@ class BestArmIdentifier:
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).
     fws_exponent, hedge_delta0 : float
-        Parameters of FWS and DKM (see :class:`baiuv.simulation.RunSettings`).
+        Parameters of FWS and DKM (see :class:`baiuv.simulation.RunSettings`; defaults: the
+        registry's).
 
     Examples
     --------
@@ -217,15 +219,15 @@ class BestArmIdentifier:
         sampling: str = "tci",
         threshold: str = "bob",
         *,
-        n0: int = 2,
-        beta: float = 0.5,
+        n0: int = PARAMETERS["n0"].default,
+        beta: float = PARAMETERS["beta"].default,
         max_samples: int | None = None,
         lazy_ratio: float | None = None,
         threshold_params: dict | None = None,
         strict: bool = True,
         rng: Any = None,
-        fws_exponent: float = 0.9,
-        hedge_delta0: float = 0.01,
+        fws_exponent: float = PARAMETERS["fws_exponent"].default,
+        hedge_delta0: float = PARAMETERS["hedge_delta0"].default,
     ) -> None:
         if isinstance(n_arms, bool) or not isinstance(n_arms, numbers.Integral) or n_arms < 2:
             raise ValueError(f"n_arms must be an integer >= 2, got {n_arms!r}")
@@ -284,7 +286,7 @@ class BestArmIdentifier:
             ) from None
         K = int(n_arms)
         try:
-            spec = _threshold_spec(
+            spec = threshold_spec(
                 threshold,
                 K,
                 settings.resolved_log_inv_delta,

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.model.validate import check_delta, check_integer, check_real, log_inv_delta_of
+from baiuv.model.validate import check_integer, check_real, log_inv_delta_of
 
 from .lambert import log_wbar_0_scalar, wbar_m1_scalar
 
@@ -90,11 +90,8 @@ def one_plus_eps_plus_L(t: float, L: float, s: float, eta1: float) -> float:
 
 
 # --------------------------------------------------------------------------- validation
-def _check_delta(delta) -> float:
-    return check_delta(delta)
-
-
-def _check_K(K) -> int:
+def check_K(K) -> int:
+    """``K`` as an integer ``>= 2`` (``ValueError`` naming ``K`` otherwise)."""
     return check_integer(K, "K", 2)
 
 
@@ -139,7 +136,7 @@ def box_log_term(
 ) -> float:
     """``L = ln(4(K-1) zeta(s)) + ln(1/delta)``, log term of Lemma
     lem:delta_correct_box_thresholds (give ``delta`` or ``log_inv_delta``)."""
-    return math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
+    return math.log(4.0 * (check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
 
 
 def single_arm_log_term(delta=None, s: float = 2.0, *, log_inv_delta=None) -> float:
@@ -387,7 +384,7 @@ def monotonicity_initial_count(
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
     e1 = _check_eta(eta1, "eta1")
-    L = math.log(12.0 * (_check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
+    L = math.log(12.0 * (check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
     denom = L - 1.0 / (2.0 * (1.0 + e1))
     if denom <= 0:
         raise ValueError("monotonicity initial time undefined: ln(12(K-1)zeta(s)/delta) too small")

@@ -29,13 +29,20 @@ from baiuv.model.validate import (
     is_real,
     log_inv_delta_of,
 )
-from baiuv.registry import EV_FAMILIES, FAMILIES, FAMILY_CODES, GLR_FAMILIES, STATEFUL
+from baiuv.registry import (
+    EV_FAMILIES,
+    FAMILIES,
+    FAMILY_CODES,
+    GLR_FAMILIES,
+    STATEFUL,
+    THRESHOLD_FAMILIES,
+)
 
 from . import kernels as _k
 from .bob import solve_bob
 from .concentration import (
-    _check_K,
     box_initial_count,
+    check_K,
     monotonicity_initial_count,
     riemann_zeta,
 )
@@ -158,7 +165,7 @@ def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> fl
     ``n <= n_max``: the smallest ``delta`` the Student families support is its ``exp(-.)``."""
     return (
         -STUDENT_LOG_ALPHA_MIN
-        - math.log(4.0 * (_check_K(K) - 1) * riemann_zeta(s))
+        - math.log(4.0 * (check_K(K) - 1) * riemann_zeta(s))
         - float(s) * math.log(float(n_max))
     )
 
@@ -207,7 +214,7 @@ def student_log_ratio(
     if np.any(~np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
     lid = log_inv_delta_of(delta, log_inv_delta)
-    K = _check_K(K)
+    K = check_K(K)
     log_alpha = _student_log_alpha(arr, lid, K, s)
     from scipy import stats  # imported on use: scipy.stats is slow to import
 
@@ -228,7 +235,7 @@ def student_quantile(
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
     lid = log_inv_delta_of(delta, log_inv_delta)
-    log_alpha = _student_log_alpha(arr, lid, _check_K(K), s)
+    log_alpha = _student_log_alpha(arr, lid, check_K(K), s)
     from scipy import stats
 
     out = stats.t.isf(np.exp(log_alpha), arr - 1.0)
@@ -257,7 +264,7 @@ def initial_count(
     _check_family(name)
     p = _check_params(params)
     lid = log_inv_delta_of(delta, log_inv_delta)
-    K = _check_K(K)
+    K = check_K(K)
     return _initial_count(name, K, lid, p)
 
 
@@ -305,6 +312,9 @@ def _spec_cached(name: str, K: int, lid: float, params: ThresholdParams, n_table
     fp[_k.P_LOGINVDELTA] = lid
     fp[_k.P_NMIN] = _initial_count(name, K, lid, params)
     fp[_k.P_NMIN_KL] = fp[_k.P_NMIN]
+    family = THRESHOLD_FAMILIES[name]
+    fp[_k.P_STATEFUL] = 1.0 if family.stateful else 0.0
+    fp[_k.P_T_ONLY] = 1.0 if family.t_only else 0.0
     table = np.empty(0)
     if name in ("student", "ev-student"):
         fp[_k.P_LSTUD] = -lid - math.log(2.0 * (K - 1) * z)
@@ -363,7 +373,7 @@ def make_threshold(
     _check_family(name)
     p = _check_params(params)
     lid = log_inv_delta_of(delta, log_inv_delta)
-    K = _check_K(K)
+    K = check_K(K)
     check_integer(n_table, "n_table", 3)
     fp, table = _spec_cached(name, K, lid, p, int(n_table) if "student" in name else 0)
     return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
@@ -448,8 +458,8 @@ def bob_constants(
     cb, db = _k.box_constants(float(n_b), fp[_k.P_LBOX], s, e0)
     e = math.inf
     if n_a >= fp[_k.P_NMIN_KL] and n_b >= fp[_k.P_NMIN_KL]:
-        lgr_a = _k._check_state(state_a, int(n_a), fp)
-        lgr_b = _k._check_state(state_b, int(n_b), fp)
+        lgr_a = _k.check_state(state_a, int(n_a), fp)
+        lgr_b = _k.check_state(state_b, int(n_b), fp)
         e = _k.kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fp[_k.P_LMAIN], s, gamma)
     return np.array([ca, cb]), np.array([da, db]), e
 

@@ -58,7 +58,9 @@ P_LPRE = 9  # log term of the KL preliminary concentration: ln(12(K-1)zeta/delta
 P_LMAIN = 10  # main KL log term: ln(2 zeta^2 / delta'') (+ ln(K-1) if union over pairs)
 P_LSTUD = 11  # ln(delta / (2(K-1)zeta(s))) = ln(2 alpha_n) + s ln n (Student)
 P_NMIN_KL = 12  # smallest per-arm count at which the KL part is finite (BoB: KL(delta/2))
-FPARAMS_SIZE = 13
+P_STATEFUL = 13  # 1.0: the family keeps a per-arm state (the registry's ThresholdFamily.stateful)
+P_T_ONLY = 14  # 1.0: the threshold depends on t alone (the registry's ThresholdFamily.t_only)
+FPARAMS_SIZE = 15
 
 # state layout
 S_LEVEL = 0
@@ -181,7 +183,9 @@ def kl_value(
 
 
 @njit(cache=True)
-def _check_state(state: np.ndarray, n: int, fparams: np.ndarray) -> float:
+def check_state(state: np.ndarray, n: int, fparams: np.ndarray) -> float:
+    """``ln(gamma R)`` of an arm's state after ``n`` samples; ``ValueError`` when the state is
+    stale or was written by another spec."""
     lvl = peeling_level(float(n), fparams[P_GAMMA])
     if state[S_LEVEL] != lvl:
         raise ValueError("stale KL/BoB arm state: call update_state after every sample of the arm")
@@ -224,19 +228,21 @@ def ev_heuristic_student(n_a: int, n_b: int, log_inv_delta: float) -> float:
 
 # ----------------------------------------------------------------------------- public kernels
 @njit(cache=True)
-def has_state(code: int) -> bool:
+def has_state(fparams: np.ndarray) -> bool:
     """``True`` for the families whose thresholds read a per-arm state (KL, BoB, EV-BoB):
-    :func:`update_state` is a no-op for the others."""
-    return code == KL or code == BOB or code == EV_BOB
+    :func:`update_state` is a no-op for the others. Read from the spec's ``fparams``, where
+    :func:`baiuv.thresholds.make_threshold` wrote the registry's ``stateful`` flag."""
+    return fparams[P_STATEFUL] == 1.0
 
 
 @njit(cache=True)
-def depends_on_t_only(code: int) -> bool:
-    """``True`` when :func:`pair_threshold_kernel` of family ``code`` depends on ``t`` alone (the
+def depends_on_t_only(fparams: np.ndarray) -> bool:
+    """``True`` when :func:`pair_threshold_kernel` of the family depends on ``t`` alone (the
     same value for every pair) and is non-decreasing in ``t`` (heuristic); ``False`` when
     it does not depend on ``t`` but only on the pair's counts and states (every other
-    family). The simulator caches thresholds on this basis (decision D160)."""
-    return code == HEURISTIC
+    family). The simulator caches thresholds on this basis (decision D160). Read from the
+    spec's ``fparams`` (the registry's ``t_only`` flag)."""
+    return fparams[P_T_ONLY] == 1.0
 
 
 @njit(cache=True)
@@ -250,7 +256,7 @@ def update_state(
     count ``>= gamma^i`` (``bar t_a`` of Theorem thm:delta_correct_complex_threshold_glrt,
     decision D14), and stores ``ln(gamma R)`` for that level.
     """
-    if not has_state(code):
+    if not has_state(fparams):
         return
     if n < 1:
         return
@@ -344,8 +350,8 @@ def pair_threshold_kernel(
             return 0.5 * (n_a * math.log1p(ca / da) + n_b * math.log1p(cb / db))
         return 0.5 * (n_a * ca / da + n_b * cb / db)
     gamma = fparams[P_GAMMA]
-    lgr_a = _check_state(state_a, n_a, fparams)
-    lgr_b = _check_state(state_b, n_b, fparams)
+    lgr_a = check_state(state_a, n_a, fparams)
+    lgr_b = check_state(state_b, n_b, fparams)
     if code == KL:
         return kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, gamma)
     if code == BOB or code == EV_BOB:

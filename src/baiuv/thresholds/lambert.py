@@ -31,7 +31,6 @@ __all__ = [
     "lambert_wbar_0",
     "log_lambert_wbar_0",
     "wbar_m1_scalar",
-    "wbar_0_scalar",
     "log_wbar_0_scalar",
 ]
 
@@ -143,12 +142,6 @@ def log_wbar_0_scalar(x: float) -> float:
             break
         l = l_new
     return l
-
-
-@njit(cache=True)
-def wbar_0_scalar(x: float) -> float:
-    """Scalar ``Wbar_0(x) = -W_0(-e^{-x})`` for ``x >= 1`` (nan otherwise)."""
-    return math.exp(log_wbar_0_scalar(x))
 
 
 # Elementwise maps as plain njit loops (compiled on first use), not ``numba.vectorize``

@@ -1,0 +1,112 @@
+"""Numba kernels of the sampling rules and of the two simulation loops, one module per
+rule family.
+
+Everything here is ``@njit(cache=True)`` and works on arrays, scalars and a
+``numpy.random.Generator`` (numba supports passing one to compiled code, so a run draws
+every observation and every coin flip from the single stream that the orchestration
+derived from its SeedSequence).
+
+Modules
+-------
+* :mod:`~baiuv.simulation.rules.tas`, :mod:`~baiuv.simulation.rules.tci`,
+  :mod:`~baiuv.simulation.rules.dkm`, :mod:`~baiuv.simulation.rules.fws`: the wrapped
+  sampling rules (Section ``sec:sampling_rules``); :mod:`~baiuv.simulation.rules.select`
+  dispatches to them (and to the ``uniform`` and ``fixed`` baselines) by ``RULE_*`` code;
+* :mod:`~baiuv.simulation.rules.tracking` (C-tracking, forced exploration),
+  :mod:`~baiuv.simulation.rules.alternative` (best response, divergence) and
+  :mod:`~baiuv.simulation.rules.workspace` (the rules' workspace): shared by the rules;
+* :mod:`~baiuv.simulation.rules.statistics` (Welford updates, GLR statistic, degeneracy
+  guard) and :mod:`~baiuv.simulation.rules.stopping` (the GLR stopping rule, the lazy
+  grid): shared by the loop and the identifier;
+* :mod:`~baiuv.simulation.rules.loop`: :func:`run_glr` -- every rule combined with a GLR
+  stopping rule (Section ``ssec:GLR_stopping_rule``), the GLR (``plug_in=False``) or the
+  EV-GLR (``plug_in=True``); after ``n0`` pulls of each arm, the stopping rule is checked
+  *before every sample* (``t`` counts all samples) and, if it does not stop, the rule
+  picks the next arm;
+* :mod:`~baiuv.simulation.rules.fhn`: :func:`run_fhn` -- the elimination procedures
+  FHN1/FHN2 (Algorithm ``algo:fhn2``), with their own stopping rule.
+
+Adding a sampling rule (see also :mod:`baiuv.registry`): write a compiled function with
+the signature of :func:`select_arm` in a module of its own and name it as the ``step`` of a
+registered :class:`~baiuv.registry.Algorithm`; the engine and the identifier run it in
+:func:`run_glr_loop`, this package is not edited.
+"""
+
+from baiuv.registry import (
+    RULE_DKM,
+    RULE_FIXED,
+    RULE_FWS,
+    RULE_TAS,
+    RULE_TCI,
+    RULE_UNIFORM,
+)
+
+from .alternative import closest_alternative, closest_alternative_work, divergence
+from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, step_dkm
+from .fhn import fhn_eliminate, run_fhn
+from .fws import fws_direction, fws_direction_work, is_perfect_square, step_fws
+from .loop import run_glr, run_glr_loop
+from .select import select_arm
+from .statistics import (
+    certified_arm,
+    degenerate_arm,
+    draw,
+    draw_observe,
+    glr_stat,
+    observe_update,
+    pair_stat,
+    refresh_z,
+    welford,
+)
+from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
+from .tas import step_tas
+from .tci import step_tci
+from .tracking import c_tracking, forced_exploration
+from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
+
+__all__ = [
+    "N_WS",
+    "RULE_DKM",
+    "RULE_FIXED",
+    "RULE_FWS",
+    "RULE_TAS",
+    "RULE_TCI",
+    "RULE_UNIFORM",
+    "W_ORACLE",
+    "W_SUMW",
+    "W_X",
+    "bonus_wins",
+    "c_tracking",
+    "certified_arm",
+    "closest_alternative",
+    "closest_alternative_work",
+    "degenerate_arm",
+    "divergence",
+    "dkm_gains",
+    "draw",
+    "draw_observe",
+    "fhn_eliminate",
+    "forced_exploration",
+    "fws_direction",
+    "fws_direction_work",
+    "glr_stat",
+    "glr_stop_check",
+    "hedge_update",
+    "hedge_weights",
+    "init_workspace",
+    "is_perfect_square",
+    "lazy_check_time",
+    "lazy_next_index",
+    "observe_update",
+    "pair_stat",
+    "refresh_z",
+    "run_fhn",
+    "run_glr",
+    "run_glr_loop",
+    "select_arm",
+    "step_dkm",
+    "step_fws",
+    "step_tas",
+    "step_tci",
+    "welford",
+]

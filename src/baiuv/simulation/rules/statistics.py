@@ -1,0 +1,138 @@
+"""The statistics of a GLR run: Welford updates of the counts, means and ``1/N`` empirical
+variances (with the threshold state), the GLR statistic of one challenger, and the guard
+against degenerate statistics.
+
+The GLR loop (:func:`baiuv.simulation.rules.run_glr`) and
+:class:`baiuv.simulation.identify.BestArmIdentifier` call the same functions, so a run of
+the identifier fed with draws from an instance is the simulator's run (decision D72).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from baiuv.model.transport import tc_known, tc_unknown
+from baiuv.thresholds.kernels import has_state, update_state
+
+# pair_stat takes scalars only: the GLR loop calls it at every sample, and an inlined
+# helper that binds arrays leaves reference-count updates (atomic) in the loop that numba's
+# pruning does not remove in a function of this size, while a call that is not inlined
+# costs more than the work (decision D210).
+
+
+@njit(cache=True)
+def welford(arm, x, counts, means, m2, variances):
+    """Welford update of ``arm``'s count, mean and ``1/N`` variance with ``x``; returns the
+    new count. Small on purpose: the simulation loop calls it at every sample and numba
+    inlines it (a call of a function that contains the threshold-state update costs about
+    100 ns per sample even when the update is skipped; decision D160)."""
+    n = counts[arm] + 1
+    d = x - means[arm]
+    means[arm] += d / n
+    m2[arm] += d * (x - means[arm])
+    counts[arm] = n
+    variances[arm] = m2[arm] / n
+    return n
+
+
+@njit(cache=True)
+def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Add observation ``x`` of ``arm``: Welford update of its count, mean and ``1/N``
+    empirical variance (Section ``ssec:GLR_stopping_rule``), then of its threshold state
+    (``baiuv.thresholds.kernels.update_state``, per-arm peeling statistics of Theorem
+    ``thm:delta_correct_complex_threshold_glrt``)."""
+    n = welford(arm, x, counts, means, m2, variances)
+    if has_state(thr_fparams):
+        update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+
+
+@njit(cache=True)
+def draw(arm, mu, sd, rng):
+    """One Gaussian observation ``mu_a + sigma_a Z`` from the run's stream."""
+    return mu[arm] + sd[arm] * rng.standard_normal()
+
+
+@njit(cache=True)
+def draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """Draw one observation of ``arm`` (:func:`draw`) and add it (:func:`observe_update`)."""
+    observe_update(
+        arm,
+        draw(arm, mu, sd, rng),
+        counts,
+        means,
+        m2,
+        variances,
+        thr_code,
+        thr_fparams,
+        states,
+    )
+
+
+@njit(cache=True)
+def certified_arm(mean, variance):
+    """``True`` when an arm's statistics cannot make the GLR loop's statistics degenerate
+    (decision D191): ``1e-100 <= variance <= 1e100`` and ``|mean| <= 1e50``. When every arm
+    is certified (counts between 1 and ``2^63``), every ``Z_a(t)`` and ``Z^EV_a(t)`` is
+    finite, so :func:`degenerate_arm` returns ``-1`` without reading them."""
+    return 1e-100 <= variance <= 1e100 and abs(mean) <= 1e50
+
+
+@njit(cache=True)
+def degenerate_arm(counts, variances, Z, best):
+    """Guard of the GLR loop against degenerate statistics (decision D120).
+
+    The statistics are *degenerate* when some arm has no positive empirical variance (all
+    its observations are equal) or some challenger's GLR statistic is ``nan`` or ``+inf``
+    (zero variance, equal constant arms, overflow). Returns ``-1`` when they are not, and
+    otherwise the arm to sample next: the least-sampled arm, an arm with zero variance
+    first on equal counts, then the first index (forced exploration). While the
+    statistics are degenerate the stopping rule does not stop and the sampling rule is not
+    consulted. On Gaussian observations (``n0 >= 2``) this never happens (probability 0),
+    so the loop is unchanged.
+    """
+    K = counts.shape[0]
+    bad = False
+    for a in range(K):
+        if not (variances[a] > 0.0) or (a != best and not (Z[a] < math.inf)):
+            bad = True
+            break
+    if not bad:
+        return -1
+    arm = 0
+    for a in range(1, K):
+        if counts[a] < counts[arm] or (
+            counts[a] == counts[arm] and not (variances[a] > 0.0) and variances[arm] > 0.0
+        ):
+            arm = a
+    return arm
+
+
+@njit(cache=True, inline="always")
+def pair_stat(plug_in, mb, sb, nb, ma, sa, na):
+    """``Z^EV`` (``tc_known``) or ``Z`` (``tc_unknown``) of a challenger with statistics
+    ``(ma, sa, na)`` against the empirical best arm ``(mb, sb, nb)``."""
+    if plug_in:
+        return tc_known(mb, sb, nb, ma, sa, na)
+    return tc_unknown(mb, sb, nb, ma, sa, na)
+
+
+@njit(cache=True)
+def glr_stat(a, best, plug_in, counts, means, variances):
+    """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
+    :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
+    return pair_stat(
+        plug_in, means[best], variances[best], counts[best], means[a], variances[a], counts[a]
+    )
+
+
+@njit(cache=True)
+def refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
+    """Compute the statistic of every challenger whose cached value is invalid (the
+    degeneracy guard and a registered step kernel read all of them)."""
+    for a in range(Z.shape[0]):
+        if a != best and not ok[a]:
+            Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
+            thr_pair[a] = math.nan
+            ok[a] = True

@@ -1,0 +1,49 @@
+"""Tracking shared by the rules that follow a weight vector: C-tracking (TaS, DKM, FWS and
+the ``fixed`` baseline) and the forced exploration of Track-and-Stop."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def c_tracking(sumw, counts, w):
+    """C-tracking (Garivier and Kaufmann, 2016) of a weight vector ``w``.
+
+    Adds ``w`` to the cumulative weights ``sumw`` (initialised to the initial counts) and
+    returns ``argmin_a N_a - sumw_a`` (first index on ties). Section
+    ``ssec:instantiating_wrappers``, paragraph "Track-and-Stop"; decision D41.
+    """
+    K = counts.shape[0]
+    arm = 0
+    best = math.inf
+    for a in range(K):
+        sumw[a] += w[a]
+        v = counts[a] - sumw[a]
+        if v < best:
+            best = v
+            arm = a
+    return arm
+
+
+@njit(cache=True)
+def forced_exploration(counts, t, w, out):
+    """Forced exploration of Track-and-Stop (decision D41).
+
+    If some arm has ``N_a <= sqrt(t) - K/2``, ``out`` is the uniform distribution on those
+    under-sampled arms, otherwise a copy of ``w``.
+    """
+    K = counts.shape[0]
+    thr = math.sqrt(t) - 0.5 * K
+    n_under = 0
+    for a in range(K):
+        if counts[a] <= thr:
+            n_under += 1
+    for a in range(K):
+        if n_under > 0:
+            out[a] = (1.0 / n_under) if counts[a] <= thr else 0.0
+        else:
+            out[a] = w[a]
+    return n_under
