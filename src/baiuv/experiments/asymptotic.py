@@ -45,7 +45,6 @@ from baiuv.registry import (
     ALGORITHMS,
     FAMILIES,
     PARAMETERS,
-    THRESHOLD_FAMILIES,
     TIGHT,
     label,
     selection,
@@ -77,8 +76,6 @@ __all__ = [
     "run_asymptotic_cell",
     "slope_table",
     "asymptotic_markdown",
-    "ALGORITHM_LABELS",
-    "THRESHOLD_LABELS",
     "TIGHT",
     "summarize_asymptotic",
     "theoretical_constants",
@@ -608,11 +605,6 @@ def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.
 # TIGHT (from the registry, ``ThresholdFamily.tight``): the asymptotically tight families
 # (Definition def:asymptotically_tight_threshold); the theorems' limits apply to these only.
 
-#: Display names of algorithms and threshold families in the report and the figure (the
-#: registry's labels).
-ALGORITHM_LABELS = {name: label(name) for name in ALGORITHMS}
-THRESHOLD_LABELS = {name: label(name) for name in THRESHOLD_FAMILIES}
-
 
 def is_plug_in(name) -> bool:
     """Stopped by the EV-GLR rule (the registry's EV wrapper)."""
@@ -684,7 +676,7 @@ def verdict_table(
 
 
 def cell_name(alg: str, thr: str) -> str:
-    return f"{ALGORITHM_LABELS.get(alg, alg)} + {THRESHOLD_LABELS.get(thr, thr)} threshold"
+    return f"{label(alg)} + {label(thr)} threshold"
 
 
 def asymptotic_markdown(

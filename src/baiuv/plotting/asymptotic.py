@@ -71,7 +71,7 @@ def asymptotic_figure(
     instances : sequence of str, optional
         Rows, in order (default: order of appearance).
     """
-    from baiuv.experiments.asymptotic import ALGORITHM_LABELS, THRESHOLD_LABELS
+    from baiuv.registry import label
 
     need = {
         "instance",
@@ -108,7 +108,7 @@ def asymptotic_figure(
             ax.set_xscale("log")
             if i == 0:
                 ax.set_title(
-                    f"{ALGORITHM_LABELS.get(alg, alg)}, {THRESHOLD_LABELS.get(thr, thr)} threshold",
+                    f"{label(alg)}, {label(thr)} threshold",
                     fontsize=10,
                 )
             if j == 0:

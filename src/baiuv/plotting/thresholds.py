@@ -32,9 +32,9 @@ def figure_families(which: str) -> list[str]:
 
 
 def _label(fam: str) -> str:
-    from baiuv.experiments.asymptotic import THRESHOLD_LABELS
+    from baiuv.registry import label
 
-    return HEURISTIC_LABEL if fam == "heuristic" else THRESHOLD_LABELS.get(fam, fam)
+    return HEURISTIC_LABEL if fam == "heuristic" else label(fam)
 
 
 def _ev(fam: str) -> bool:
