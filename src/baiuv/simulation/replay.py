@@ -1,0 +1,417 @@
+"""Compiled loops of batched replay: observations already collected, fed in one call.
+
+* :func:`ingest` is the body of :meth:`baiuv.BestArmIdentifier.observe` run over arrays
+  of observations: the same numba functions in the same order
+  (:func:`~baiuv.simulation.rules.observe_update`,
+  :func:`~baiuv.model.glr_kernels.glr_stats_into`,
+  :func:`~baiuv.simulation.rules.degenerate_arm`, the lazy grid,
+  :func:`~baiuv.simulation.rules.glr_stop_check`), so it stops at exactly the row where
+  one-by-one calls would (:meth:`~baiuv.BestArmIdentifier.observe_many`).
+* :func:`shape_update` is the per-arm shape statistics of the identifier's data warnings
+  (moments and the first distinct values) over the rows consumed.
+* :func:`parse_rows` reads ``arm,value`` text rows from a byte buffer for
+  ``baiuv identify FILE`` (:mod:`baiuv.cli`): rows whose fields are plain ASCII decimal
+  numbers (or labels) are converted here, exactly as Python's ``int``/``float`` would
+  convert them; every other row is flagged for the command's Python parser, which keeps
+  its error messages.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from baiuv.model.glr_kernels import glr_stats_into
+from baiuv.simulation.rules import (
+    degenerate_arm,
+    glr_stop_check,
+    lazy_check_time,
+    lazy_next_index,
+    observe_update,
+)
+
+__all__ = [
+    "ROWS_OUT",
+    "ROW_OK",
+    "ROW_PYTHON",
+    "STATUS_BUDGET",
+    "STATUS_GLR",
+    "STATUS_INIT_DONE",
+    "STATUS_RAN_OUT",
+    "ingest",
+    "label_table",
+    "parse_rows",
+    "shape_update",
+]
+
+#: :func:`ingest` consumed every row without stopping.
+STATUS_RAN_OUT = 0
+#: The GLR stopping rule fired at the last consumed row.
+STATUS_GLR = 1
+#: The budget ``max_samples`` was reached at the last consumed row.
+STATUS_BUDGET = 2
+#: The last consumed row completed the initialisation (every arm has ``n0`` observations):
+#: the caller builds the sampling rules' workspace and evaluates the stopping rule once,
+#: as :meth:`~baiuv.BestArmIdentifier.observe` does, then calls again with the next rows.
+STATUS_INIT_DONE = 3
+
+
+@njit(cache=True)
+def ingest(
+    arms,
+    values,
+    start,
+    counts,
+    means,
+    m2,
+    variances,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    Z,
+    thr,
+    plug_in,
+    n0,
+    t0,
+    lazy_ratio,
+    k_next,
+    max_samples,
+    best,
+    forced,
+    checks,
+    last_check_t,
+):
+    """Observe ``(arms[i], values[i])`` for ``i = start, start + 1, ...`` until a stop.
+
+    The statistics (``counts, means, m2, variances, states, Z, thr``) are updated in place
+    exactly as one :meth:`~baiuv.BestArmIdentifier.observe` call per row would update
+    them. Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
+    ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
+    other values are the identifier's scalars after row ``end - 1``.
+    """
+    K = counts.shape[0]
+    t = 0
+    n_under = 0  # arms still below n0 observations (initialisation while > 0)
+    for a in range(K):
+        t += counts[a]
+        if counts[a] < n0:
+            n_under += 1
+    lazy = lazy_ratio > 1.0
+    n = arms.shape[0]
+    for i in range(start, n):
+        arm = arms[i]
+        was_init = n_under > 0
+        observe_update(arm, values[i], counts, means, m2, variances, thr_code, thr_fparams, states)
+        t += 1
+        if counts[arm] == n0:
+            n_under -= 1
+        if n_under > 0:  # still initialising: the budget may stop (unrequested arms)
+            if t >= max_samples:
+                best = -1
+                for a in range(K):
+                    if counts[a] > 0 and (best < 0 or means[a] > means[best]):
+                        best = a
+                return i + 1, STATUS_BUDGET, best, forced, k_next, checks, last_check_t
+            continue
+        if was_init:
+            return i + 1, STATUS_INIT_DONE, best, forced, k_next, checks, last_check_t
+        best = glr_stats_into(counts, means, variances, plug_in, Z)
+        forced = degenerate_arm(counts, variances, Z, best)
+        if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
+            if lazy:
+                k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
+            checks += 1
+            last_check_t = t
+            if forced < 0 and glr_stop_check(
+                thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr, False
+            ):
+                return i + 1, STATUS_GLR, best, forced, k_next, checks, last_check_t
+        if t >= max_samples:
+            return i + 1, STATUS_BUDGET, best, forced, k_next, checks, last_check_t
+    return n, STATUS_RAN_OUT, best, forced, k_next, checks, last_check_t
+
+
+@njit(cache=True)
+def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow):
+    """Shape statistics of the identifier's data warnings over ``values``.
+
+    ``slot[i]`` is the row of the per-arm arrays that ``values[i]`` belongs to. For each
+    value, in order: the one-pass update of the first three central moments (Pebay, 2008;
+    the same arithmetic as the identifier's per-observation update) and the count of the
+    value among the arm's tracked distinct values (``keys[s, :n_keys[s]]``, in order of
+    first appearance; a new value is tracked while fewer than ``keys.shape[1]`` are, else
+    ``overflow[s]`` is set). Values compare with ``==``, as keys of a Python dict.
+    """
+    cap = keys.shape[1]
+    for i in range(values.shape[0]):
+        s = slot[i]
+        x = values[i]
+        n1 = n[s]
+        nn = n1 + 1
+        d = x - mean[s]
+        dn = d / nn
+        t1 = d * dn * n1
+        m3[s] += t1 * dn * (nn - 2) - 3.0 * dn * m2[s]
+        m2[s] += t1
+        mean[s] += dn
+        n[s] = nn
+        found = -1
+        for j in range(n_keys[s]):
+            if keys[s, j] == x:
+                found = j
+                break
+        if found >= 0:
+            kcounts[s, found] += 1
+        elif n_keys[s] < cap:
+            keys[s, n_keys[s]] = x
+            kcounts[s, n_keys[s]] = 1
+            n_keys[s] += 1
+        else:
+            overflow[s] = True
+
+
+# --------------------------------------------------------------------------- text rows
+#: :func:`parse_rows`: the row was converted (``arm``, ``value`` filled).
+ROW_OK = 0
+#: :func:`parse_rows`: the row needs the Python parser (``start``/``stop`` give its bytes).
+ROW_PYTHON = 1
+#: Number of rows :func:`parse_rows` emits per call at most (the block size of replay).
+ROWS_OUT = 65536
+
+_NL = 10
+_CR = 13
+_SPACE = 32
+_TAB = 9
+_COMMA = 44
+_HASH = 35
+# 10**k for k = 0..22: exactly representable, so one multiplication or division by them
+# is correctly rounded (Clinger's fast path)
+_POW10 = np.array([10.0**k for k in range(23)])
+_MAX_EXACT = 2**53
+
+
+@njit(cache=True, inline="always")
+def _is_blank(c):
+    return c == _SPACE or c == _TAB
+
+
+@njit(cache=True)
+def _parse_uint(buf, lo, hi):
+    """Decimal ASCII digits ``buf[lo:hi]`` (1 to 18 of them) as an int, else ``-1``."""
+    if hi <= lo or hi - lo > 18:
+        return -1
+    v = 0
+    for k in range(lo, hi):
+        c = buf[k]
+        if c < 48 or c > 57:
+            return -1
+        v = v * 10 + (c - 48)
+    return v
+
+
+@njit(cache=True)
+def _parse_float(buf, lo, hi):
+    """``(ok, value)``: ``buf[lo:hi]`` as ``float()`` reads it when it is a plain decimal
+    ``[+-]digits[.digits][(e|E)[+-]digits]`` with at most 15 significant digits and a
+    decimal exponent within 22 of them (the value is then one correctly rounded
+    multiplication or division of two exact doubles, Clinger 1990); ``ok`` is ``False``
+    for anything else (the caller asks Python)."""
+    k = lo
+    neg = False
+    if k < hi and (buf[k] == 43 or buf[k] == 45):  # + -
+        neg = buf[k] == 45
+        k += 1
+    sig = 0
+    n_sig = 0  # significant digits kept (leading zeros not counted)
+    n_dig = 0
+    exp10 = 0
+    while k < hi and 48 <= buf[k] <= 57:
+        d = buf[k] - 48
+        if n_sig > 0 or d != 0:
+            n_sig += 1
+            if n_sig > 15:
+                return False, 0.0
+            sig = sig * 10 + d
+        n_dig += 1
+        k += 1
+    if k < hi and buf[k] == 46:  # .
+        k += 1
+        while k < hi and 48 <= buf[k] <= 57:
+            d = buf[k] - 48
+            if n_sig > 0 or d != 0:
+                n_sig += 1
+                if n_sig > 15:
+                    return False, 0.0
+                sig = sig * 10 + d
+            exp10 -= 1
+            n_dig += 1
+            k += 1
+    if n_dig == 0:
+        return False, 0.0
+    if k < hi and (buf[k] == 101 or buf[k] == 69):  # e E
+        k += 1
+        eneg = False
+        if k < hi and (buf[k] == 43 or buf[k] == 45):
+            eneg = buf[k] == 45
+            k += 1
+        e = 0
+        n_e = 0
+        while k < hi and 48 <= buf[k] <= 57:
+            e = e * 10 + (buf[k] - 48)
+            n_e += 1
+            if n_e > 4:
+                return False, 0.0
+            k += 1
+        if n_e == 0:
+            return False, 0.0
+        exp10 += -e if eneg else e
+    if k != hi:
+        return False, 0.0
+    if sig == 0:
+        v = 0.0
+    elif exp10 == 0:
+        v = float(sig)
+    elif 0 < exp10 <= 22:
+        v = float(sig) * _POW10[exp10]
+    elif -22 <= exp10 < 0:
+        v = float(sig) / _POW10[-exp10]
+    else:
+        return False, 0.0
+    return True, -v if neg else v
+
+
+@njit(cache=True)
+def _label_index(buf, lo, hi, lab_bytes, lab_start, lab_order):
+    """Index of the label equal to ``buf[lo:hi]`` (labels sorted by bytes:
+    ``lab_order[j]`` is the index of the ``j``-th, stored at
+    ``lab_bytes[lab_start[j]:lab_start[j + 1]]``), else ``-1``. Binary search."""
+    left = 0
+    right = lab_order.shape[0] - 1
+    n = hi - lo
+    while left <= right:
+        mid = (left + right) // 2
+        s = lab_start[mid]
+        m = lab_start[mid + 1] - s
+        cmp = 0
+        for k in range(min(n, m)):
+            c1 = buf[lo + k]
+            c2 = lab_bytes[s + k]
+            if c1 != c2:
+                cmp = -1 if c1 < c2 else 1
+                break
+        if cmp == 0 and n != m:
+            cmp = -1 if n < m else 1
+        if cmp == 0:
+            return lab_order[mid]
+        if cmp < 0:
+            right = mid - 1
+        else:
+            left = mid + 1
+    return -1
+
+
+@njit(cache=True)
+def parse_rows(
+    buf,
+    pos,
+    end,
+    lineno,
+    lab_bytes,
+    lab_start,
+    lab_order,
+    arm_out,
+    val_out,
+    line_out,
+    kind_out,
+    start_out,
+    stop_out,
+):
+    """Parse the complete lines of ``buf[pos:end]`` (``end`` is just after a newline, or
+    the end of the data) into at most ``arm_out.shape[0]`` rows.
+
+    ``lineno`` is the line number of the line at ``pos``. Blank lines (spaces, tabs) and
+    ASCII lines whose first non-blank character is ``#`` are skipped. A line is converted
+    here (kind :data:`ROW_OK`) when it is ``arm,value`` with optional spaces or tabs
+    around the fields (and an optional carriage return at the end), every byte ASCII, the
+    value a plain decimal number that :func:`_parse_float` converts and the arm a label
+    (exact bytes) or 1 to 18 decimal digits; line 1 (a possible header or byte-order mark)
+    and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
+    rows emitted and where the next call starts.
+    """
+    cap = arm_out.shape[0]
+    n = 0
+    with_labels = lab_order.shape[0] > 0
+    while pos < end and n < cap:
+        lo = pos
+        nl = lo
+        while nl < end and buf[nl] != _NL:
+            nl += 1
+        hi = nl
+        pos = nl + 1 if nl < end else end
+        line = lineno
+        lineno += 1
+        if hi > lo and buf[hi - 1] == _CR:
+            hi -= 1
+        # one pass: ASCII check, the comma, blank-only lines
+        comma = -1
+        n_comma = 0
+        ascii_ok = True
+        first = -1
+        for k in range(lo, hi):
+            c = buf[k]
+            if c >= 128 or (c < 32 and c != _TAB):
+                ascii_ok = False
+            elif c == _COMMA:
+                n_comma += 1
+                comma = k
+            if first < 0 and not _is_blank(c):
+                first = k
+        if first < 0 and ascii_ok:
+            continue  # blank line
+        if ascii_ok and buf[first] == _HASH and line != 1:
+            continue  # comment
+        ok = ascii_ok and n_comma == 1 and line != 1
+        arm = -1
+        val = 0.0
+        if ok:
+            a_lo = lo
+            while a_lo < comma and _is_blank(buf[a_lo]):
+                a_lo += 1
+            a_hi = comma
+            while a_hi > a_lo and _is_blank(buf[a_hi - 1]):
+                a_hi -= 1
+            v_lo = comma + 1
+            while v_lo < hi and _is_blank(buf[v_lo]):
+                v_lo += 1
+            v_hi = hi
+            while v_hi > v_lo and _is_blank(buf[v_hi - 1]):
+                v_hi -= 1
+            if with_labels:
+                arm = _label_index(buf, a_lo, a_hi, lab_bytes, lab_start, lab_order)
+            if arm < 0:
+                arm = _parse_uint(buf, a_lo, a_hi)
+            ok, val = _parse_float(buf, v_lo, v_hi)
+            ok = ok and arm >= 0
+        arm_out[n] = arm
+        val_out[n] = val
+        line_out[n] = line
+        kind_out[n] = ROW_OK if ok else ROW_PYTHON
+        start_out[n] = lo
+        stop_out[n] = nl
+        n += 1
+    return n, pos, lineno
+
+
+def label_table(labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(lab_bytes, lab_start, lab_order)`` of :func:`parse_rows` for ``labels`` (UTF-8;
+    empty arrays for no labels)."""
+    if not labels:
+        return np.zeros(0, np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64)
+    encoded = [lab.encode("utf-8") for lab in labels]
+    order = sorted(range(len(encoded)), key=lambda i: encoded[i])
+    starts = np.zeros(len(encoded) + 1, np.int64)
+    for j, i in enumerate(order):
+        starts[j + 1] = starts[j] + len(encoded[i])
+    data = np.frombuffer(b"".join(encoded[i] for i in order), np.uint8).copy()
+    return data, starts, np.array(order, np.int64)
