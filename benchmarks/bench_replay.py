@@ -122,7 +122,7 @@ def main(argv=None) -> int:
               "| overhead (us/row) | read (us/row) | ingest (us/row) | rows/s (net) "
               "| rows/s (end to end) |")  # fmt: skip
         print("|---|---|---|---|---|---|---|---|---|")
-        cases = [("uniform", "Uniform", "heuristic"), ("tci", "TCI", "heuristic")]
+        cases = [("uniform", "uniform", "heuristic"), ("tci", "TCI", "heuristic")]
         for sampling, alg, thr in cases:
             best = None
             for _ in range(args.repeats):  # alternate the simulator and the command

@@ -2,7 +2,7 @@
 
 * :func:`ingest` is the body of :meth:`baiuv.BestArmIdentifier.observe` run over arrays
   of observations: the same numba functions in the same order
-  (:func:`~baiuv.simulation.rules.observe_update`,
+  (:func:`~baiuv.simulation.rules.observe_update`, unrolled,
   :func:`~baiuv.model.glr_kernels.glr_stats_into`,
   :func:`~baiuv.simulation.rules.degenerate_arm`, the lazy grid,
   :func:`~baiuv.simulation.rules.glr_stop_check`), so it stops at exactly the row where
@@ -18,16 +18,25 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from baiuv.model.glr_kernels import glr_stats_into
+from baiuv.model.glr_kernels import empirical_best, glr_stats_into
+from baiuv.model.transport import tc_known, tc_unknown, tc_unknown_rational_bounds
 from baiuv.simulation.rules import (
+    certified_arm,
     degenerate_arm,
-    glr_stop_check,
     lazy_check_time,
     lazy_next_index,
-    observe_update,
+    welford,
+)
+from baiuv.thresholds.kernels import (
+    depends_on_t_only,
+    has_state,
+    pair_threshold_kernel,
+    update_state,
 )
 
 __all__ = [
@@ -86,24 +95,57 @@ def ingest(
 
     The statistics (``counts, means, m2, variances, states, Z, thr``) are updated in place
     exactly as one :meth:`~baiuv.BestArmIdentifier.observe` call per row would update
-    them. Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
+    them, and the stopping rule takes the same decision at every row: after the
+    initialisation, the GLR statistics against the empirical best arm, the degeneracy
+    guard (:func:`~baiuv.simulation.rules.degenerate_arm`), on the lazy grid if any, the
+    stopping check of :func:`~baiuv.simulation.rules.glr_stop_check` (same thresholds in
+    the same order, written to ``thr``). Two shortcuts leave the decisions unchanged, as
+    in the simulator's loop: while every arm passes
+    :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191),
+    and a challenger's unknown-variance statistic is computed only when its certified
+    rational enclosure (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`,
+    decisions D210, D216) does not decide ``Z_a > c``; ``Z``, ``best`` and ``forced`` are
+    computed exactly for the last row consumed.
+
+    Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
     ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
     other values are the identifier's scalars after row ``end - 1``.
     """
     K = counts.shape[0]
     t = 0
     n_under = 0  # arms still below n0 observations (initialisation while > 0)
+    cert = np.empty(K, dtype=np.bool_)
+    n_uncert = 0  # arms outside certified_arm: the guard and the exact statistics decide
     for a in range(K):
         t += counts[a]
         if counts[a] < n0:
             n_under += 1
+        cert[a] = certified_arm(means[a], variances[a])
+        if not cert[a]:
+            n_uncert += 1
     lazy = lazy_ratio > 1.0
+    stateful = has_state(thr_code)
+    t_only = depends_on_t_only(thr_code)
+    thr_lo = -math.inf  # lower bound of a t-only threshold from now on
+    thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
+    thr_best = -1
+    thr_fail = -1
     n = arms.shape[0]
+    status = STATUS_RAN_OUT
+    end = n
+    exact = True  # Z, best, forced hold the values of the last row (or it was not evaluated)
     for i in range(start, n):
         arm = arms[i]
         was_init = n_under > 0
-        observe_update(arm, values[i], counts, means, m2, variances, thr_code, thr_fparams, states)
+        # observe_update, with the family's state test hoisted out of the loop (D160)
+        nn = welford(arm, values[i], counts, means, m2, variances)
+        if stateful:
+            update_state(thr_code, thr_fparams, states[arm], nn, means[arm], variances[arm])
         t += 1
+        ok = certified_arm(means[arm], variances[arm])
+        if ok != cert[arm]:
+            cert[arm] = ok
+            n_uncert += -1 if ok else 1
         if counts[arm] == n0:
             n_under -= 1
         if n_under > 0:  # still initialising: the budget may stop (unrequested arms)
@@ -116,20 +158,146 @@ def ingest(
             continue
         if was_init:
             return i + 1, STATUS_INIT_DONE, best, forced, k_next, checks, last_check_t
-        best = glr_stats_into(counts, means, variances, plug_in, Z)
-        forced = degenerate_arm(counts, variances, Z, best)
+        if n_uncert > 0:  # exact statistics and guard, as observe()
+            best = glr_stats_into(counts, means, variances, plug_in, Z)
+            forced = degenerate_arm(counts, variances, Z, best)
+            exact = True
+        else:
+            best = empirical_best(means)
+            forced = -1
+            exact = False
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
             checks += 1
             last_check_t = t
-            if forced < 0 and glr_stop_check(
-                thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr, False
-            ):
-                return i + 1, STATUS_GLR, best, forced, k_next, checks, last_check_t
+            if forced < 0:
+                if t_only and not exact and not plug_in:
+                    stop, fail, thr_lo = _stop_check_t_only(
+                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
+                        states, thr_lo,
+                    )  # fmt: skip
+                    thr_t, thr_best, thr_fail = t, best, fail  # thr written at the end
+                else:
+                    stop = _stop_check(
+                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
+                        Z, states, thr, plug_in, exact,
+                    )  # fmt: skip
+                    thr_t = -1
+                if stop:
+                    status = STATUS_GLR
+                    end = i + 1
+                    break
         if t >= max_samples:
-            return i + 1, STATUS_BUDGET, best, forced, k_next, checks, last_check_t
-    return n, STATUS_RAN_OUT, best, forced, k_next, checks, last_check_t
+            status = STATUS_BUDGET
+            end = i + 1
+            break
+    if not exact:
+        best = glr_stats_into(counts, means, variances, plug_in, Z)
+        forced = degenerate_arm(counts, variances, Z, best)
+    if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check writes them
+        c = pair_threshold_kernel(
+            thr_code, thr_fparams, thr_table, float(thr_t), counts[0], counts[0], states[0],
+            states[0],
+        )  # fmt: skip
+        for a in range(K):
+            thr[a] = math.nan
+        for a in range(K):
+            if a != thr_best:
+                thr[a] = c
+                if a == thr_fail:
+                    break
+    return end, status, best, forced, k_next, checks, last_check_t
+
+
+@njit(cache=True)
+def _stop_check_t_only(
+    thr_code, thr_fparams, thr_table, t, counts, means, variances, best, states, thr_lo
+):
+    """The decision of :func:`_stop_check` for a family whose threshold depends on ``t``
+    alone and does not decrease (``depends_on_t_only``), unknown variances, every arm
+    certified: as in the simulator's loop (decisions D192, D210, D216), a challenger whose
+    rational enclosure lies below ``thr_lo`` (a lower bound of the threshold at every
+    time from now on) fails without the threshold being computed. Returns ``(stop, the
+    challenger that failed or -1, thr_lo)``; ``thr`` is left to the caller."""
+    K = counts.shape[0]
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    c = math.nan
+    have_c = False
+    for a in range(K):
+        if a == best:
+            continue
+        lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
+        if hi <= thr_lo:
+            return False, a, thr_lo
+        if not have_c:
+            c = pair_threshold_kernel(
+                thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best],
+                states[a],
+            )  # fmt: skip
+            have_c = True
+            if math.isfinite(c):
+                thr_lo = max(thr_lo, c - 1e-9 * (1.0 + abs(c)))
+        if hi <= c:
+            return False, a, thr_lo
+        if lo > c:
+            continue
+        z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+        if not (z > c):
+            return False, a, thr_lo
+    return True, -1, thr_lo
+
+
+@njit(cache=True)
+def _stop_check(
+    thr_code,
+    thr_fparams,
+    thr_table,
+    t,
+    counts,
+    means,
+    variances,
+    best,
+    Z,
+    states,
+    thr,
+    plug_in,
+    exact,
+):
+    """:func:`~baiuv.simulation.rules.glr_stop_check` (``all_pairs=False``): the same
+    thresholds in ``thr``, the same decision; ``Z`` is read where ``exact``, otherwise
+    each challenger's statistic comes from its rational enclosure when that decides and
+    is computed (``tc_unknown`` / ``tc_known``, as
+    :func:`~baiuv.model.glr_kernels.glr_stats_into`) when it does not."""
+    K = counts.shape[0]
+    for a in range(K):
+        thr[a] = math.nan
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    for a in range(K):
+        if a == best:
+            continue
+        c = pair_threshold_kernel(
+            thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best], states[a]
+        )
+        thr[a] = c
+        if exact:
+            z = Z[a]
+        elif plug_in:
+            z = tc_known(mb, sb, nb, means[a], variances[a], counts[a])
+        else:
+            lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
+            if hi <= c:
+                return False
+            if lo > c:
+                continue
+            z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+        if not (z > c):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -141,9 +309,22 @@ def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
     the same arithmetic as the identifier's per-observation update) and the count of the
     value among the arm's tracked distinct values (``keys[s, :n_keys[s]]``, in order of
     first appearance; a new value is tracked while fewer than ``keys.shape[1]`` are, else
-    ``overflow[s]`` is set). Values compare with ``==``, as keys of a Python dict.
+    ``overflow[s]`` is set). Values compare with ``==``, as keys of a Python dict (found
+    through a hash table of twice the capacity, keyed by the bits of ``x + 0.0``, so
+    that ``-0.0`` and ``0.0`` meet).
     """
     cap = keys.shape[1]
+    P = keys.shape[0]
+    size = 2 * cap  # a power of two
+    table = np.full((P, size), -1, dtype=np.int64)  # position in keys[s], or -1
+    scratch = np.empty(1)
+    bits = scratch.view(np.uint64)
+    for s in range(P):
+        for j in range(n_keys[s]):
+            h = _slot_of(keys[s, j], scratch, bits, size)
+            while table[s, h] >= 0:
+                h = (h + 1) & (size - 1)
+            table[s, h] = j
     for i in range(values.shape[0]):
         s = slot[i]
         x = values[i]
@@ -156,19 +337,27 @@ def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
         m2[s] += t1
         mean[s] += dn
         n[s] = nn
-        found = -1
-        for j in range(n_keys[s]):
-            if keys[s, j] == x:
-                found = j
-                break
-        if found >= 0:
-            kcounts[s, found] += 1
+        h = _slot_of(x, scratch, bits, size)
+        while table[s, h] >= 0 and not (keys[s, table[s, h]] == x):
+            h = (h + 1) & (size - 1)
+        j = table[s, h]
+        if j >= 0:
+            kcounts[s, j] += 1
         elif n_keys[s] < cap:
-            keys[s, n_keys[s]] = x
-            kcounts[s, n_keys[s]] = 1
-            n_keys[s] += 1
+            j = n_keys[s]
+            keys[s, j] = x
+            kcounts[s, j] = 1
+            table[s, h] = j
+            n_keys[s] = j + 1
         else:
             overflow[s] = True
+
+
+@njit(cache=True, inline="always")
+def _slot_of(x, scratch, bits, size):
+    """Hash slot of the float ``x`` (``-0.0`` as ``0.0``) in a table of ``size`` slots."""
+    scratch[0] = x + 0.0
+    return int((bits[0] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (size - 1)
 
 
 # --------------------------------------------------------------------------- text rows
