@@ -123,6 +123,8 @@ def main(argv=None) -> int:
               "| rows/s (end to end) |")  # fmt: skip
         print("|---|---|---|---|---|---|---|---|---|")
         cases = [("uniform", "uniform", "heuristic"), ("tci", "TCI", "heuristic")]
+        for sampling, _, thr in cases:  # load (or compile) the kernels once, untimed
+            command(tiny, sampling, thr)
         for sampling, alg, thr in cases:
             best = None
             for _ in range(args.repeats):  # alternate the simulator and the command
@@ -130,7 +132,7 @@ def main(argv=None) -> int:
                 start, _ = command(tiny, sampling, thr)
                 wall, _ = command(big, sampling, thr)
                 per_row = (wall - start) / n_rate
-                if best is None or per_row - sim < best[1] - best[0]:
+                if best is None or per_row < best[1]:  # the least disturbed repeat
                     best = (sim, per_row, wall)
             sim, per_row, wall = best
             read, ingest, _ = split_costs(big, sampling, thr)
@@ -152,6 +154,7 @@ def main(argv=None) -> int:
             ("ev-tci", "EV-TCI", EV_FAMILIES),
         ):
             for thr in families:
+                command(tiny, sampling, thr)  # compiled once, untimed
                 sim = sim_per_sample(alg, thr, n_fam)
                 start, _ = command(tiny, sampling, thr)
                 wall, _ = command(fam, sampling, thr)

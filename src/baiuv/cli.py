@@ -269,9 +269,12 @@ def row_blocks(
             )
             kind = kind_o[:k]
             if n_arms is None:  # the index cap of read_rows: its message comes from Python
-                kind[(kind == replay.ROW_OK) & (arm_o[:k] >= MAX_ARMS_WITHOUT_N_ARMS)] = (
+                kind[(kind != replay.ROW_PYTHON) & (arm_o[:k] >= MAX_ARMS_WITHOUT_N_ARMS)] = (
                     replay.ROW_PYTHON
                 )
+            for r in np.flatnonzero(kind == replay.ROW_DECIMAL).tolist():  # float() itself
+                val_o[r] = float(buf[start_o[r] : stop_o[r]])
+                kind[r] = replay.ROW_OK
             slow = np.flatnonzero(kind != replay.ROW_OK)
             if slow.shape[0] == 0:
                 yield arm_o[:k], val_o[:k], line_o[:k]

@@ -139,7 +139,7 @@ def test_wheel_with_core_dependencies_only(tmp_path):
     assert missing.stdout.strip() == "[]"
 
     out = run([py, "-c", EXAMPLE], env, cwd=tmp_path).stdout.split()
-    assert out[0] == "0" and out[3] == "0" and out[5] == "glr", out
+    assert out[0] == "0" and out[2] == "0" and out[4] == "glr", out
     for code in readme_python_blocks():
         run([py, "-c", code], env, cwd=tmp_path)
     baiuv_cmd = venv / "bin" / "baiuv"

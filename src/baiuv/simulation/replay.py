@@ -41,6 +41,7 @@ from baiuv.thresholds.kernels import (
 
 __all__ = [
     "ROWS_OUT",
+    "ROW_DECIMAL",
     "ROW_OK",
     "ROW_PYTHON",
     "STATUS_BUDGET",
@@ -365,6 +366,9 @@ def _slot_of(x, scratch, bits, size):
 ROW_OK = 0
 #: :func:`parse_rows`: the row needs the Python parser (``start``/``stop`` give its bytes).
 ROW_PYTHON = 1
+#: :func:`parse_rows`: the arm is converted, the value is a plain decimal for ``float()``
+#: (``start``/``stop`` give the value's bytes).
+ROW_DECIMAL = 2
 #: Number of rows :func:`parse_rows` emits per call at most (the block size of replay).
 ROWS_OUT = 65536
 
@@ -401,27 +405,29 @@ def _parse_uint(buf, lo, hi):
 
 @njit(cache=True)
 def _parse_float(buf, lo, hi):
-    """``(ok, value)``: ``buf[lo:hi]`` as ``float()`` reads it when it is a plain decimal
-    ``[+-]digits[.digits][(e|E)[+-]digits]`` with at most 15 significant digits and a
-    decimal exponent within 22 of them (the value is then one correctly rounded
-    multiplication or division of two exact doubles, Clinger 1990); ``ok`` is ``False``
-    for anything else (the caller asks Python)."""
+    """``(code, value)`` for the field ``buf[lo:hi]``.
+
+    ``code`` 1: a plain decimal ``[+-]digits[.digits][(e|E)[+-]digits]`` with at most 15
+    significant digits and a decimal exponent within 22 of them, converted here as
+    ``float()`` converts it (one correctly rounded multiplication or division of two exact
+    doubles, Clinger 1990); 2: a plain decimal outside that range (more digits, a larger
+    exponent), left to ``float()``; 0: anything else (the caller's Python parser).
+    """
     k = lo
     neg = False
     if k < hi and (buf[k] == 43 or buf[k] == 45):  # + -
         neg = buf[k] == 45
         k += 1
     sig = 0
-    n_sig = 0  # significant digits kept (leading zeros not counted)
+    n_sig = 0  # significant digits (leading zeros not counted)
     n_dig = 0
     exp10 = 0
     while k < hi and 48 <= buf[k] <= 57:
         d = buf[k] - 48
         if n_sig > 0 or d != 0:
             n_sig += 1
-            if n_sig > 15:
-                return False, 0.0
-            sig = sig * 10 + d
+            if n_sig <= 15:
+                sig = sig * 10 + d
         n_dig += 1
         k += 1
     if k < hi and buf[k] == 46:  # .
@@ -430,14 +436,14 @@ def _parse_float(buf, lo, hi):
             d = buf[k] - 48
             if n_sig > 0 or d != 0:
                 n_sig += 1
-                if n_sig > 15:
-                    return False, 0.0
-                sig = sig * 10 + d
+                if n_sig <= 15:
+                    sig = sig * 10 + d
             exp10 -= 1
             n_dig += 1
             k += 1
     if n_dig == 0:
-        return False, 0.0
+        return 0, 0.0
+    n_e = 0
     if k < hi and (buf[k] == 101 or buf[k] == 69):  # e E
         k += 1
         eneg = False
@@ -445,18 +451,18 @@ def _parse_float(buf, lo, hi):
             eneg = buf[k] == 45
             k += 1
         e = 0
-        n_e = 0
         while k < hi and 48 <= buf[k] <= 57:
-            e = e * 10 + (buf[k] - 48)
+            if n_e < 5:
+                e = e * 10 + (buf[k] - 48)
             n_e += 1
-            if n_e > 4:
-                return False, 0.0
             k += 1
         if n_e == 0:
-            return False, 0.0
+            return 0, 0.0
         exp10 += -e if eneg else e
     if k != hi:
-        return False, 0.0
+        return 0, 0.0
+    if n_sig > 15 or n_e > 4:
+        return 2, 0.0
     if sig == 0:
         v = 0.0
     elif exp10 == 0:
@@ -466,8 +472,8 @@ def _parse_float(buf, lo, hi):
     elif -22 <= exp10 < 0:
         v = float(sig) / _POW10[-exp10]
     else:
-        return False, 0.0
-    return True, -v if neg else v
+        return 2, 0.0
+    return 1, -v if neg else v
 
 
 @njit(cache=True)
@@ -524,8 +530,9 @@ def parse_rows(
     here (kind :data:`ROW_OK`) when it is ``arm,value`` with optional spaces or tabs
     around the fields (and an optional carriage return at the end), every byte ASCII, the
     value a plain decimal number that :func:`_parse_float` converts and the arm a label
-    (exact bytes) or 1 to 18 decimal digits; line 1 (a possible header or byte-order mark)
-    and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
+    (exact bytes) or 1 to 18 decimal digits; such a line whose value is a plain decimal
+    that only ``float()`` converts exactly is kind :data:`ROW_DECIMAL`; line 1 (a possible
+    header or byte-order mark) and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
     rows emitted and where the next call starts.
     """
     cap = arm_out.shape[0]
@@ -561,6 +568,7 @@ def parse_rows(
         if ascii_ok and buf[first] == _HASH and line != 1:
             continue  # comment
         ok = ascii_ok and n_comma == 1 and line != 1
+        kind = ROW_PYTHON
         arm = -1
         val = 0.0
         if ok:
@@ -580,12 +588,15 @@ def parse_rows(
                 arm = _label_index(buf, a_lo, a_hi, lab_bytes, lab_start, lab_order)
             if arm < 0:
                 arm = _parse_uint(buf, a_lo, a_hi)
-            ok, val = _parse_float(buf, v_lo, v_hi)
-            ok = ok and arm >= 0
+            code, val = _parse_float(buf, v_lo, v_hi)
+            ok = code == 1 and arm >= 0
+            if code == 2 and arm >= 0:
+                kind = ROW_DECIMAL
+                lo, nl = v_lo, v_hi  # the value's bytes
         arm_out[n] = arm
         val_out[n] = val
         line_out[n] = line
-        kind_out[n] = ROW_OK if ok else ROW_PYTHON
+        kind_out[n] = ROW_OK if ok else kind
         start_out[n] = lo
         stop_out[n] = nl
         n += 1
