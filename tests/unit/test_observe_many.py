@@ -183,3 +183,17 @@ def test_strict_protocol_and_after_the_stop():
     assert loose.done and used < 5000 and loose.recommendation == 1
     with pytest.raises(IdentifierError, match="has stopped"):
         loose.observe_many(arms[:1], values[:1])
+
+
+@pytest.mark.parametrize(
+    "sampling,threshold", [("tci", "heuristic"), ("tci", "box"), ("ev-tci", "heuristic")]
+)
+def test_thresholds_of_the_last_check_when_a_challenger_fails(sampling, threshold):
+    """The first challenger fails, so the stopping check stops there: the thresholds of
+    the later challengers stay nan, as ``glr_stop_check`` leaves them."""
+    arms, values = rows(600, 4, mu=(1.0, 0.97, -3.0), sd=(1.0, 1.0, 1.0))
+    ref, idf = pair(3, 1e-6, sampling, threshold, strict=False, rng=0)
+    assert one_by_one(ref, arms, values) == idf.observe_many(arms, values) == 600
+    assert_same_state(ref, idf)
+    first = 1 - idf.empirical_best  # the first challenger (arm 2 is far below)
+    assert not idf.done and not np.isnan(idf._thr[first]) and np.isnan(idf._thr[2])
