@@ -61,7 +61,11 @@ def write_rows(path: Path, n: int, seed: int = 0) -> Path:
 
 
 def command(path: Path, sampling: str, threshold: str) -> tuple[float, float]:
-    """``(wall seconds, peak RSS in MB)`` of ``baiuv identify PATH`` in a new process."""
+    """``(wall seconds, peak RSS in MB)`` of ``baiuv identify PATH`` in a new process.
+
+    The peak is the child's ``VmHWM`` (``/proc/PID/status``), sampled until it exits:
+    ``wait4``'s ``ru_maxrss`` would count the pages of this (large) process that the child
+    shares between ``fork`` and ``exec``."""
     cmd = [
         sys.executable, "-m", "baiuv", "identify", str(path), "--n-arms", "2", "--quiet",
         "--sampling", sampling, "--threshold", threshold, "--delta", str(DELTA), "--json",
@@ -69,11 +73,20 @@ def command(path: Path, sampling: str, threshold: str) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
+    peak_kb = 0
+    status = Path(f"/proc/{p.pid}/status")
+    while p.poll() is None:
+        try:
+            for line in status.read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak_kb = max(peak_kb, int(line.split()[1]))
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.02)
     wall = time.perf_counter() - t0
-    if status != 0:
+    if p.returncode != 0:
         raise RuntimeError(f"{cmd} failed: {p.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, peak_kb / 1024
 
 
 def sim_per_sample(algorithm: str, threshold: str, n: int) -> float:
@@ -105,17 +118,38 @@ def split_costs(path: Path, sampling: str, threshold: str) -> tuple[float, float
     return read / n, ingest / n, n
 
 
+def memory(d: Path, tiny: Path, big: Path | None, sizes: str) -> None:
+    """Peak resident memory of the command at each file size."""
+    print("\n# peak resident memory of `baiuv identify FILE` (TCI, heuristic threshold)")
+    print("| rows | file (MB) | seconds | peak RSS (MB) |")
+    print("|---|---|---|---|")
+    command(tiny, "tci", "heuristic")  # kernels loaded once, untimed
+    _, rss0 = command(tiny, "tci", "heuristic")
+    print(f"| 10 | 0 | - | {rss0:.0f} |", flush=True)
+    for n in [int(float(s)) for s in sizes.split(",") if s]:
+        reuse = big is not None and n == sum(1 for _ in open(big)) - 1
+        path = big if reuse else write_rows(d / f"rows{n}.csv", n, seed=2)
+        wall, rss = command(path, "tci", "heuristic")
+        print(f"| {n:,} | {path.stat().st_size / 1e6:.0f} | {wall:.1f} | {rss:.0f} |", flush=True)
+        if not reuse:
+            path.unlink()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e7, help="rows of the rate file")
     ap.add_argument("--family-rows", type=float, default=2e6, help="rows per family")
     ap.add_argument("--sizes", default="1e6,1e7,1e8", help="file sizes for the memory")
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--memory-only", action="store_true", help="only the memory table")
     args = ap.parse_args(argv)
     n_rate = int(args.rows)
     with tempfile.TemporaryDirectory(prefix="bench_replay_") as d:
         d = Path(d)
         tiny = write_rows(d / "tiny.csv", 10)
+        if args.memory_only:
+            memory(d, tiny, None, args.sizes)
+            return 0
         big = write_rows(d / "rate.csv", n_rate)
         print(f"# {n_rate:,} rows, {big.stat().st_size / 1e6:.0f} MB; delta {DELTA:g}, no stop")
         print("| sampling | threshold | rule per sample (us) | replay per row (us) "
@@ -162,20 +196,7 @@ def main(argv=None) -> int:
                 print(
                     f"| {sampling} | {thr} | {sim * 1e6:.3f} | {per_row * 1e6:.3f} | {1 / per_row:,.0f} |"
                 )
-        print("\n# peak resident memory of `baiuv identify FILE` (TCI, heuristic threshold)")
-        print("| rows | file (MB) | seconds | peak RSS (MB) |")
-        print("|---|---|---|---|")
-        sizes = [int(float(s)) for s in args.sizes.split(",") if s]
-        _, rss0 = command(tiny, "tci", "heuristic")
-        print(f"| 10 | 0 | - | {rss0:.0f} |")
-        for n in sizes:
-            path = big if n == n_rate else write_rows(d / f"rows{n}.csv", n, seed=2)
-            wall, rss = command(path, "tci", "heuristic")
-            print(
-                f"| {n:,} | {path.stat().st_size / 1e6:.0f} | {wall:.1f} | {rss:.0f} |", flush=True
-            )
-            if path != big:
-                path.unlink()
+        memory(d, tiny, big, args.sizes)
     return 0
 
 
