@@ -19,6 +19,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from baiuv._extras import import_module, missing_extra
+
 
 def deferred_attributes(
     package: str, names: Mapping[str, str], namespace: dict[str, Any]
@@ -36,7 +38,13 @@ def deferred_attributes(
         target = names.get(name)
         if target is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        module = importlib.import_module(target, package)
+        try:
+            module = importlib.import_module(target, package)
+        except ModuleNotFoundError as exc:  # a package of an extra: name it
+            err = missing_extra(exc.name, f"{package}.{name}")
+            if err is None:
+                raise
+            raise err from None
         value = module if module.__name__ == f"{package}.{name}" else getattr(module, name)
         namespace[name] = value
         return value
@@ -48,7 +56,8 @@ def deferred_attributes(
 
 
 class DeferredModule:
-    """Import module ``name`` on first attribute access.
+    """Import module ``name`` on first attribute access (``purpose`` names what needs it
+    in the message of a missing optional dependency, :mod:`baiuv._extras`).
 
     Each attribute is looked up in the module once and kept on the stand-in, as a
     ``from name import attr`` would bind it: later accesses are plain attribute reads (tens
@@ -57,13 +66,14 @@ class DeferredModule:
     attributes are not rebound after import.
     """
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, purpose: str | None = None):
         self._name = name
+        self._purpose = purpose or f"baiuv ({name})"
         self._mod = None
 
     def __getattr__(self, attr):
         if self._mod is None:
-            self._mod = importlib.import_module(self._name)
+            self._mod = import_module(self._name, self._purpose)
         value = getattr(self._mod, attr)
         setattr(self, attr, value)
         return value

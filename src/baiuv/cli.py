@@ -4,18 +4,26 @@ Two sources of observations (decision D74):
 
 * ``baiuv identify data.csv`` (or ``-`` for stdin): *replay* of observations the user
   already collected, one ``arm,value`` row each (header optional; ``arm`` is a 0-based
-  index or, with ``--arms A,B,...``, a label). Rows are fed in order to a
+  index or, with ``--arms A,B,...``, a label). Rows are read in blocks (about 65 000 rows,
+  compiled parser :func:`baiuv.simulation.replay.parse_rows`) and fed in order to a
   :class:`~baiuv.BestArmIdentifier` created with ``strict=False`` (the data decide which
-  arm was observed, not the sampling rule); the stopping rule is evaluated after every row
-  and reading stops at the first row where it fires; the remaining rows are reported as
-  unused. If the data run out first, the summary says so and names the arm the sampling
-  rule asks for next: collect it, append the row, and run the command again.
+  arm was observed, not the sampling rule) by
+  :meth:`~baiuv.BestArmIdentifier.observe_many`: the stopping rule is evaluated after
+  every row, the identification ends at the first row where it fires, and the remaining
+  rows of a file are counted as unused (from stdin, nothing more is read). Memory does
+  not grow with the number of rows. A malformed row (or a value that is not finite, an
+  arm out of range) is an error naming its line, the identifier having seen only the
+  rows before it; ``--skip-bad`` skips it with a warning instead. If the data run out
+  first, the summary says so and names the arm the sampling rule asks for next: collect
+  it, append the row, and run the command again.
 * ``baiuv identify --simulate standard|easy|"mu1,mu2,...;s1,s2,..."``: the identifier's
   requests are answered with Gaussian draws from ``numpy.random.default_rng(--seed)``, the
   generator that also feeds its coins, so the run is the simulator's
   ``simulate_run(instance, rule, rng=numpy.random.default_rng(seed))``.
 
-Progress goes to stderr, the final summary (recommended arm, samples per arm, per-arm
+Progress goes to stderr (replay: rows read and rate about once a second when stderr is a
+terminal; ``--progress-every N``: the identifier's state every ``N`` samples), the final
+summary (recommended arm, samples per arm, per-arm
 mean/variance, GLR statistic vs threshold of each challenger, stop reason) to stdout
 (``--json`` for a machine-readable summary). Exit status 2 on invalid input.
 """
@@ -27,7 +35,8 @@ import csv
 import json
 import math
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 import numpy as np
@@ -72,11 +81,11 @@ class InputError(ValueError):
     """Invalid command line input (reported with exit status 2)."""
 
 
-def _decoded_lines(stream) -> Iterator[str]:
-    """Lines of ``stream`` as text; bytes are decoded as UTF-8 (a byte-order mark on the
-    first line is dropped) and a line that is not valid UTF-8 raises :class:`InputError`
-    naming it."""
-    for lineno, line in enumerate(stream, start=1):
+def _decoded_lines(stream, first: int = 1) -> Iterator[str]:
+    """Lines of ``stream`` (numbered from ``first``) as text; bytes are decoded as UTF-8 (a
+    byte-order mark on line 1 is dropped) and a line that is not valid UTF-8 raises
+    :class:`InputError` naming it."""
+    for lineno, line in enumerate(stream, start=first):
         if isinstance(line, bytes):
             try:
                 line = line.decode("utf-8-sig" if lineno == 1 else "utf-8")
@@ -123,47 +132,171 @@ def read_rows(
     when neither its arm nor its value field can be read (e.g. ``arm,value``); a first row
     with a numeric value and an unknown arm is an error like any other row. Blank lines and
     lines starting with ``#`` are skipped. Without ``n_arms``, arm indices must be below
-    :data:`MAX_ARMS_WITHOUT_N_ARMS` (with it, the identifier checks the range). Raises :class:`InputError` naming the line
-    on a malformed row (wrong number of fields, unknown arm, non-numeric value, bad
-    encoding)."""
+    :data:`MAX_ARMS_WITHOUT_N_ARMS` (with it, the identifier checks the range). Raises
+    :class:`InputError` naming the line on a malformed row (wrong number of fields, unknown
+    arm, non-numeric value, bad encoding). This is the row format of ``baiuv identify``;
+    the command itself reads blocks of rows (:func:`row_blocks`), with the same result.
+    """
     index = {lab: i for i, lab in enumerate(labels)} if labels else None
     reader = csv.reader(_decoded_lines(stream))
-    for row in reader:
-        lineno = reader.line_num
-        if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
-            continue
-        if len(row) != 2:
-            raise InputError(f"line {lineno}: expected 2 fields 'arm,value', got {len(row)}")
-        a_s, v_s = row[0].strip(), row[1].strip()
-        if index is not None and a_s in index:
-            arm = index[a_s]
-        else:
-            try:
-                arm = int(a_s)
-            except ValueError:
-                if lineno == 1 and not _is_number(v_s):
-                    continue  # header
-                known = (
-                    f" (labels: {', '.join(labels)})"
-                    if labels
-                    else " (arms are 0, 1, 2, ...; give labels with --arms)"
-                )
-                raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
-            if arm < 0:
-                raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
-            if n_arms is None and arm >= MAX_ARMS_WITHOUT_N_ARMS:
-                raise InputError(
-                    f"line {lineno}: arm index {arm} is too large: without --n-arms, arm "
-                    f"indices must be below {MAX_ARMS_WITHOUT_N_ARMS} (give --n-arms if you "
-                    "really have more arms)"
-                )
+    while True:
         try:
-            value = float(v_s)
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise InputError(f"line {reader.line_num}: {exc}") from None
+        parsed = _row_fields(row, reader.line_num, labels, index, n_arms)
+        if parsed is not None:
+            yield reader.line_num, parsed[0], parsed[1]
+
+
+def _row_fields(
+    row: list[str],
+    lineno: int,
+    labels: Sequence[str] | None,
+    index: dict[str, int] | None,
+    n_arms: int | None,
+) -> tuple[int, float] | None:
+    """``(arm, value)`` of one CSV row, ``None`` for a blank, comment or header row;
+    :class:`InputError` naming the line for a malformed row."""
+    if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+        return None
+    if len(row) != 2:
+        raise InputError(f"line {lineno}: expected 2 fields 'arm,value', got {len(row)}")
+    a_s, v_s = row[0].strip(), row[1].strip()
+    if index is not None and a_s in index:
+        arm = index[a_s]
+    else:
+        try:
+            arm = int(a_s)
         except ValueError:
-            if lineno == 1 and index is None and not _is_number(a_s):
-                continue  # header
-            raise InputError(f"line {lineno}: value {v_s!r} is not a number") from None
-        yield lineno, arm, value
+            if lineno == 1 and not _is_number(v_s):
+                return None  # header
+            known = (
+                f" (labels: {', '.join(labels)})"
+                if labels
+                else " (arms are 0, 1, 2, ...; give labels with --arms)"
+            )
+            raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
+        if arm < 0:
+            raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
+        if n_arms is None and arm >= MAX_ARMS_WITHOUT_N_ARMS:
+            raise InputError(
+                f"line {lineno}: arm index {arm} is too large: without --n-arms, arm "
+                f"indices must be below {MAX_ARMS_WITHOUT_N_ARMS} (give --n-arms if you "
+                "really have more arms)"
+            )
+    try:
+        value = float(v_s)
+    except ValueError:
+        if lineno == 1 and index is None and not _is_number(a_s):
+            return None  # header
+        raise InputError(f"line {lineno}: value {v_s!r} is not a number") from None
+    return arm, value
+
+
+def _line_fields(
+    raw: bytes,
+    lineno: int,
+    labels: Sequence[str] | None,
+    index: dict[str, int] | None,
+    n_arms: int | None,
+) -> tuple[int, float] | None:
+    """:func:`_row_fields` of one line given as bytes (decoded and split as
+    :func:`read_rows` does)."""
+    (text,) = _decoded_lines([raw], lineno)
+    try:
+        row = next(csv.reader([text]), [])
+    except csv.Error as exc:
+        raise InputError(f"line {lineno}: {exc}") from None
+    return _row_fields(row, lineno, labels, index, n_arms)
+
+
+#: Bytes read from the input at a time (``baiuv identify FILE``): about 65 000 rows.
+CHUNK_BYTES = 1 << 20
+#: Seconds between two progress lines of a replay on a terminal.
+PROGRESS_SECONDS = 1.0
+
+Block = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def row_blocks(
+    stream,
+    labels: Sequence[str] | None,
+    n_arms: int | None,
+    on_bad: Callable[[str], None] | None = None,
+) -> Iterator[Block]:
+    """The rows of :func:`read_rows`, in blocks ``(arms, values, lines)`` of arrays.
+
+    ``stream`` is a binary stream (``read1`` is used when it has one, so rows arriving on
+    a pipe are processed as they come). Rows are converted by the compiled
+    :func:`baiuv.simulation.replay.parse_rows`, the rare rows it does not convert by
+    :func:`read_rows`' own code, so the result and the error messages are those of
+    :func:`read_rows`. A malformed row: with ``on_bad``, its message is passed to it and
+    the row is left out; without, the rows before it are yielded, then
+    :class:`InputError` is raised. The arrays may be reused by the next block.
+    """
+    from baiuv.simulation import replay
+
+    index = {lab: i for i, lab in enumerate(labels)} if labels else None
+    tables = replay.label_table(labels)
+    cap = replay.ROWS_OUT
+    arm_o = np.empty(cap, np.int64)
+    val_o = np.empty(cap, np.float64)
+    line_o = np.empty(cap, np.int64)
+    kind_o = np.empty(cap, np.uint8)
+    start_o = np.empty(cap, np.int64)
+    stop_o = np.empty(cap, np.int64)
+    read = getattr(stream, "read1", None) or stream.read
+    carry = b""
+    lineno = 1
+    eof = False
+    while not eof:
+        data = read(CHUNK_BYTES)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        eof = not data
+        buf = carry + data if carry else data
+        cut = len(buf) if eof else buf.rfind(b"\n") + 1
+        if cut == 0:
+            carry = buf
+            continue
+        arr = np.frombuffer(buf, np.uint8)
+        pos = 0
+        while pos < cut:
+            k, pos, lineno = replay.parse_rows(
+                arr, pos, cut, lineno, *tables, arm_o, val_o, line_o, kind_o, start_o, stop_o
+            )
+            kind = kind_o[:k]
+            if n_arms is None:  # the index cap of read_rows: its message comes from Python
+                kind[(kind != replay.ROW_PYTHON) & (arm_o[:k] >= MAX_ARMS_WITHOUT_N_ARMS)] = (
+                    replay.ROW_PYTHON
+                )
+            for r in np.flatnonzero(kind == replay.ROW_DECIMAL).tolist():  # float() itself
+                val_o[r] = float(buf[start_o[r] : stop_o[r]])
+                kind[r] = replay.ROW_OK
+            slow = np.flatnonzero(kind != replay.ROW_OK)
+            if slow.shape[0] == 0:
+                yield arm_o[:k], val_o[:k], line_o[:k]
+                continue
+            keep = np.ones(k, dtype=bool)
+            for r in slow.tolist():
+                raw = buf[start_o[r] : stop_o[r] + 1]
+                try:
+                    parsed = _line_fields(raw, int(line_o[r]), labels, index, n_arms)
+                except InputError as exc:
+                    if on_bad is None:
+                        yield arm_o[:r][keep[:r]], val_o[:r][keep[:r]], line_o[:r][keep[:r]]
+                        raise
+                    on_bad(str(exc))
+                    parsed = None
+                if parsed is None:
+                    keep[r] = False
+                else:
+                    arm_o[r], val_o[r] = parsed
+            yield arm_o[:k][keep], val_o[:k][keep], line_o[:k][keep]
+        carry = buf[cut:]
 
 
 def _progress(idf: BestArmIdentifier, out: TextIO) -> None:
@@ -229,7 +362,14 @@ def run_simulation(args, err: TextIO) -> tuple[BestArmIdentifier, dict]:
     return idf, extra
 
 
-def run_replay(args, stream: TextIO, err: TextIO) -> tuple[BestArmIdentifier, dict]:
+def run_replay(args, stream, err: TextIO) -> tuple[BestArmIdentifier, dict]:
+    """Replay the ``arm,value`` rows of ``stream`` (binary) in blocks
+    (:func:`row_blocks`, :meth:`BestArmIdentifier.observe_many`).
+
+    A file is read to its end: rows after the stop are counted (and checked) as unused.
+    Without ``--n-arms`` a file is read twice: first for its arms (and its format), then
+    for the identification. From stdin nothing is read after the stop.
+    """
     labels = [s.strip() for s in args.arms.split(",")] if args.arms else None
     if labels is not None and (len(set(labels)) != len(labels) or "" in labels):
         raise InputError(f"--arms must be distinct non-empty labels, got {args.arms!r}")
@@ -238,60 +378,158 @@ def run_replay(args, stream: TextIO, err: TextIO) -> tuple[BestArmIdentifier, di
         if n_arms is not None and n_arms != len(labels):
             raise InputError(f"--n-arms {n_arms} does not match --arms ({len(labels)} labels)")
         n_arms = len(labels)
-    rows: Iterator[tuple[int, int, float]]
     streaming = args.input == "-"
-    if streaming:  # rows are processed as they arrive; nothing is read after the stop
-        if n_arms is None:
-            raise InputError("reading stdin needs --n-arms (or --arms)")
-        rows = read_rows(stream, labels, n_arms)
-    else:  # a file is parsed completely first (format errors anywhere are reported)
-        buffered = list(read_rows(stream, labels, n_arms))
-        if not buffered:
-            raise InputError("the input has no 'arm,value' rows")
-        if n_arms is None:
-            seen = {a for _, a, _ in buffered}
-            top = max(seen)
-            if top > len(seen):  # more than one arm index missing below the largest one
-                line = next(n for n, a, _ in buffered if a == top)
-                raise InputError(
-                    f"line {line}: arm index {top} but the data contain only {len(seen)} "
-                    f"distinct arms ({_arm_list(seen)}); give --n-arms {top + 1} if arms "
-                    "without data really exist"
-                )
-            n_arms = top + 1
-        rows = iter(buffered)
+    if streaming and n_arms is None:
+        raise InputError("reading stdin needs --n-arms (or --arms)")
+    if n_arms is None:  # first pass over the file: its arms
+        if not stream.seekable():
+            raise InputError(f"{args.input!r} can be read only once: give --n-arms (or --arms)")
+        n_arms = _arms_of_file(stream, args.skip_bad)
+        stream.seek(0)
     idf = _build(args, n_arms, False, args.seed)
-    every = _every(args)
-    used = 0
-    skipped = 0
-    last_line = 0
-    for lineno, arm, value in rows:
-        last_line = lineno
-        try:
-            idf.observe(arm, value)
-        except ValueError as exc:
-            if args.skip_bad:
-                skipped += 1
-                print(f"line {lineno}: skipped ({exc})", file=err)
-                continue
-            raise InputError(f"line {lineno}: {exc}") from None
-        used += 1
-        if every and idf.n_samples % every == 0 and not args.quiet:
-            _progress(idf, err)
+    skipped = [0]
+
+    def on_bad(message: str) -> None:
+        skipped[0] += 1
+        where, _, what = message.partition(": ")
+        print(f"{where}: skipped ({what})", file=err)
+
+    feed = _Feeder(idf, args, err)
+    blocks = row_blocks(stream, labels, n_arms, on_bad if args.skip_bad else None)
+    n_rows = 0
+    unused = 0
+    for arms, values, lines in blocks:
+        n_rows += arms.shape[0]
         if idf.done:
-            break
-    unused = None if streaming else (sum(1 for _ in rows) if idf.done else 0)
+            unused += arms.shape[0]
+            continue
+        used_here = feed.block(arms, values, lines, skipped)
+        if idf.done:
+            unused += arms.shape[0] - used_here
+            if streaming:
+                break
+    feed.close()
+    if n_rows == 0 and not streaming:
+        raise InputError("the input has no 'arm,value' rows")
     extra = {
         "source": f"replay {args.input}",
-        "rows_used": used,
-        "rows_skipped": skipped,
-        "rows_unused": unused,
-        "stopped_at_line": last_line if idf.done else None,
+        "rows_used": feed.used,
+        "rows_skipped": skipped[0],
+        "rows_unused": None if streaming else unused,
+        "stopped_at_line": feed.stop_line if idf.done else None,
         "next_arm": None if idf.done else idf.next_arm(),
     }
     if labels:
         extra["arm_labels"] = labels
     return idf, extra
+
+
+def _arms_of_file(stream, skip_bad: bool) -> int:
+    """Number of arms of a file without ``--n-arms``: largest arm index + 1, refusing more
+    than one missing index below the largest (an index far beyond the arms seen is a
+    typo, decision D122). Format errors are raised here (left to the second pass with
+    ``skip_bad``)."""
+    first_line = np.zeros(MAX_ARMS_WITHOUT_N_ARMS, dtype=np.int64)  # 0: arm not seen
+    for arms, _, lines in row_blocks(stream, None, None, (lambda m: None) if skip_bad else None):
+        new, at = np.unique(arms, return_index=True)
+        fresh = first_line[new] == 0
+        first_line[new[fresh]] = lines[at[fresh]]
+    seen = np.flatnonzero(first_line)
+    if seen.shape[0] == 0:
+        raise InputError("the input has no 'arm,value' rows")
+    top = int(seen[-1])
+    if top > seen.shape[0]:  # more than one arm index missing below the largest one
+        raise InputError(
+            f"line {first_line[top]}: arm index {top} but the data contain only "
+            f"{seen.shape[0]} distinct arms ({_arm_list(seen.tolist())}); give --n-arms "
+            f"{top + 1} if arms without data really exist"
+        )
+    return top + 1
+
+
+class _Feeder:
+    """Feeds blocks of rows to the identifier (:meth:`BestArmIdentifier.observe_many`),
+    refusing or skipping (``--skip-bad``) the rows that :meth:`~BestArmIdentifier.observe`
+    would refuse (a value that is not finite, an arm outside ``[0, n_arms)``) with its
+    message, and printing progress: every ``--progress-every`` samples, or, by default,
+    rows and rate about once a second when stderr is a terminal."""
+
+    def __init__(self, idf: BestArmIdentifier, args, err: TextIO) -> None:
+        self.idf = idf
+        self.err = err
+        self.skip_bad = args.skip_bad
+        self.every = 0 if args.quiet else (args.progress_every or 0)
+        isatty = getattr(err, "isatty", None)
+        self.live = not args.quiet and args.progress_every is None and bool(isatty and isatty())
+        self.used = 0
+        self.rows = 0
+        self.stop_line = None
+        self.t_start = time.perf_counter()
+        self.t_shown = self.t_start
+        self.shown = False
+
+    def block(self, arms, values, lines, skipped: list[int]) -> int:
+        """Feed one block; returns the rows of it consumed (up to the stopping row), the
+        skipped rows included."""
+        idf = self.idf
+        K = idf.n_arms
+        bad = np.flatnonzero(~np.isfinite(values) | (arms >= K))
+        n = arms.shape[0]
+        i = 0
+        for j in [*bad.tolist(), n]:
+            i = self._segment(arms, values, lines, i, j)
+            if idf.done or j == n:
+                break
+            a, x = int(arms[j]), float(values[j])
+            msg = (
+                f"arm must be in [0, {K}), got {a!r}"
+                if a >= K
+                else f"value must be finite, got {x!r}"
+            )
+            if not self.skip_bad:
+                raise InputError(f"line {lines[j]}: {msg}")
+            skipped[0] += 1
+            print(f"line {lines[j]}: skipped ({msg})", file=self.err)
+            i = j + 1
+        self.rows += i
+        self._live()
+        return i
+
+    def _segment(self, arms, values, lines, i: int, j: int) -> int:
+        """Feed rows ``i .. j - 1`` (all valid); returns the position after the last one
+        consumed."""
+        idf = self.idf
+        while i < j and not idf.done:
+            stop = j
+            if self.every:
+                stop = min(j, i + self.every - idf.n_samples % self.every)
+            used = idf.observe_many(arms[i:stop], values[i:stop])
+            self.used += used
+            i += used
+            if idf.done:
+                self.stop_line = int(lines[i - 1])
+            if self.every and idf.n_samples % self.every == 0:
+                _progress(idf, self.err)
+        return i
+
+    def _live(self) -> None:
+        now = time.perf_counter()
+        if self.live and now - self.t_shown >= PROGRESS_SECONDS:
+            self.t_shown = now
+            rate = self.rows / max(now - self.t_start, 1e-9)
+            best = self.idf.empirical_best
+            print(
+                f"\r{self.rows:,} rows read, {rate:,.0f} rows/s, {self.idf.n_samples:,} "
+                f"samples, empirical best arm {best if best is not None else '-'}",
+                end="",
+                file=self.err,
+                flush=True,
+            )
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=self.err, flush=True)
 
 
 def _arm_list(arms) -> str:
@@ -415,14 +653,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--progress-every",
         type=int,
         default=None,
-        help="print progress every N samples to stderr (default 1000; 0: never)",
+        help="print the identifier's state every N samples to stderr (0: never; default: "
+        "1000 with --simulate; when replaying data, rows read and rate about once a second "
+        "if stderr is a terminal)",
     )
     q.add_argument("--quiet", action="store_true", help="no progress output")
     q.add_argument("--json", action="store_true", help="print the summary as JSON")
     q.add_argument(
         "--skip-bad",
         action="store_true",
-        help="skip invalid rows (with a warning) instead of failing",
+        help="skip invalid rows (malformed, value not finite, arm out of range) with a "
+        "warning on stderr instead of failing",
     )
     return p
 

@@ -46,12 +46,30 @@ def warm_up() -> None:
             arm = idf.next_arm()
             idf.observe(arm, (0.0, 1.0)[arm] + float(g.standard_normal()))
         idf.summary()
+    _warm_up_replay()
     p = marker_path()
     if p is not None:
         try:
             p.write_text("kernels of baiuv identify compiled\n")
         except OSError:  # pragma: no cover - read-only cache: the notice stays
             pass
+
+
+def _warm_up_replay() -> None:
+    """Compile (or load) the kernels of replay: the batched ingestion
+    (:meth:`~baiuv.BestArmIdentifier.observe_many`) and the row parser of ``baiuv identify
+    FILE``, with the argument types the command passes."""
+    import numpy as np
+
+    from baiuv.simulation import replay
+    from baiuv.simulation.identify import BestArmIdentifier
+
+    idf = BestArmIdentifier(2, 0.1, "tci", "bob", max_samples=40, strict=False, rng=0)
+    idf.observe_many(np.arange(40) % 2, np.arange(40) % 7 * 0.5)
+    buf = np.frombuffer(b"arm,value\n0,1.5\n1,-2e-3\n", np.uint8)  # read-only, as read
+    out = [np.empty(4, dt) for dt in (np.int64, np.float64, np.int64, np.uint8, np.int64, np.int64)]
+    for labels in (None, ["a", "b"]):
+        replay.parse_rows(buf, 0, buf.shape[0], 1, *replay.label_table(labels), *out)
 
 
 #: Runs that compile every simulation kernel the experiments call: the GLR loop

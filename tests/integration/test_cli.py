@@ -257,3 +257,159 @@ def test_entry_point_declared():
 
     cfg = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert cfg["project"]["scripts"]["baiuv"] == "baiuv.cli:main"
+
+
+# --------------------------------------------------------------------------- block replay
+def messy_lines(seed: int, n: int, labels=None) -> list[str]:
+    """Lines of every shape the row format allows: plain and scientific numbers, more
+    than 15 significant digits, signs, signed zeros, spaces and tabs, CRLF, blank and
+    comment lines, quoted fields, underscores, non-ASCII spaces, labels."""
+    g = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        arm = int(g.integers(0, 3))
+        a = labels[arm] if labels and g.random() < 0.7 else str(arm)
+        x = g.standard_normal() * 10.0 ** int(g.integers(-30, 30))
+        v = str(
+            g.choice(
+                [
+                    repr(x), f"{x:.4f}", f"{x:.17g}", f"{x:e}", f"{x:.3E}", "-0", "0.0", "-0.000",
+                    "1.", ".5", "+2.5", "1_000.5", "1e22", "9007199254740993", "123456789012345.6",
+                    "1e-22", "4.9e-324", "1e400", "-1e400", "nan", "inf", "7",
+                ]
+            )
+        )  # fmt: skip
+        pad = g.choice(["", " ", "\t", "  "])
+        line = f"{pad}{a}{pad},{pad}{v}{pad}"
+        r = g.random()
+        if r < 0.03:
+            line = ""
+        elif r < 0.06:
+            line = "# comment, with, commas"
+        elif r < 0.08:
+            line = f'"{a}","{v}"'
+        elif r < 0.09:
+            line = f"\u00a0{a},{v}"
+        out.append(line + ("\r\n" if g.random() < 0.2 else "\n"))
+    return out
+
+
+def blocks_as_rows(data: bytes, labels, n_arms):
+    rows = []
+    for arms, values, lines in cli.row_blocks(io.BytesIO(data), labels, n_arms):
+        rows += list(zip(lines.tolist(), arms.tolist(), values.tolist(), strict=True))
+    return rows
+
+
+def same_rows(fast, slow):
+    assert len(fast) == len(slow)
+    for (l1, a1, v1), (l2, a2, v2) in zip(fast, slow, strict=True):
+        assert (l1, a1) == (l2, a2)
+        assert v1 == v2 or (v1 != v1 and v2 != v2), (l1, v1, v2)
+        assert np.signbit(v1) == np.signbit(v2), (l1, v1, v2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("chunk,rows_out", [(1 << 20, 65536), (7, 3)])
+def test_block_reader_gives_the_rows_of_the_line_reader(monkeypatch, seed, chunk, rows_out):
+    """The compiled block reader against the CSV line reader (``read_rows``): same line
+    numbers, arms and values bit for bit, at any chunk and block size."""
+    from baiuv.simulation import replay
+
+    monkeypatch.setattr(cli, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(replay, "ROWS_OUT", rows_out)
+    labels = ["ctrl", "treat", "b"] if seed % 2 else None
+    head = ["arm,value\n", "\ufeffarm,value\n", "0,1.5\n"][seed % 3]
+    data = (head + "".join(messy_lines(seed, 400, labels))).encode()
+    slow = list(read_rows_bytes(data, labels, 3))
+    same_rows(blocks_as_rows(data, labels, 3), slow)
+    assert len(slow) > 300
+
+
+def read_rows_bytes(data: bytes, labels, n_arms):
+    return cli.read_rows(io.BytesIO(data), labels, n_arms)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["0,1,2", "x,1", "0,abc", "-1,0.5", "2000,1", "\xff,1", '0,"1\r2"', "0,1\r2,3", "5"],
+)
+def test_block_reader_errors_name_the_line_after_the_rows_before(bad):
+    """A malformed row: the rows before it, then the line reader's error."""
+    good = "".join(f"{i % 2},{i}.25\n" for i in range(20))
+    data = good.encode() + bad.encode("latin-1") + b"\n" + good.encode()
+    with pytest.raises(cli.InputError) as slow:
+        list(read_rows_bytes(data, None, None))
+    rows = []
+    with pytest.raises(cli.InputError) as fast:
+        for arms, _, _ in cli.row_blocks(io.BytesIO(data), None, None):
+            rows += arms.tolist()
+    assert str(fast.value) == str(slow.value) and str(fast.value).startswith("line 21:")
+    assert len(rows) == 20
+
+
+def test_replay_in_small_chunks_is_the_same(tmp_path, monkeypatch):
+    rows = stream([1.0, 0.0, 0.4], [1.0, 1.0, 2.0], 4000, 5)
+    f = write_csv(tmp_path / "abc.csv", rows)
+    args = [str(f), "--threshold", "box", "--json", "--quiet"]
+    ref = json.loads(run(args).stdout)
+    from baiuv.simulation import replay
+
+    monkeypatch.setattr(cli, "CHUNK_BYTES", 100)
+    monkeypatch.setattr(replay, "ROWS_OUT", 7)
+    small = json.loads(run(args).stdout)
+    assert ref == small and ref["done"] and ref["rows_unused"] > 0
+    idf = BestArmIdentifier(3, 0.01, "tci", "box", strict=False, rng=0)
+    used = next(i for i, (a, v) in enumerate(rows, 1) if idf.observe(a, v))
+    assert ref["rows_used"] == used and ref["stopped_at_line"] == used + 1
+
+
+def test_skip_bad_skips_malformed_rows_and_bad_values(tmp_path):
+    f = tmp_path / "skip.csv"
+    f.write_text("arm,value\n0,1.0\n1,abc\n1,0.5\n0,1,2\n2,0.0\n1,inf\n0,2.0\n")
+    p = run([str(f), "--n-arms", "2", "--skip-bad", "--json", "--quiet"])
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["rows_skipped"] == 4 and s["counts"] == [2, 1] and s["rows_used"] == 3
+    for line in ("line 3: skipped (value 'abc'", "line 5: skipped (expected 2 fields",
+                 "line 6: skipped (arm must be in [0, 2), got 2)",
+                 "line 7: skipped (value must be finite, got inf)"):  # fmt: skip
+        assert line in p.stderr, p.stderr
+    p = run([str(f), "--n-arms", "2", "--quiet"])
+    assert p.returncode == 2 and "line 3: value 'abc' is not a number" in p.stderr
+
+
+def test_stdin_stops_reading_and_a_bad_row_after_the_stop_is_not_read():
+    rows = stream([2.0, 0.0], [1.0, 1.0], 3000, 3)
+    text = "".join(f"{a},{v!r}\n" for a, v in rows) + "0,oops\n"
+    p = run(["-", "--n-arms", "2", "--threshold", "box", "--json", "--quiet"], text)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["rows_unused"] is None
+
+
+def test_live_progress_on_a_terminal(tmp_path, monkeypatch):
+    """Rows read and rate on stderr when it is a terminal (and nothing when it is not)."""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    f = write_csv(tmp_path / "p.csv", stream([0.0, 0.0], [1.0, 1.0], 200_000, 0))
+    args = cli.build_parser().parse_args(["identify", str(f), "--delta", "1e-9"])
+    err = Terminal()
+    assert cli.identify(args, sys.stdin, io.StringIO(), err) == 0
+    assert "200,000 rows read" in err.getvalue() and "rows/s" in err.getvalue()
+    args = cli.build_parser().parse_args(["identify", str(f), "--delta", "1e-9"])
+    plain = io.StringIO()
+    assert cli.identify(args, sys.stdin, io.StringIO(), plain) == 0
+    assert "rows read" not in plain.getvalue()
+
+
+def test_python_m_baiuv_and_version():
+    from baiuv import __version__
+
+    p = subprocess.run(
+        [sys.executable, "-m", "baiuv", "--version"], capture_output=True, text=True, timeout=600
+    )
+    assert p.returncode == 0 and p.stdout.strip() == f"baiuv {__version__}"

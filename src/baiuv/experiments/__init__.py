@@ -19,3 +19,7 @@ reproduction report.
 Each calls the simulation engine (:mod:`baiuv.simulation.engine`) and the model
 (:mod:`baiuv.model`), never the pipeline.
 """
+
+from baiuv._extras import require
+
+require(__name__, "pandas")  # the extra 'pipeline'

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from baiuv._deferred import DeferredModule
 from baiuv.model.validate import check_beta, check_instance, unique_best
@@ -35,8 +36,8 @@ def _oracle(mu, sigma2, known_variance, beta, method):
 
 
 def characteristic_time(
-    mu,
-    sigma2,
+    mu: ArrayLike,
+    sigma2: ArrayLike,
     *,
     known_variance: bool = False,
     beta: float | None = None,
@@ -65,8 +66,8 @@ def characteristic_time(
 
 
 def optimal_allocation(
-    mu,
-    sigma2,
+    mu: ArrayLike,
+    sigma2: ArrayLike,
     *,
     known_variance: bool = False,
     beta: float | None = None,
@@ -80,7 +81,7 @@ def optimal_allocation(
     return np.asarray(_oracle(mu, sigma2, known_variance, beta, method)[1])
 
 
-def complexity_d(mu, sigma2) -> float:
+def complexity_d(mu: ArrayLike, sigma2: ArrayLike) -> float:
     """``d(mu, sigma^2) = max_{a != a*} (mu_{a*} - mu_a)^2 / min(sigma_a^2, sigma_{a*}^2)``
     (Lemma ``lem:complexity_inequalities``)."""
     mu, sigma2 = check_instance(mu, sigma2)
@@ -89,13 +90,13 @@ def complexity_d(mu, sigma2) -> float:
     return float(np.max((mu[best] - mu[others]) ** 2 / np.minimum(sigma2[others], sigma2[best])))
 
 
-def ratio_upper_bound(mu, sigma2) -> float:
+def ratio_upper_bound(mu: ArrayLike, sigma2: ArrayLike) -> float:
     """Upper bound ``d / ln(1 + d)`` on ``T*/T*_{sigma^2}`` (Lemma ``lem:complexity_inequalities``)."""
     d = complexity_d(mu, sigma2)
     return float(d / np.log1p(d))
 
 
-def complexity_ratio(mu, sigma2, *, beta: float | None = None) -> float:
+def complexity_ratio(mu: ArrayLike, sigma2: ArrayLike, *, beta: float | None = None) -> float:
     """``T*(mu, sigma^2) / T*_{sigma^2}(mu)`` (or the beta-version ratio)."""
     return characteristic_time(mu, sigma2, beta=beta) / characteristic_time(
         mu, sigma2, known_variance=True, beta=beta

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from baiuv.model.glr_kernels import glr_stats
 from baiuv.model.validate import as_vector, check_positive, check_same_length
 
 
-def glr_statistics(counts, means, variances, *, known_variance: bool = False) -> np.ndarray:
+def glr_statistics(
+    counts: ArrayLike, means: ArrayLike, variances: ArrayLike, *, known_variance: bool = False
+) -> np.ndarray:
     """GLR statistics of every arm against the empirical best arm.
 
     Parameters

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from baiuv._deferred import DeferredModule
+from baiuv._extras import import_module
 from baiuv.model.characteristic import optimal_allocation
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import (
@@ -461,7 +462,7 @@ def run_cell(
         rows.append({c: fields[c] if c in fields else res[c] for c in columns})
         if progress is not None:
             progress(done, len(runs))
-    import pandas as pd
+    pd = import_module("pandas", "run_cell's table of runs")
 
     return pd.DataFrame(rows, columns=columns)
 

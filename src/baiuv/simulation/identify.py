@@ -55,10 +55,11 @@ import numbers
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, selection
-from baiuv.simulation import rules
+from baiuv.simulation import replay, rules
 from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -120,6 +121,38 @@ class _ShapeCheck:
             vals[x] = 1
         else:
             self.overflow[arm] = True
+
+    def add_many(self, arms: np.ndarray, values: np.ndarray) -> None:
+        """:meth:`add` for every ``(arms[i], values[i])`` in order, in one compiled loop
+        (:func:`baiuv.simulation.replay.shape_update`) over the arms present."""
+        if arms.shape[0] == 0:
+            return
+        present = np.flatnonzero(np.bincount(arms, minlength=len(self.n)))
+        slot_of = np.zeros(len(self.n), dtype=np.int64)
+        slot_of[present] = np.arange(present.shape[0])
+        P = present.shape[0]
+        n = np.array([self.n[a] for a in present], dtype=np.int64)
+        mean = np.array([self.mean[a] for a in present], dtype=np.float64)
+        m2 = np.array([self.m2[a] for a in present], dtype=np.float64)
+        m3 = np.array([self.m3[a] for a in present], dtype=np.float64)
+        keys = np.zeros((P, _TRACKED_VALUES))
+        kcounts = np.zeros((P, _TRACKED_VALUES), dtype=np.int64)
+        n_keys = np.zeros(P, dtype=np.int64)
+        overflow = np.array([self.overflow[a] for a in present], dtype=np.bool_)
+        for s, a in enumerate(present):
+            vals = self.values[a]
+            n_keys[s] = len(vals)
+            keys[s, : len(vals)] = list(vals)
+            kcounts[s, : len(vals)] = list(vals.values())
+        replay.shape_update(slot_of[arms], values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
+        for s, a in enumerate(present.tolist()):
+            self.n[a] = int(n[s])
+            self.mean[a] = float(mean[s])
+            self.m2[a] = float(m2[s])
+            self.m3[a] = float(m3[s])
+            k = int(n_keys[s])
+            self.values[a] = dict(zip(keys[s, :k].tolist(), kcounts[s, :k].tolist(), strict=True))
+            self.overflow[a] = bool(overflow[s])
 
     def problems(self, arm: int) -> list[str]:
         """Plain-words reasons why the observations of ``arm`` do not look Gaussian."""
@@ -530,6 +563,129 @@ class BestArmIdentifier:
             self._ws, self._scal = rules.init_workspace(self._counts, self._params)
         self._evaluate()
         return self._done
+
+    def observe_many(self, arms: ArrayLike, values: ArrayLike) -> int:
+        """Record the observations ``(arms[i], values[i])`` in order, in one compiled loop,
+        up to the stopping time.
+
+        The result is that of ``observe(arms[i], values[i])`` for ``i = 0, 1, ...`` until
+        :attr:`done`: same stopping row, recommendation, statistics, data warnings and
+        number of stopping-rule evaluations (:func:`baiuv.simulation.replay.ingest` runs
+        the functions of :meth:`observe`). The rows after the stopping row are not used.
+        No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        coins are not drawn (:meth:`next_arm` is not called).
+
+        Parameters
+        ----------
+        arms : array_like of int, shape (n,)
+            Arm indices in ``[0, n_arms)`` (an integer dtype).
+        values : array_like of float, shape (n,)
+            Finite real observations (an integer or floating dtype).
+
+        Returns
+        -------
+        int
+            Number of rows consumed: ``n`` if the identifier did not stop, else the
+            position of the stopping row plus one.
+
+        Raises
+        ------
+        ValueError
+            Wrong shapes or dtypes, a value that is not finite or an arm outside
+            ``[0, n_arms)``, naming the first such position; :class:`IdentifierError` after
+            the stop, or with ``strict=True`` for more than one row or a row that is not
+            the pending request (as :meth:`observe` would). Nothing changes then.
+        """
+        if self._done:
+            raise IdentifierError(
+                f"the identifier has stopped (stop_reason={self._stop_reason!r}); "
+                "observations after the stopping time are not accepted"
+            )
+        a, x = self._batch(arms, values)
+        n = a.shape[0]
+        if n == 0:
+            return 0
+        if self._strict:
+            if n > 1:
+                raise IdentifierError(
+                    "row 1 would be observed without a pending request (strict=True: each "
+                    "observation answers a request of next_arm(); create the identifier "
+                    "with strict=False to record batches)"
+                )
+            self.observe(int(a[0]), float(x[0]))
+            return 1
+        self._pending = None
+        pos = 0
+        status = replay.STATUS_RAN_OUT
+        while pos < n:
+            out = replay.ingest(
+                a,
+                x,
+                pos,
+                self._counts,
+                self._means,
+                self._m2,
+                self._vars,
+                self._spec.code,
+                self._spec.fparams,
+                self._spec.table,
+                self._states,
+                self._Z,
+                self._thr,
+                self._alg.plug_in,
+                int(self._settings.n0),
+                self._t0,
+                float(self._lazy),
+                int(self._k_next),
+                int(self._max),
+                int(self._best),
+                int(self._forced),
+                int(self._checks),
+                int(self._last_check_t),
+            )
+            pos, status = int(out[0]), int(out[1])
+            self._best, self._forced, self._k_next = int(out[2]), int(out[3]), int(out[4])
+            self._checks, self._last_check_t = int(out[5]), int(out[6])
+            if status == replay.STATUS_INIT_DONE:  # as observe() when initialisation ends
+                self._ws, self._scal = rules.init_workspace(self._counts, self._params)
+                self._evaluate()
+                if self._done:
+                    break
+            elif status != replay.STATUS_RAN_OUT:
+                self._finish("glr" if status == replay.STATUS_GLR else "budget")
+                break
+        self._shape.add_many(a[:pos], x[:pos])
+        return pos
+
+    def _batch(self, arms: ArrayLike, values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """``(arms, values)`` as contiguous int64 and float64 arrays, after checking shapes,
+        dtypes and every row (``ValueError`` naming the first bad position)."""
+        a = np.asarray(arms)
+        x = np.asarray(values)
+        if a.ndim != 1 or x.ndim != 1:
+            raise ValueError(
+                f"arms and values must be 1-D arrays, got shapes {a.shape} and {x.shape}"
+            )
+        if a.shape[0] != x.shape[0]:
+            raise ValueError(
+                f"arms and values must have the same length, got {a.shape[0]} and {x.shape[0]}"
+            )
+        if a.shape[0] and a.dtype.kind not in "iu":
+            raise ValueError(f"arms must be an array of integers, got dtype {a.dtype}")
+        if x.shape[0] and x.dtype.kind not in "iuf":
+            raise ValueError(f"values must be an array of real numbers, got dtype {x.dtype}")
+        bad = np.flatnonzero((a < 0) | (a >= self._K))
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise ValueError(f"arms[{i}]: arm must be in [0, {self._K}), got {int(a[i])}")
+        xf = np.ascontiguousarray(x, dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(xf))
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise ValueError(f"values[{i}]: value must be finite, got {float(xf[i])!r}")
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        # writable arrays: one compiled signature of the loop (numba types read-only apart)
+        return (a if a.flags.writeable else a.copy()), (xf if xf.flags.writeable else xf.copy())
 
     # ------------------------------------------------------------------ stopping
     def _evaluate(self) -> None:

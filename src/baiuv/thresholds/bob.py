@@ -46,15 +46,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from baiuv._deferred import DeferredModule
+from baiuv._extras import import_module
 from baiuv.model.validate import as_vector, check_real
 from baiuv.thresholds.bob_exact import bob_exact
 
 # Pyomo takes seconds to import and only the Ipopt backends need it (the pipeline's jobs
 # and the exact solver do not).
-pyo = DeferredModule("pyomo.environ")
-_derivatives = DeferredModule("pyomo.core.expr.calculus.derivatives")
-_visitor = DeferredModule("pyomo.core.expr.visitor")
-_opt = DeferredModule("pyomo.opt")
+_IPOPT = "the Ipopt backends of the BoB threshold (backend 'ipopt' or 'cyipopt')"
+pyo = DeferredModule("pyomo.environ", _IPOPT)
+_derivatives = DeferredModule("pyomo.core.expr.calculus.derivatives", _IPOPT)
+_visitor = DeferredModule("pyomo.core.expr.visitor", _IPOPT)
+_opt = DeferredModule("pyomo.opt", _IPOPT)
 
 __all__ = [
     "BobSolverError",
@@ -374,7 +376,7 @@ class PyomoCyipoptBridge:
 
         The variable values of the Pyomo model are set to the returned point.
         """
-        import cyipopt
+        cyipopt = import_module("cyipopt", _IPOPT)
 
         lb, ub, cl, cu = self.bounds()
         cons = self.constraints

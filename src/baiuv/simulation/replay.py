@@ -1,0 +1,617 @@
+"""Compiled loops of batched replay: observations already collected, fed in one call.
+
+* :func:`ingest` is the body of :meth:`baiuv.BestArmIdentifier.observe` run over arrays
+  of observations: the same numba functions in the same order
+  (:func:`~baiuv.simulation.rules.observe_update`, unrolled,
+  :func:`~baiuv.model.glr_kernels.glr_stats_into`,
+  :func:`~baiuv.simulation.rules.degenerate_arm`, the lazy grid,
+  :func:`~baiuv.simulation.rules.glr_stop_check`), so it stops at exactly the row where
+  one-by-one calls would (:meth:`~baiuv.BestArmIdentifier.observe_many`).
+* :func:`shape_update` is the per-arm shape statistics of the identifier's data warnings
+  (moments and the first distinct values) over the rows consumed.
+* :func:`parse_rows` reads ``arm,value`` text rows from a byte buffer for
+  ``baiuv identify FILE`` (:mod:`baiuv.cli`): rows whose fields are plain ASCII decimal
+  numbers (or labels) are converted here, exactly as Python's ``int``/``float`` would
+  convert them; every other row is flagged for the command's Python parser, which keeps
+  its error messages.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from baiuv.model.glr_kernels import empirical_best, glr_stats_into
+from baiuv.model.transport import tc_known, tc_unknown, tc_unknown_rational_bounds
+from baiuv.simulation.rules import (
+    certified_arm,
+    degenerate_arm,
+    lazy_check_time,
+    lazy_next_index,
+    welford,
+)
+from baiuv.thresholds.kernels import (
+    depends_on_t_only,
+    has_state,
+    pair_threshold_kernel,
+    update_state,
+)
+
+__all__ = [
+    "ROWS_OUT",
+    "ROW_DECIMAL",
+    "ROW_OK",
+    "ROW_PYTHON",
+    "STATUS_BUDGET",
+    "STATUS_GLR",
+    "STATUS_INIT_DONE",
+    "STATUS_RAN_OUT",
+    "ingest",
+    "label_table",
+    "parse_rows",
+    "shape_update",
+]
+
+#: :func:`ingest` consumed every row without stopping.
+STATUS_RAN_OUT = 0
+#: The GLR stopping rule fired at the last consumed row.
+STATUS_GLR = 1
+#: The budget ``max_samples`` was reached at the last consumed row.
+STATUS_BUDGET = 2
+#: The last consumed row completed the initialisation (every arm has ``n0`` observations):
+#: the caller builds the sampling rules' workspace and evaluates the stopping rule once,
+#: as :meth:`~baiuv.BestArmIdentifier.observe` does, then calls again with the next rows.
+STATUS_INIT_DONE = 3
+
+
+@njit(cache=True)
+def ingest(
+    arms,
+    values,
+    start,
+    counts,
+    means,
+    m2,
+    variances,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    Z,
+    thr,
+    plug_in,
+    n0,
+    t0,
+    lazy_ratio,
+    k_next,
+    max_samples,
+    best,
+    forced,
+    checks,
+    last_check_t,
+):
+    """Observe ``(arms[i], values[i])`` for ``i = start, start + 1, ...`` until a stop.
+
+    The statistics (``counts, means, m2, variances, states, Z, thr``) are updated in place
+    exactly as one :meth:`~baiuv.BestArmIdentifier.observe` call per row would update
+    them, and the stopping rule takes the same decision at every row: after the
+    initialisation, the GLR statistics against the empirical best arm, the degeneracy
+    guard (:func:`~baiuv.simulation.rules.degenerate_arm`), on the lazy grid if any, the
+    stopping check of :func:`~baiuv.simulation.rules.glr_stop_check` (same thresholds in
+    the same order, written to ``thr``). Two shortcuts leave the decisions unchanged, as
+    in the simulator's loop: while every arm passes
+    :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191),
+    and a challenger's unknown-variance statistic is computed only when its certified
+    rational enclosure (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`,
+    decisions D210, D216) does not decide ``Z_a > c``; ``Z``, ``best`` and ``forced`` are
+    computed exactly for the last row consumed.
+
+    Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
+    ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
+    other values are the identifier's scalars after row ``end - 1``.
+    """
+    K = counts.shape[0]
+    t = 0
+    n_under = 0  # arms still below n0 observations (initialisation while > 0)
+    cert = np.empty(K, dtype=np.bool_)
+    n_uncert = 0  # arms outside certified_arm: the guard and the exact statistics decide
+    for a in range(K):
+        t += counts[a]
+        if counts[a] < n0:
+            n_under += 1
+        cert[a] = certified_arm(means[a], variances[a])
+        if not cert[a]:
+            n_uncert += 1
+    lazy = lazy_ratio > 1.0
+    stateful = has_state(thr_code)
+    t_only = depends_on_t_only(thr_code)
+    thr_lo = -math.inf  # lower bound of a t-only threshold from now on
+    thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
+    thr_best = -1
+    thr_fail = -1
+    n = arms.shape[0]
+    status = STATUS_RAN_OUT
+    end = n
+    exact = True  # Z, best, forced hold the values of the last row (or it was not evaluated)
+    for i in range(start, n):
+        arm = arms[i]
+        was_init = n_under > 0
+        # observe_update, with the family's state test hoisted out of the loop (D160)
+        nn = welford(arm, values[i], counts, means, m2, variances)
+        if stateful:
+            update_state(thr_code, thr_fparams, states[arm], nn, means[arm], variances[arm])
+        t += 1
+        ok = certified_arm(means[arm], variances[arm])
+        if ok != cert[arm]:
+            cert[arm] = ok
+            n_uncert += -1 if ok else 1
+        if counts[arm] == n0:
+            n_under -= 1
+        if n_under > 0:  # still initialising: the budget may stop (unrequested arms)
+            if t >= max_samples:
+                best = -1
+                for a in range(K):
+                    if counts[a] > 0 and (best < 0 or means[a] > means[best]):
+                        best = a
+                return i + 1, STATUS_BUDGET, best, forced, k_next, checks, last_check_t
+            continue
+        if was_init:
+            return i + 1, STATUS_INIT_DONE, best, forced, k_next, checks, last_check_t
+        if n_uncert > 0:  # exact statistics and guard, as observe()
+            best = glr_stats_into(counts, means, variances, plug_in, Z)
+            forced = degenerate_arm(counts, variances, Z, best)
+            exact = True
+        else:
+            best = empirical_best(means)
+            forced = -1
+            exact = False
+        if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
+            if lazy:
+                k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
+            checks += 1
+            last_check_t = t
+            if forced < 0:
+                if t_only and not exact and not plug_in:
+                    stop, fail, thr_lo = _stop_check_t_only(
+                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
+                        states, thr_lo,
+                    )  # fmt: skip
+                    thr_t, thr_best, thr_fail = t, best, fail  # thr written at the end
+                else:
+                    stop = _stop_check(
+                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
+                        Z, states, thr, plug_in, exact,
+                    )  # fmt: skip
+                    thr_t = -1
+                if stop:
+                    status = STATUS_GLR
+                    end = i + 1
+                    break
+        if t >= max_samples:
+            status = STATUS_BUDGET
+            end = i + 1
+            break
+    if not exact:
+        best = glr_stats_into(counts, means, variances, plug_in, Z)
+        forced = degenerate_arm(counts, variances, Z, best)
+    if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check writes them
+        c = pair_threshold_kernel(
+            thr_code, thr_fparams, thr_table, float(thr_t), counts[0], counts[0], states[0],
+            states[0],
+        )  # fmt: skip
+        for a in range(K):
+            thr[a] = math.nan
+        for a in range(K):
+            if a != thr_best:
+                thr[a] = c
+                if a == thr_fail:
+                    break
+    return end, status, best, forced, k_next, checks, last_check_t
+
+
+@njit(cache=True)
+def _stop_check_t_only(
+    thr_code, thr_fparams, thr_table, t, counts, means, variances, best, states, thr_lo
+):
+    """The decision of :func:`_stop_check` for a family whose threshold depends on ``t``
+    alone and does not decrease (``depends_on_t_only``), unknown variances, every arm
+    certified: as in the simulator's loop (decisions D192, D210, D216), a challenger whose
+    rational enclosure lies below ``thr_lo`` (a lower bound of the threshold at every
+    time from now on) fails without the threshold being computed. Returns ``(stop, the
+    challenger that failed or -1, thr_lo)``; ``thr`` is left to the caller."""
+    K = counts.shape[0]
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    c = math.nan
+    have_c = False
+    for a in range(K):
+        if a == best:
+            continue
+        lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
+        if hi <= thr_lo:
+            return False, a, thr_lo
+        if not have_c:
+            c = pair_threshold_kernel(
+                thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best],
+                states[a],
+            )  # fmt: skip
+            have_c = True
+            if math.isfinite(c):
+                thr_lo = max(thr_lo, c - 1e-9 * (1.0 + abs(c)))
+        if hi <= c:
+            return False, a, thr_lo
+        if lo > c:
+            continue
+        z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+        if not (z > c):
+            return False, a, thr_lo
+    return True, -1, thr_lo
+
+
+@njit(cache=True)
+def _stop_check(
+    thr_code,
+    thr_fparams,
+    thr_table,
+    t,
+    counts,
+    means,
+    variances,
+    best,
+    Z,
+    states,
+    thr,
+    plug_in,
+    exact,
+):
+    """:func:`~baiuv.simulation.rules.glr_stop_check` (``all_pairs=False``): the same
+    thresholds in ``thr``, the same decision; ``Z`` is read where ``exact``, otherwise
+    each challenger's statistic comes from its rational enclosure when that decides and
+    is computed (``tc_unknown`` / ``tc_known``, as
+    :func:`~baiuv.model.glr_kernels.glr_stats_into`) when it does not."""
+    K = counts.shape[0]
+    for a in range(K):
+        thr[a] = math.nan
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    for a in range(K):
+        if a == best:
+            continue
+        c = pair_threshold_kernel(
+            thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best], states[a]
+        )
+        thr[a] = c
+        if exact:
+            z = Z[a]
+        elif plug_in:
+            z = tc_known(mb, sb, nb, means[a], variances[a], counts[a])
+        else:
+            lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
+            if hi <= c:
+                return False
+            if lo > c:
+                continue
+            z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+        if not (z > c):
+            return False
+    return True
+
+
+@njit(cache=True)
+def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow):
+    """Shape statistics of the identifier's data warnings over ``values``.
+
+    ``slot[i]`` is the row of the per-arm arrays that ``values[i]`` belongs to. For each
+    value, in order: the one-pass update of the first three central moments (Pebay, 2008;
+    the same arithmetic as the identifier's per-observation update) and the count of the
+    value among the arm's tracked distinct values (``keys[s, :n_keys[s]]``, in order of
+    first appearance; a new value is tracked while fewer than ``keys.shape[1]`` are, else
+    ``overflow[s]`` is set). Values compare with ``==``, as keys of a Python dict (found
+    through a hash table of twice the capacity, keyed by the bits of ``x + 0.0``, so
+    that ``-0.0`` and ``0.0`` meet).
+    """
+    cap = keys.shape[1]
+    P = keys.shape[0]
+    size = 2 * cap  # a power of two
+    table = np.full((P, size), -1, dtype=np.int64)  # position in keys[s], or -1
+    scratch = np.empty(1)
+    bits = scratch.view(np.uint64)
+    for s in range(P):
+        for j in range(n_keys[s]):
+            h = _slot_of(keys[s, j], scratch, bits, size)
+            while table[s, h] >= 0:
+                h = (h + 1) & (size - 1)
+            table[s, h] = j
+    for i in range(values.shape[0]):
+        s = slot[i]
+        x = values[i]
+        n1 = n[s]
+        nn = n1 + 1
+        d = x - mean[s]
+        dn = d / nn
+        t1 = d * dn * n1
+        m3[s] += t1 * dn * (nn - 2) - 3.0 * dn * m2[s]
+        m2[s] += t1
+        mean[s] += dn
+        n[s] = nn
+        h = _slot_of(x, scratch, bits, size)
+        while table[s, h] >= 0 and not (keys[s, table[s, h]] == x):
+            h = (h + 1) & (size - 1)
+        j = table[s, h]
+        if j >= 0:
+            kcounts[s, j] += 1
+        elif n_keys[s] < cap:
+            j = n_keys[s]
+            keys[s, j] = x
+            kcounts[s, j] = 1
+            table[s, h] = j
+            n_keys[s] = j + 1
+        else:
+            overflow[s] = True
+
+
+@njit(cache=True, inline="always")
+def _slot_of(x, scratch, bits, size):
+    """Hash slot of the float ``x`` (``-0.0`` as ``0.0``) in a table of ``size`` slots."""
+    scratch[0] = x + 0.0
+    return int((bits[0] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (size - 1)
+
+
+# --------------------------------------------------------------------------- text rows
+#: :func:`parse_rows`: the row was converted (``arm``, ``value`` filled).
+ROW_OK = 0
+#: :func:`parse_rows`: the row needs the Python parser (``start``/``stop`` give its bytes).
+ROW_PYTHON = 1
+#: :func:`parse_rows`: the arm is converted, the value is a plain decimal for ``float()``
+#: (``start``/``stop`` give the value's bytes).
+ROW_DECIMAL = 2
+#: Number of rows :func:`parse_rows` emits per call at most (the block size of replay).
+ROWS_OUT = 65536
+
+_NL = 10
+_CR = 13
+_SPACE = 32
+_TAB = 9
+_COMMA = 44
+_HASH = 35
+# 10**k for k = 0..22: exactly representable, so one multiplication or division by them
+# is correctly rounded (Clinger's fast path)
+_POW10 = np.array([10.0**k for k in range(23)])
+_MAX_EXACT = 2**53
+
+
+@njit(cache=True, inline="always")
+def _is_blank(c):
+    return c == _SPACE or c == _TAB
+
+
+@njit(cache=True)
+def _parse_uint(buf, lo, hi):
+    """Decimal ASCII digits ``buf[lo:hi]`` (1 to 18 of them) as an int, else ``-1``."""
+    if hi <= lo or hi - lo > 18:
+        return -1
+    v = 0
+    for k in range(lo, hi):
+        c = buf[k]
+        if c < 48 or c > 57:
+            return -1
+        v = v * 10 + (c - 48)
+    return v
+
+
+@njit(cache=True)
+def _parse_float(buf, lo, hi):
+    """``(code, value)`` for the field ``buf[lo:hi]``.
+
+    ``code`` 1: a plain decimal ``[+-]digits[.digits][(e|E)[+-]digits]`` with at most 15
+    significant digits and a decimal exponent within 22 of them, converted here as
+    ``float()`` converts it (one correctly rounded multiplication or division of two exact
+    doubles, Clinger 1990); 2: a plain decimal outside that range (more digits, a larger
+    exponent), left to ``float()``; 0: anything else (the caller's Python parser).
+    """
+    k = lo
+    neg = False
+    if k < hi and (buf[k] == 43 or buf[k] == 45):  # + -
+        neg = buf[k] == 45
+        k += 1
+    sig = 0
+    n_sig = 0  # significant digits (leading zeros not counted)
+    n_dig = 0
+    exp10 = 0
+    while k < hi and 48 <= buf[k] <= 57:
+        d = buf[k] - 48
+        if n_sig > 0 or d != 0:
+            n_sig += 1
+            if n_sig <= 15:
+                sig = sig * 10 + d
+        n_dig += 1
+        k += 1
+    if k < hi and buf[k] == 46:  # .
+        k += 1
+        while k < hi and 48 <= buf[k] <= 57:
+            d = buf[k] - 48
+            if n_sig > 0 or d != 0:
+                n_sig += 1
+                if n_sig <= 15:
+                    sig = sig * 10 + d
+            exp10 -= 1
+            n_dig += 1
+            k += 1
+    if n_dig == 0:
+        return 0, 0.0
+    n_e = 0
+    if k < hi and (buf[k] == 101 or buf[k] == 69):  # e E
+        k += 1
+        eneg = False
+        if k < hi and (buf[k] == 43 or buf[k] == 45):
+            eneg = buf[k] == 45
+            k += 1
+        e = 0
+        while k < hi and 48 <= buf[k] <= 57:
+            if n_e < 5:
+                e = e * 10 + (buf[k] - 48)
+            n_e += 1
+            k += 1
+        if n_e == 0:
+            return 0, 0.0
+        exp10 += -e if eneg else e
+    if k != hi:
+        return 0, 0.0
+    if n_sig > 15 or n_e > 4:
+        return 2, 0.0
+    if sig == 0:
+        v = 0.0
+    elif exp10 == 0:
+        v = float(sig)
+    elif 0 < exp10 <= 22:
+        v = float(sig) * _POW10[exp10]
+    elif -22 <= exp10 < 0:
+        v = float(sig) / _POW10[-exp10]
+    else:
+        return 2, 0.0
+    return 1, -v if neg else v
+
+
+@njit(cache=True)
+def _label_index(buf, lo, hi, lab_bytes, lab_start, lab_order):
+    """Index of the label equal to ``buf[lo:hi]`` (labels sorted by bytes:
+    ``lab_order[j]`` is the index of the ``j``-th, stored at
+    ``lab_bytes[lab_start[j]:lab_start[j + 1]]``), else ``-1``. Binary search."""
+    left = 0
+    right = lab_order.shape[0] - 1
+    n = hi - lo
+    while left <= right:
+        mid = (left + right) // 2
+        s = lab_start[mid]
+        m = lab_start[mid + 1] - s
+        cmp = 0
+        for k in range(min(n, m)):
+            c1 = buf[lo + k]
+            c2 = lab_bytes[s + k]
+            if c1 != c2:
+                cmp = -1 if c1 < c2 else 1
+                break
+        if cmp == 0 and n != m:
+            cmp = -1 if n < m else 1
+        if cmp == 0:
+            return lab_order[mid]
+        if cmp < 0:
+            right = mid - 1
+        else:
+            left = mid + 1
+    return -1
+
+
+@njit(cache=True)
+def parse_rows(
+    buf,
+    pos,
+    end,
+    lineno,
+    lab_bytes,
+    lab_start,
+    lab_order,
+    arm_out,
+    val_out,
+    line_out,
+    kind_out,
+    start_out,
+    stop_out,
+):
+    """Parse the complete lines of ``buf[pos:end]`` (``end`` is just after a newline, or
+    the end of the data) into at most ``arm_out.shape[0]`` rows.
+
+    ``lineno`` is the line number of the line at ``pos``. Blank lines (spaces, tabs) and
+    ASCII lines whose first non-blank character is ``#`` are skipped. A line is converted
+    here (kind :data:`ROW_OK`) when it is ``arm,value`` with optional spaces or tabs
+    around the fields (and an optional carriage return at the end), every byte ASCII, the
+    value a plain decimal number that :func:`_parse_float` converts and the arm a label
+    (exact bytes) or 1 to 18 decimal digits; such a line whose value is a plain decimal
+    that only ``float()`` converts exactly is kind :data:`ROW_DECIMAL`; line 1 (a possible
+    header or byte-order mark) and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
+    rows emitted and where the next call starts.
+    """
+    cap = arm_out.shape[0]
+    n = 0
+    with_labels = lab_order.shape[0] > 0
+    while pos < end and n < cap:
+        lo = pos
+        nl = lo
+        while nl < end and buf[nl] != _NL:
+            nl += 1
+        hi = nl
+        pos = nl + 1 if nl < end else end
+        line = lineno
+        lineno += 1
+        if hi > lo and buf[hi - 1] == _CR:
+            hi -= 1
+        # one pass: ASCII check, the comma, blank-only lines
+        comma = -1
+        n_comma = 0
+        ascii_ok = True
+        first = -1
+        for k in range(lo, hi):
+            c = buf[k]
+            if c >= 128 or (c < 32 and c != _TAB):
+                ascii_ok = False
+            elif c == _COMMA:
+                n_comma += 1
+                comma = k
+            if first < 0 and not _is_blank(c):
+                first = k
+        if first < 0 and ascii_ok:
+            continue  # blank line
+        if ascii_ok and buf[first] == _HASH and line != 1:
+            continue  # comment
+        ok = ascii_ok and n_comma == 1 and line != 1
+        kind = ROW_PYTHON
+        arm = -1
+        val = 0.0
+        if ok:
+            a_lo = lo
+            while a_lo < comma and _is_blank(buf[a_lo]):
+                a_lo += 1
+            a_hi = comma
+            while a_hi > a_lo and _is_blank(buf[a_hi - 1]):
+                a_hi -= 1
+            v_lo = comma + 1
+            while v_lo < hi and _is_blank(buf[v_lo]):
+                v_lo += 1
+            v_hi = hi
+            while v_hi > v_lo and _is_blank(buf[v_hi - 1]):
+                v_hi -= 1
+            if with_labels:
+                arm = _label_index(buf, a_lo, a_hi, lab_bytes, lab_start, lab_order)
+            if arm < 0:
+                arm = _parse_uint(buf, a_lo, a_hi)
+            code, val = _parse_float(buf, v_lo, v_hi)
+            ok = code == 1 and arm >= 0
+            if code == 2 and arm >= 0:
+                kind = ROW_DECIMAL
+                lo, nl = v_lo, v_hi  # the value's bytes
+        arm_out[n] = arm
+        val_out[n] = val
+        line_out[n] = line
+        kind_out[n] = ROW_OK if ok else kind
+        start_out[n] = lo
+        stop_out[n] = nl
+        n += 1
+    return n, pos, lineno
+
+
+def label_table(labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(lab_bytes, lab_start, lab_order)`` of :func:`parse_rows` for ``labels`` (UTF-8;
+    empty arrays for no labels)."""
+    if not labels:
+        return np.zeros(0, np.uint8), np.zeros(1, np.int64), np.zeros(0, np.int64)
+    encoded = [lab.encode("utf-8") for lab in labels]
+    order = sorted(range(len(encoded)), key=lambda i: encoded[i])
+    starts = np.zeros(len(encoded) + 1, np.int64)
+    for j, i in enumerate(order):
+        starts[j + 1] = starts[j] + len(encoded[i])
+    data = np.frombuffer(b"".join(encoded[i] for i in order), np.uint8).copy()
+    return data, starts, np.array(order, np.int64)
