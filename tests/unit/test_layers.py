@@ -14,6 +14,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "baiuv"
 #: Rank of each top-level module or package: an import may only go to an equal or lower rank.
 RANK = {
     "_deferred": 0,
+    "_extras": 0,
     "storage": 0,
     "claims": 0,
     "tables": 0,
@@ -27,6 +28,7 @@ RANK = {
     "report": 7,
     "pipeline": 8,
     "cli": 8,
+    "__main__": 9,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")
 

@@ -125,8 +125,8 @@ def ingest(
         if not cert[a]:
             n_uncert += 1
     lazy = lazy_ratio > 1.0
-    stateful = has_state(thr_code)
-    t_only = depends_on_t_only(thr_code)
+    stateful = has_state(thr_fparams)
+    t_only = depends_on_t_only(thr_fparams)
     thr_lo = -math.inf  # lower bound of a t-only threshold from now on
     thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
     thr_best = -1
