@@ -52,7 +52,14 @@ def test_every_shard_and_batch_rule_waits_for_the_compiled_kernels():
             blocks[(m.group(2) or "").strip() or f"{f.name}:anonymous"] = m.group(3)
     shard_rules = [r for r in blocks if r.endswith("_shard") or r == "batches.smk:anonymous"]
     assert sorted(shard_rules) == sorted(
-        ["asym_shard", "audit_shard", "batches.smk:anonymous", "delta_correct_shard", "sim_shard"]
+        [
+            "asym_shard",
+            "audit_shard",
+            "batches.smk:anonymous",
+            "delta_correct_shard",
+            "ev_remedies_shard",
+            "sim_shard",
+        ]
     )
     for r in shard_rules:
         assert re.search(r"input:\s+KERNELS,", blocks[r]), r

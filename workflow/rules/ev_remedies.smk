@@ -82,7 +82,12 @@ if config.get("ev_remedies"):
             "results/ev_remedies/cells.parquet",
         output:
             pdf="results/figures/ev_remedies.pdf",
-            png="results/figures/ev_remedies.png",
+            png=report(
+                "results/figures/ev_remedies.png",
+                caption="../report/ev_remedies.rst",
+                category=report_category("ev_remedies"),
+                labels=report_labels("ev_remedies"),
+            ),
         log:
             "logs/ev_remedies/figure.log",
         conda:
