@@ -60,6 +60,9 @@ from baiuv.simulation.engine import (
     simulate_run,
     threshold_spec,
 )
+from baiuv.simulation.rules import dkm as K_dkm
+from baiuv.simulation.rules import tracking as K_tracking
+from baiuv.simulation.rules import workspace as K_ws
 
 #: Targets of the per-sample cost at K = 5, as ratios to the floor loop.
 TARGETS = {
@@ -142,7 +145,7 @@ def floor_ev_check_loop(mu, sd, n, rng, log_inv_delta):
 def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step):
     """``n_runs`` runs of ``run_length`` samples of DKM's sampling rule without its
     stopping check, on the floor loop's draws and updates (``2K`` initial samples, round
-    robin): with ``whole_step``, the kernel's own step (:func:`_step_dkm`: AdaHedge weights,
+    robin): with ``whole_step``, the kernel's own step (:func:`step_dkm`: AdaHedge weights,
     best response, optimistic gains, AdaHedge update, C-tracking); otherwise the learner and
     the tracking alone (the same calls, with the gains replaced by the negated variances
     over the counts, no best response). Returns the counts of the last run (with
@@ -166,14 +169,14 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
         for t in range(2 * K, run_length):
             best = empirical_best(means)
             if whole_step:
-                a = K_._step_dkm(counts, means, var, best, t, plug_in, ws, scal)
+                a = K_.step_dkm(counts, means, var, best, t, plug_in, ws, scal)
             else:
-                w = ws[K_.W_TMP]
-                eta, pre = K_._hedge_weights_mix(ws[K_.W_LOSS], scal[0], w)
+                w = ws[K_ws.W_TMP]
+                eta, pre = K_dkm._hedge_weights_mix(ws[K_ws.W_LOSS], scal[0], w)
                 for b in range(K):
                     loss[b] = -var[b] / counts[b]
-                scal[0] = K_._hedge_update_pre(ws[K_.W_LOSS], scal[0], w, eta, loss, pre)
-                a = K_.c_tracking(ws[K_.W_SUMW], counts, w)
+                scal[0] = K_dkm._hedge_update_pre(ws[K_ws.W_LOSS], scal[0], w, eta, loss, pre)
+                a = K_tracking.c_tracking(ws[K_ws.W_SUMW], counts, w)
             K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
     return counts
 
