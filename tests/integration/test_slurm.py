@@ -57,7 +57,7 @@ GENERATED = ("results", "logs", ".snakemake", "benchmarks/out")
 def readme_slurm_command() -> list[str]:
     """The README's SLURM command for the tiny configuration, as an argument list."""
     text = README.read_text(encoding="utf-8")
-    section = text.split("## Reproducing at paper scale, and on a SLURM cluster", 1)[1]
+    section = text.split("## On a SLURM cluster", 1)[1]
     section = section.split("\n## ", 1)[0]
     lines = [
         ln.split("#", 1)[0].strip()
