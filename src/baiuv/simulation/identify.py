@@ -60,6 +60,7 @@ from numpy.typing import ArrayLike
 from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, selection
 from baiuv.simulation import replay, rules
+from baiuv.simulation.data_shape import ShapeCheck
 from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -72,109 +73,6 @@ __all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
 SAMPLING_RULES: dict[str, str] = {name.lower(): name for name in selection("glr_algorithms")}
 
 _NO_CAP = 2**62
-
-
-#: Shape check of the data (decision D121): an arm with at least ``_MIN_N`` observations is
-#: flagged when at most ``_FEW_VALUES`` distinct values were seen, when one value makes up
-#: at least ``_TOP_SHARE`` of its observations, or when its sample skewness is at least
-#: ``_SKEW`` in absolute value; an arm with zero variance is always flagged.
-_MIN_N = 20
-_FEW_VALUES = 10
-_TOP_SHARE = 0.5
-_SKEW = 2.0
-_TRACKED_VALUES = 64  # distinct values counted per arm (enough for the checks above)
-
-
-class _ShapeCheck:
-    """Per-arm statistics of the observed values that say whether a Gaussian model fits:
-    value counts (first ``_TRACKED_VALUES`` distinct values) and the first three central
-    moments (one-pass update of Pebay, 2008). Used only for the warnings of
-    :meth:`BestArmIdentifier.summary`; the identification itself never reads them."""
-
-    def __init__(self, K: int) -> None:
-        self.n = [0] * K
-        self.mean = [0.0] * K
-        self.m2 = [0.0] * K
-        self.m3 = [0.0] * K
-        self.values: list[dict[float, int]] = [{} for _ in range(K)]
-        self.overflow = [False] * K
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ShapeCheck) and self.__dict__ == other.__dict__
-
-    __hash__ = None  # mutable
-
-    def add(self, arm: int, x: float) -> None:
-        n1 = self.n[arm]
-        n = n1 + 1
-        d = x - self.mean[arm]
-        dn = d / n
-        t1 = d * dn * n1
-        self.m3[arm] += t1 * dn * (n - 2) - 3.0 * dn * self.m2[arm]
-        self.m2[arm] += t1
-        self.mean[arm] += dn
-        self.n[arm] = n
-        vals = self.values[arm]
-        if x in vals:
-            vals[x] += 1
-        elif len(vals) < _TRACKED_VALUES:
-            vals[x] = 1
-        else:
-            self.overflow[arm] = True
-
-    def add_many(self, arms: np.ndarray, values: np.ndarray) -> None:
-        """:meth:`add` for every ``(arms[i], values[i])`` in order, in one compiled loop
-        (:func:`baiuv.simulation.replay.shape_update`) over the arms present."""
-        if arms.shape[0] == 0:
-            return
-        present = np.flatnonzero(np.bincount(arms, minlength=len(self.n)))
-        slot_of = np.zeros(len(self.n), dtype=np.int64)
-        slot_of[present] = np.arange(present.shape[0])
-        P = present.shape[0]
-        n = np.array([self.n[a] for a in present], dtype=np.int64)
-        mean = np.array([self.mean[a] for a in present], dtype=np.float64)
-        m2 = np.array([self.m2[a] for a in present], dtype=np.float64)
-        m3 = np.array([self.m3[a] for a in present], dtype=np.float64)
-        keys = np.zeros((P, _TRACKED_VALUES))
-        kcounts = np.zeros((P, _TRACKED_VALUES), dtype=np.int64)
-        n_keys = np.zeros(P, dtype=np.int64)
-        overflow = np.array([self.overflow[a] for a in present], dtype=np.bool_)
-        for s, a in enumerate(present):
-            vals = self.values[a]
-            n_keys[s] = len(vals)
-            keys[s, : len(vals)] = list(vals)
-            kcounts[s, : len(vals)] = list(vals.values())
-        replay.shape_update(slot_of[arms], values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
-        for s, a in enumerate(present.tolist()):
-            self.n[a] = int(n[s])
-            self.mean[a] = float(mean[s])
-            self.m2[a] = float(m2[s])
-            self.m3[a] = float(m3[s])
-            k = int(n_keys[s])
-            self.values[a] = dict(zip(keys[s, :k].tolist(), kcounts[s, :k].tolist(), strict=True))
-            self.overflow[a] = bool(overflow[s])
-
-    def problems(self, arm: int) -> list[str]:
-        """Plain-words reasons why the observations of ``arm`` do not look Gaussian."""
-        n = self.n[arm]
-        if n < 2:
-            return []
-        vals = self.values[arm]
-        if len(vals) == 1 and not self.overflow[arm]:
-            return [f"all {n} observations are equal (zero variance)"]
-        out = []
-        if n >= _MIN_N:
-            if not self.overflow[arm] and len(vals) <= _FEW_VALUES:
-                out.append(f"only {len(vals)} distinct values")
-            top_value, top = max(vals.items(), key=lambda kv: kv[1])
-            if top >= _TOP_SHARE * n:
-                out.append(f"{100.0 * top / n:.0f}% of the observations equal {top_value:g}")
-            m2 = self.m2[arm]
-            if m2 > 0.0:
-                skew = math.sqrt(n) * self.m3[arm] / m2**1.5
-                if math.isfinite(skew) and abs(skew) >= _SKEW:
-                    out.append(f"strongly skewed or heavy-tailed (skewness {skew:.3g})")
-        return out
 
 
 class IdentifierError(ValueError):
@@ -354,7 +252,7 @@ class BestArmIdentifier:
         self._scal: np.ndarray | None = None
         self._best = -1
         self._forced = -1  # arm of the forced exploration while degenerate (D120), else -1
-        self._shape = _ShapeCheck(K)
+        self._shape = ShapeCheck(K)
         self._pending: int | None = None
         self._done = False
         self._stop_reason: str | None = None
