@@ -1,5 +1,5 @@
 """The decision records (``docs/decisions/paper.md``: where the paper leaves a choice open;
-``docs/decisions/architecture.md``: engineering choices) and their citations.
+``docs/decisions/architecture.md``: architecture choices) and their citations.
 
 Every ``Dnn`` cited in the sources, tests, workflow, configurations, benchmarks and
 documentation names a record (a ``## Dnn: title`` section, or a superseded record folded
