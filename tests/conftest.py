@@ -51,7 +51,7 @@ def tiny_pipeline(tmp_path_factory) -> Path:
     """A private copy of the repository in which the whole tiny configuration has run.
 
     ``snakemake --cores 2 --configfile config/test.yaml`` runs once per session; every
-    test that only reads outputs of that run uses this directory (decision D64). Tests
+    test that only reads outputs of that run uses this directory. Tests
     may add files (a report, a rebuilt figure) but must leave every output up to date.
     The Snakemake output is in ``<dir>/../tiny_pipeline.log``.
     """

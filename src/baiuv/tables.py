@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # a type only: the report pages' jobs do not load pandas (D223)
+if TYPE_CHECKING:  # a type only: the report pages' jobs do not load pandas
     import pandas as pd
 
 __all__ = ["format_cell", "markdown_table"]

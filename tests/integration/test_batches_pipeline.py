@@ -1,7 +1,7 @@
-"""Shards run in batches (local runs) or one job each (cluster) give the same files (D201).
+"""Shards run in batches (local runs) or one job each (cluster) give the same files (D226).
 
 The session's tiny run (``tiny_pipeline``, ``--cores 2``) ran the simulation shards in one
-batch job, whose two forked worker processes took the shards as they became free (D226).
+batch job, whose two forked worker processes took the shards as they became free.
 Here the same targets run again in a fresh working directory with
 ``shard_batches=off``, one job per shard as on a cluster: every shard file and every
 aggregate is byte-identical, and the job counts show the two ways.

@@ -104,7 +104,7 @@ def _base():
 
 @pytest.mark.parametrize("section", ["simulation", "delta_correct"])
 def test_sections_take_delta_or_log_inv_delta_exactly_one(section):
-    """``delta`` or ``log_inv_delta`` (exactly one; decision D150), checked by the schema;
+    """``delta`` or ``log_inv_delta`` (exactly one), checked by the schema;
     ``section_delta`` / ``section_log_inv_delta`` resolve either."""
     import math
 
@@ -151,7 +151,7 @@ def test_asymptotic_section_takes_deltas_or_log_inv_deltas():
 
 @pytest.mark.parametrize("bad", [0, -1, "foo", 2.5])
 def test_shard_batches_refused_with_the_allowed_values(bad):
-    """``shard_batches`` (D201): 'auto', 'off' or an integer >= 1; anything else is refused
+    """``shard_batches``: 'auto', 'off' or an integer >= 1; anything else is refused
     with the field and the allowed values named."""
     from baiuv.pipeline.config import ConfigError
 

@@ -49,7 +49,7 @@ from baiuv.storage.io import read_table
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
 
-# a finished shard job: one shard (cluster) or a batch of shards (local runs, D201, D226)
+# a finished shard job: one shard (cluster) or a batch of shards (local runs, D226)
 _FINISHED_SHARD = re.compile(
     r"^Finished jobid: \d+ \(Rule: (?:sim_shard|simulations_batch_\d+)\)", re.M
 )
@@ -152,7 +152,7 @@ def test_source_edits_rerun_compute_rules_and_touches_do_not(tiny_pipeline, tmp_
     rerun = _dry_run(root)
     # rules reading only the config rerun because their `code` parameter changed, the
     # rules downstream of them because their input will be rebuilt (the shards run in
-    # batches locally, D201: rules simulations_batch_<b>, which wait for the kernels' rules,
+    # batches locally, D226: rules simulations_batch_<b>, which wait for the kernels' rules,
     # D211, and the characteristic-time rules, which wait for the kernels' rules part, D220:
     # the rules with no job upstream are the kernels' parts and the threshold curves)
     batches = {r for r in rerun if re.fullmatch(r"simulations_batch_\d+", r)}

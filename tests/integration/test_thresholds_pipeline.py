@@ -68,7 +68,7 @@ def test_threshold_targets_with_test_config(tiny_pipeline):
 
 def test_ipopt_agreement_and_summary():
     """Ipopt agrees with the exact solver on a small grid; a value below the exact one is
-    counted as a local maximum and a failure as a failure (decision D172)."""
+    counted as a local maximum and a failure as a failure."""
     from baiuv.experiments.thresholds import agreement_summary, ipopt_agreement
     from baiuv.thresholds.bob import ipopt_backend
 

@@ -1,4 +1,4 @@
-"""Local batches of shards (decision D201): how many, and how shards are dealt into them."""
+"""Local batches of shards (decision D226): how many, and how shards are dealt into them."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_local_batches_modes():
 
 
 def test_batch_count_depends_on_the_cells_only():
-    # auto: one job per family, whatever the cores (its workers take the cores, D226)
+    # auto: one job per family, whatever the cores (its workers take the cores)
     assert [batch_count(n, "auto") for n in (0, 1, 2, 36, 360)] == [0, 1, 1, 1, 1]
     # a number: that many batches, at most one per shard
     assert batch_count(10, 4) == 4 and batch_count(3, 4) == 3 and batch_count(0, 4) == 0
@@ -165,7 +165,7 @@ def _probe_cells(tmp_path, n, fail=()):
 
 
 def test_run_cells_on_workers_runs_every_cell_once_in_forked_processes(tmp_path, probe_kind):
-    """Two workers (D226): every cell runs once, in a process forked after the preload, never
+    """Two workers: every cell runs once, in a process forked after the preload, never
     in the batch's own process, and each cell's completion is logged."""
     cells = _probe_cells(tmp_path, 12)
     log = logging.getLogger("test-batch")

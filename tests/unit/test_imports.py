@@ -127,7 +127,7 @@ def test_adapters_import_no_numba(name):
 
 def test_workflow_parse_imports_no_numba():
     """The Snakemake process (the rule files' imports and the configuration checks, every
-    experiment section of the default configuration) does not import numba (D227)."""
+    experiment section of the default configuration) does not import numba."""
     imports = [
         m.group(1)
         for path in sorted((ROOT / "workflow" / "rules").glob("*.smk"))
@@ -161,7 +161,7 @@ def test_kernels_load_on_first_use():
 def test_deferred_module_binds_each_attribute_on_first_access():
     """A :class:`~baiuv._deferred.DeferredModule` imports its module on the first attribute
     access and keeps the attribute: later reads skip ``__getattr__`` (a per-run cost in the
-    engine, D227)."""
+    engine)."""
     import fractions
 
     from baiuv._deferred import DeferredModule

@@ -104,7 +104,7 @@ def _compute() -> dict[str, list]:
 
 
 def test_threshold_dependence_on_t_is_what_the_cache_assumes():
-    """The simulator's threshold cache (D160) assumes: a ``t``-only family is the same for
+    """The simulator's threshold cache assumes: a ``t``-only family is the same for
     every pair and non-decreasing in ``t`` (a lower bound recorded at ``t`` stays valid);
     every other family does not depend on ``t``."""
     from baiuv.simulation.engine import _fresh_states, threshold_spec

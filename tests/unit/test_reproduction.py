@@ -143,7 +143,7 @@ def test_monotonicity_row_is_computed():
 
 def test_cost_row_carries_no_machine_dependent_number():
     """Timings live in results/timings/ (they name the machine); the committed report's cost
-    row only points there, so the report stays byte-reproducible (D113)."""
+    row only points there, so the report stays byte-reproducible (D131)."""
     sl = {"kl": 1.1, "bob": 1.2, "box": 2.7, "student": 2.0}
     from baiuv.experiments.threshold_claims import threshold_claims
 

@@ -319,7 +319,7 @@ def _fws_direction_all(x, means, s2, best, r):
 
 def test_certified_fws_direction_is_bit_identical():
     """FWS solves ``f_j`` only for the arms that can be in the r-subdifferential: same
-    active set and same direction, bit for bit, for radii from 1e-300 to 10 (D214)."""
+    active set and same direction, bit for bit, for radii from 1e-300 to 10."""
     radii = (1e-300, 1e-9, 1e-4, 1e-2, 0.3, 10.0)
     for i, (means, s2, w, best) in enumerate(_best_response_programs(12, 3000)):
         x = np.maximum(w, 1e-12)  # the FWS iterate stays positive

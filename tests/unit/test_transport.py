@@ -267,7 +267,7 @@ def _differences_and_fallbacks(ma, sa, wa, mb, sb, wb):
 )
 def test_unknown_cost_is_bit_identical_to_the_end_points_first_order(log_gap, log_var, log_w):
     """Evaluating the interior roots first and the end points only when a certified bound
-    does not exclude them (decision D212) returns the same ``(lambda, value)`` bits as the
+    does not exclude them returns the same ``(lambda, value)`` bits as the
     previous order, on 300 000 random programs per regime (with and without the fallback)."""
     rng = np.random.default_rng(abs(hash((log_gap, log_var))) % 2**32)
     n = 300_000

@@ -1,4 +1,4 @@
-# Local runs: many shards per job (decisions D201, D226). With shard_batches: auto, each
+# Local runs: many shards per job (decision D226). With shard_batches: auto, each
 # family of shards is one batch job that takes every core and runs its shards on forked
 # worker processes, one shard at a time per worker, as they become free; with a number N,
 # the cells are dealt round robin (algorithm by algorithm, so costly algorithms are spread)
@@ -7,7 +7,7 @@
 # of baiuv.pipeline.cells, the same the one-job-per-shard rules call: the shard files are
 # the same. On a cluster (SHARD_BATCHES = 0) these rules do not exist and the shard rules
 # of the families run instead. The cells reach the job as a CellBatch, which Snakemake's
-# records show by its digest (decision D229).
+# records show by its digest.
 from baiuv.pipeline.batches import CellBatch, batch_count, split_batches
 
 

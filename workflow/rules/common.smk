@@ -44,7 +44,7 @@ configure_numba_cache(os.getcwd(), SRC_HASH)
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 # Local runs execute many shards per process (batch rules of batches.smk); a cluster run,
-# and every job inside it, keeps one job per shard (decision D201).
+# and every job inside it, keeps one job per shard (decision D226).
 SHARD_BATCHES = local_batches(
     config["shard_batches"],
     default_mode=workflow.exec_mode == ExecMode.DEFAULT,

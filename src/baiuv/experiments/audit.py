@@ -14,7 +14,7 @@ whole interval lies above ``delta``. :func:`explain_flagged` writes what flagged
 in common.
 
 Random streams: run ``r`` of algorithm ``A`` on instance ``i`` uses ``run_seed(seed,
-"audit", i, A, r)`` for every ``n0`` (common random numbers across ``n0``, decision D85);
+"audit", i, A, r)`` for every ``n0`` (common random numbers across ``n0``);
 random instance ``j`` of family ``F`` is drawn from ``run_seed(seed, "audit_F",
 "instances", 0, j)`` as in :meth:`baiuv.experiments.stopping_times.Experiment.instance_at`.
 """
@@ -392,7 +392,7 @@ def _auc(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """``P(A > B) + P(A = B)/2`` (Mann-Whitney U / (n_a n_b)) and the two-sided p-value."""
     if a.size == 0 or b.size == 0 or np.all(np.r_[a, b] == np.r_[a, b][0]):
         return 0.5, 1.0
-    from scipy.stats import mannwhitneyu  # imported on use (D105)
+    from scipy.stats import mannwhitneyu  # imported on use
 
     res = mannwhitneyu(a, b, alternative="two-sided")
     return float(res.statistic) / (a.size * b.size), float(res.pvalue)

@@ -22,7 +22,7 @@ import pandas as pd
 
 from baiuv.experiments.thresholds import FIGURE_RANGE, threshold_curves
 
-if TYPE_CHECKING:  # the threshold kernels load where a curve is computed (D227)
+if TYPE_CHECKING:  # the threshold kernels load where a curve is computed
     from baiuv.thresholds.families import ThresholdParams
 
 __all__ = ["bob_slope_curves", "local_slopes", "bob_slope_summary", "bob_slope_markdown"]

@@ -11,7 +11,7 @@ KL (Theorem ``thm:delta_correct_complex_threshold_glrt``), BoB (Corollary
 the lazy BoB rule evaluated on a geometric grid of times (end of Section
 ``ssec:simulations_stopping_thresholds``, decision D70), and reports stopping times, their
 ratio to the heuristic's and empirical error rates (results), and the wall time per run
-(a timing table, apart from the results: decision D131).
+(a timing table, apart from the results).
 
 Threshold variants are named ``<family>`` or ``<family>-lazy`` (e.g. ``bob-lazy``).
 All variants of one (instance, algorithm, run) share the random stream
@@ -142,10 +142,10 @@ def run_delta_correct_cell(
     """Simulate the runs ``runs`` of one (instance, algorithm, threshold variant) cell.
 
     Run ``r`` uses ``run_seed(seed, "delta_correct", instance.name, algorithm, r)`` for
-    every variant (decision D71). Returns one row per run with the columns
+    every variant. Returns one row per run with the columns
     :data:`RESULT_COLUMNS` (``lower_bound = T*(mu, sigma^2) ln(1/(2.4 delta))``, Lemma
     ``lem:lower_bound_sample_complexity``). ``delta`` or ``log_inv_delta`` (at most one;
-    default ``delta = 0.01``, decision D150).
+    default ``delta = 0.01``).
     """
     if not isinstance(instance, GaussianInstance) or not instance.name:
         raise ValueError("instance must be a named GaussianInstance")
@@ -183,8 +183,8 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
 
     Columns: ``runs``, ``mean`` and ``se`` of the stopping time, ``median``,
     ``ratio`` = mean τ / mean τ of the heuristic threshold (same instance and algorithm),
-    ``paired_ratio`` = mean over runs of τ / τ_heuristic (common random numbers, decision
-    D71; ``nan`` when some run has no heuristic partner), ``errors``, ``error_rate`` and its
+    ``paired_ratio`` = mean over runs of τ / τ_heuristic (common random numbers;
+    ``nan`` when some run has no heuristic partner), ``errors``, ``error_rate`` and its
     Wilson interval (``wilson_low``, ``wilson_high``), ``truncated`` and ``lower_bound``.
     Wall times are summarised apart (:func:`delta_correct_timings_markdown`).
     """
@@ -270,7 +270,7 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
 def delta_correct_timings_markdown(timings: pd.DataFrame, delta: float) -> str:
     """Markdown table of the mean wall time per run of each (instance, algorithm, threshold
     variant) cell, from the experiment's timing file (``instance, algorithm, threshold, run,
-    wall_time``; decision D131). It measures the machine as much as the method, so it is a
+    wall_time``). It measures the machine as much as the method, so it is a
     timing file, never compared between runs."""
     need = {"instance", "algorithm", "threshold", "run", "wall_time"}
     if not need <= set(timings.columns):
@@ -291,7 +291,7 @@ def delta_correct_timings_markdown(timings: pd.DataFrame, delta: float) -> str:
 def lazy_paired_ratios(df: pd.DataFrame) -> pd.DataFrame:
     """Per (instance, algorithm, lazy variant): the per-run ratios ``tau_lazy / tau_eager``
     of the lazy stopping rule against the same family checked at every step, on the same
-    random stream (decision D71): their mean and largest value and the number of pairs."""
+    random stream: their mean and largest value and the number of pairs."""
     rows = []
     lazy = df[df["threshold"].astype(str).str.endswith(LAZY_SUFFIX)]
     for (inst, alg, thr), g in lazy.groupby(["instance", "algorithm", "threshold"], sort=False):

@@ -108,7 +108,7 @@ def replay_state(
 
     Feeding :class:`baiuv.BestArmIdentifier` the observations ``mu_a + sigma_a Z`` with
     ``Z`` and its coins from one generator of ``seed_sequence`` reproduces the simulator's
-    run (decision D72). Returns ``tau``, ``recommendation``, ``counts``, ``means`` and the
+    run. Returns ``tau``, ``recommendation``, ``counts``, ``means`` and the
     plug-in ``variances`` at the stopping time.
     """
     from baiuv.simulation.identify import BestArmIdentifier

@@ -34,9 +34,9 @@ __all__ = [
 
 WHERE = "Sec. ssec:experiments, Fig. fig:random_instances_heuristic_threshold"
 
-#: "on par with fixed": mean τ / mean τ(fixed) in [1/(1+tol), 1+tol] (decision D170).
+#: "on par with fixed": mean τ / mean τ(fixed) in [1/(1+tol), 1+tol].
 ON_PAR_TOLERANCE = 0.25
-#: "similar"/"comparable": ratio of means in [1 - tol, 1 + tol] (decision D170).
+#: "similar"/"comparable": ratio of means in [1 - tol, 1 + tol].
 COMPARABLE_TOLERANCE = 0.2
 #: "several orders of magnitude lower than δ": the 95% Wilson interval of the error rate lies
 #: entirely below δ / ORDERS_FACTOR (two orders; decision D232).
@@ -177,7 +177,7 @@ def _size_claim(times: pd.DataFrame) -> Claim:
 
 def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
     """ "an empirical error which is several order of magnitude lower than δ", for every
-    rule: the 95% Wilson interval entirely below δ/100 (D232); one row per experiment."""
+    rule: the 95% Wilson interval entirely below δ/100; one row per experiment."""
     target = delta / ORDERS_FACTOR
     out = []
     for exp, g in errors.groupby("experiment", sort=False):

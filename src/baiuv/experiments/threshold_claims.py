@@ -19,9 +19,9 @@ from baiuv.registry import THRESHOLD_FAMILIES
 # ----------------------------------------------------------------------------------------
 PAPER_BOX_INITIAL = {0.1: 16, 0.001: 20}
 PAPER_COST = {"kl": 400, "box": 600, "student": 800}
-#: "BoB ≈ KL" in slope: |slope(BoB) - slope(KL)| <= SLOPE_TOL * slope(KL) (decision D170).
+#: "BoB ≈ KL" in slope: |slope(BoB) - slope(KL)| <= SLOPE_TOL * slope(KL).
 SLOPE_TOL = 0.25
-#: "Box ≈ BoB" at large t: BoB/Box in [1 - BOX_BOB_TOL, 1 + BOX_BOB_TOL] (decision D170).
+#: "Box ≈ BoB" at large t: BoB/Box in [1 - BOX_BOB_TOL, 1 + BOX_BOB_TOL].
 BOX_BOB_TOL = 0.10
 
 
@@ -354,7 +354,7 @@ def threshold_claims(
             )
         )
     # Timings are machine-dependent: the report (committed, compared byte for byte) names
-    # where they are, without a number (decision D113).
+    # where they are, without a number (decision D131).
     out.append(
         Claim(
             "thresholds",

@@ -9,7 +9,7 @@ data-dependent ones (kl, bob, ev-bob) on ``streams`` independent streams.
 
 The threshold families, their kernels and the BoB solvers (numba) are imported by the
 functions that compute thresholds, so the job that renders the Markdown tables does not
-import numba (decision D227).
+import numba.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def family_rule(name: str) -> str:
 
 def _grid_points(axis, t_fixed, delta_fixed, log_inv_delta, times) -> list[tuple]:
     """``(x, ln(1/delta), t)`` of each grid point along ``axis`` (levels carried as
-    ``ln(1/delta)``, decision D150: no underflow for large grids)."""
+    ``ln(1/delta)``: no underflow for large grids)."""
     if axis == "delta":
         xs = np.asarray(log_inv_delta, dtype=float)
         if xs.size == 0 or np.any(xs <= 0):

@@ -3,7 +3,7 @@
 Public, validated front-ends to the compiled oracles of :mod:`baiuv.model.oracle`. numba
 and the oracles load with the first characteristic time or allocation a process computes,
 not with this module, so the modules that import it for its names (the experiments, the
-reproduction report) cost a job no numba import unless it computes one (decision D227).
+reproduction report) cost a job no numba import unless it computes one.
 """
 
 from __future__ import annotations

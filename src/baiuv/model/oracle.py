@@ -343,7 +343,7 @@ def _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi):
 
 
 # a Newton step of relative size <= _Y_STEP ends the outer iteration: by quadratic
-# convergence the next iterate is exact to rounding (decision D95)
+# convergence the next iterate is exact to rounding
 _Y_STEP = 1e-10
 
 
@@ -358,7 +358,7 @@ _JOINT_ITERS = 8
 def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
     """Newton's method on the joint system ``g_a(x_a) = y`` (every ``a != best``),
     ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free oracle (unknown or known variances), from
-    ``(y0, xs)`` (decision D213).
+    ``(y0, xs)``.
 
     The nested iteration of :func:`oracle_warm_work` solves every inner equation to rounding
     at every outer iterate; from a nearby instance's solution (Track-and-Stop: statistics
@@ -526,7 +526,7 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
     ls = work[4] if track else work[3]
     if track and beta <= 0.0 and y_hint >= ymax:
         # the hint's instance had a larger y_max: the joint iterations start from the
-        # kept x_a and l_a at the safeguarded iteration's start (decision D224)
+        # kept x_a and l_a at the safeguarded iteration's start
         y_hint = 0.5 * ymax
     if beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
         y = -1.0
@@ -598,6 +598,6 @@ def oracle_fast(mu, s2, best, known, beta):
     """
     K = mu.shape[0]
     # oracle_warm_work directly, with the argument types Track-and-Stop's step passes: a
-    # process that loaded the simulation kernels loads it from numba's cache (D220)
+    # process that loaded the simulation kernels loads it from numba's cache
     T, w, _ = oracle_warm_work(mu, s2, best, known, beta, -1.0, np.zeros(K), np.empty((4, K)))
     return T, w

@@ -139,7 +139,7 @@ def lambda_unknown(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     # smallest value when that value is below both end points' (else the end-point choice).
     # The interior roots are evaluated first; the end points, x log1p(4/sb) and log1p(4/sa),
     # only when a certified lower bound of one (log1p(z) >= 2z/(2+z), widened by 1e-12 for
-    # the rounding of both sides) does not exceed the interior value (decision D212).
+    # the rounding of both sides) does not exceed the interior value.
     in_u = 0.0
     in_v = math.inf
     for i in range(n):
@@ -211,7 +211,7 @@ def tc_unknown_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     Both are widened by :data:`BOUND_MARGIN` relative to ``hi`` (plus ``1e-300``), which
     covers the rounding of the bounds and of the computed :func:`tc_unknown` (the value of
     ``f`` at a polished root of its cubic, never below ``C`` by more than rounding and above
-    it by a second-order term). Decision D210; ``tests/unit/test_transport.py`` checks the
+    it by a second-order term). ``tests/unit/test_transport.py`` checks the
     enclosure on random and extreme inputs. Returns ``(-inf, inf)`` where the caller must
     compute the cost itself (no positive gap, weight or variance, or a non-finite bound).
     """
@@ -250,7 +250,7 @@ def tc_unknown_rational_bounds(mu_a, s2_a, w_a, mu_b, s2_b, w_b):
     <= q`` there: ``hi`` is the known-variance cost (:func:`tc_known`), ``lo`` the
     known-variance cost with variances ``s2_c + D^2/2``. Both are widened as in
     :func:`tc_unknown_bounds` (:func:`_widened`); ``(-inf, inf)`` where that function returns
-    it. A few divisions where :func:`tc_unknown_bounds` takes two ``log1p`` (decision D216)."""
+    it. A few divisions where :func:`tc_unknown_bounds` takes two ``log1p``."""
     if not (mu_a > mu_b and w_a > 0.0 and w_b > 0.0 and s2_a > 0.0 and s2_b > 0.0):
         return -math.inf, math.inf
     d = mu_a - mu_b

@@ -106,7 +106,7 @@ def check_delta(delta) -> float:
 
 
 def log_inv_delta_of(delta=None, log_inv_delta=None, *, prefix: str = "") -> float:
-    """``ln(1/delta)`` from exactly one of ``delta`` and ``log_inv_delta`` (decision D150).
+    """``ln(1/delta)`` from exactly one of ``delta`` and ``log_inv_delta``.
 
     ``delta`` in ``(0, 1)`` gives ``ln(1/delta)`` (``-ln(delta)`` where ``1/delta`` overflows);
     ``log_inv_delta`` is a finite number ``> 0`` taken as it is, so levels far below the

@@ -1,4 +1,4 @@
-"""Many shards per job in local runs; one job per shard on a cluster (decisions D201, D226).
+"""Many shards per job in local runs; one job per shard on a cluster (decision D226).
 
 A shard job spends about 1.5–2 s of CPU before its first run (interpreter, pandas, pyarrow,
 numba, loading the compiled kernels), which at paper scale (360 simulation shards) is as
@@ -102,7 +102,7 @@ class CellBatch(tuple):
     cells would hold ``2 n`` copies of all ``n`` cells: 212 MB for the 360 shards of the
     paper-scale stopping-time experiment, read back by every later run. The ``repr`` of a
     ``CellBatch`` is its number of cells and the SHA-256 of their canonical JSON, which
-    changes with any parameter, file or log of any cell (decision D229). The job itself
+    changes with any parameter, file or log of any cell. The job itself
     receives the cells (a tuple: ``batch[i]``, ``len(batch)``, iteration).
     """
 

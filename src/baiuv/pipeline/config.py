@@ -116,7 +116,7 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
 
 def _message(err, where: str) -> str:
     """The schema error's message; for a ``oneOf`` of required keys (``delta`` or
-    ``log_inv_delta``, decision D150) the alternatives by name."""
+    ``log_inv_delta``) the alternatives by name."""
     alts = err.schema.get("oneOf") if err.validator == "oneOf" else None
     if alts and all(set(a) == {"required"} and len(a["required"]) == 1 for a in alts):
         names = " and ".join(f"{where}.{a['required'][0]}" for a in alts)
@@ -182,7 +182,7 @@ def validate_config_semantics(config: dict) -> None:
 
 
 def _simulation(sim: dict, insts: dict) -> None:
-    """Cross-field checks of ``simulation.experiments`` (decision D62)."""
+    """Cross-field checks of ``simulation.experiments``."""
     for name, spec in (sim.get("experiments") or {}).items():
         field = f"simulation.experiments.{name}"
         kind = spec.get("kind")
@@ -242,7 +242,7 @@ def _publish_path(config: dict, key: str) -> str:
 
 def section_log_inv_delta(section: dict, name: str) -> float:
     """``ln(1/delta)`` of a config section holding exactly one of ``delta`` and
-    ``log_inv_delta`` (decision D150); :class:`ConfigError` naming ``<name>.delta`` /
+    ``log_inv_delta``; :class:`ConfigError` naming ``<name>.delta`` /
     ``<name>.log_inv_delta`` otherwise."""
     from baiuv.model.validate import log_inv_delta_of
 

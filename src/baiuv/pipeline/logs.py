@@ -41,7 +41,7 @@ def end_job() -> NoReturn:
     ``os._exit``. What is skipped is the interpreter's teardown of its modules, which frees
     object by object what a job imported (numba's loaded kernels, pandas, matplotlib,
     seaborn, scipy.stats): about 0.45 s of CPU per job, a tenth of a local run's CPU
-    (decision D221). Call it as the last statement of a pipeline script; a script that
+    Call it as the last statement of a pipeline script; a script that
     raised never reaches it and exits as usual.
     """
     atexit._run_exitfuncs()

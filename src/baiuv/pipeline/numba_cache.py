@@ -94,7 +94,7 @@ def configure_numba_cache(
     """Set ``NUMBA_CACHE_DIR`` in ``env`` (default ``os.environ``) and create the directory.
 
     Inside a SLURM job the node-local directory is seeded once from the shared project
-    cache (see the module docstring and decision D60).
+    cache (see the module docstring).
 
     Parameters
     ----------

@@ -195,7 +195,7 @@ def normalize_plugin_states(plugin) -> bool:
 
     The plugin (``plugin``: its module) compares the whole state string with its failure
     states, so a job cancelled with ``scancel`` (``CANCELLED by 0``) counted as still
-    running and the run waited for it forever (decision D219). Wraps the module's
+    running and the run waited for it forever. Wraps the module's
     ``query_job_status`` once; returns whether the module has that function.
     """
     query = getattr(plugin, "query_job_status", None)

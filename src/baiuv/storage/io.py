@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 # pandas and pyarrow (about 0.4 s of CPU to import) are imported by the functions that read
-# or write tables: the jobs that only write text or copy files do not load them (D223).
+# or write tables: the jobs that only write text or copy files do not load them.
 
 PARAMS_KEY = b"baiuv_params"
 

@@ -5,7 +5,7 @@ the cache keeps the machine code of every function it inlined from *other* modul
 simulation loop inlines the transportation costs, the oracles, the threshold kernels and
 the exact BoB solver). After an edit to one of those, numba would silently keep running the
 old code. Keying the cache directory by :func:`baiuv.storage.provenance.source_hash` makes any
-edit of the package start from a fresh cache (decision D19).
+edit of the package start from a fresh cache.
 
 * ``NUMBA_CACHE_DIR`` set (by the user, or by the workflow for each job, decision D60):
   the cache goes to ``$NUMBA_CACHE_DIR/baiuv-<hash>``;
@@ -14,7 +14,7 @@ edit of the package start from a fresh cache (decision D19).
 
 This must run before any ``@njit(cache=True)`` function of the package is defined: it is
 called at the top of ``baiuv/__init__.py``. It does not import numba itself (about 0.6 s,
-paid by every pipeline job, also those that never run a kernel; decision D105): when numba
+paid by every pipeline job, also those that never run a kernel): when numba
 is not imported yet, a one-shot import hook sets ``numba.core.config.CACHE_DIR`` right after
 numba's configuration module is executed, i.e. before numba can create any cache.
 """
@@ -51,7 +51,7 @@ def _prune(base: Path, keep: Path) -> None:
         for old in dirs[KEEP - 1 :]:
             # a directory used in the last day may belong to a running process of another
             # version of the sources (another checkout): removing it under that process
-            # makes numba fail when it writes its index (decision D123)
+            # makes numba fail when it writes its index
             if now - old.stat().st_mtime > MIN_AGE_S:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:  # pragma: no cover - concurrent pruning

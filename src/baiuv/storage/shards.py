@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from baiuv.storage.io import read_table, write_table
 
-if TYPE_CHECKING:  # imported where tables are built: see baiuv.storage.io (D223)
+if TYPE_CHECKING:  # imported where tables are built: see baiuv.storage.io
     import pandas as pd
 
 __all__ = [
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: Columns of the run tables that measure time: they go to timing files, never to result
-#: files (decision D131).
+#: files.
 TIMING_COLUMNS = ("wall_time",)
 
 #: Columns that identify a run in the experiments' run tables; those present in a table are

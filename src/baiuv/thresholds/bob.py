@@ -608,7 +608,7 @@ def ipopt_solution(
 ) -> float:
     """Objective value at the point Ipopt returns for the BoB (or EV-BoB) NLP, checked for
     feasibility but *not* certified against the global maximum (the program is not convex,
-    decision D30): what Ipopt alone gives, for the agreement table of the pipeline. Use
+    see the module docstring): what Ipopt alone gives, for the agreement table of the pipeline. Use
     :func:`solve_bob` for a threshold.
 
     Raises

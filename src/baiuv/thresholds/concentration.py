@@ -3,7 +3,7 @@
 
 All terms depend on ``delta`` only through a logarithmic term ``L``. The numba scalar
 kernels (``*_L``) take ``L`` directly; the public functions take ``delta`` or, equivalently,
-``log_inv_delta = ln(1/delta)`` (exactly one of them; decision D150: levels far below the
+``log_inv_delta = ln(1/delta)`` (exactly one of them: levels far below the
 smallest double, e.g. ``ln(1/delta) = 1000``, are exact) and build ``L = ln(c) + ln(1/delta)``
 as the statement they implement does:
 

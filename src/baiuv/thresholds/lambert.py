@@ -146,7 +146,7 @@ def log_wbar_0_scalar(x: float) -> float:
 
 # Elementwise maps as plain njit loops (compiled on first use), not ``numba.vectorize``
 # ufuncs with eager signatures: those are built at import time, which every pipeline job
-# would pay even when it never evaluates a Lambert function (decision D105).
+# would pay even when it never evaluates a Lambert function.
 _WBAR_M1 = 0
 _LOG_WBAR_0 = 1
 
