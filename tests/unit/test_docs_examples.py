@@ -1,5 +1,5 @@
-"""The Python examples of ``docs/library.md`` run, and the values their comments show are
-what the code returns.
+"""The Python examples of ``docs/library.md`` and the README run, and the values their
+comments show are what the code returns.
 
 A line ``expression  # ... -> 336.37`` must evaluate to that number at the precision
 written; a line ``print(...)  # -> 1 glr 8211`` must print exactly the text after the
@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "library.md"
+REPO = Path(__file__).resolve().parents[2]
+PAGES = [REPO / "docs" / "library.md", REPO / "README.md"]
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 ARROW = re.compile(r"#.*->\s*(.+?)\s*$")
 
 
 def _blocks() -> list[str]:
-    return BLOCK.findall(PAGE.read_text())
+    return [b for page in PAGES for b in BLOCK.findall(page.read_text())]
 
 
 def _checks(block: str) -> list[tuple[int, str, str]]:
@@ -45,10 +46,10 @@ def _run(block: str) -> tuple[dict[int, object], dict[int, str]]:
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             if isinstance(node, ast.Expr):
-                code = compile(ast.Expression(node.value), PAGE.name, "eval")
+                code = compile(ast.Expression(node.value), "<docs>", "eval")
                 values[node.lineno] = eval(code, namespace)
             else:
-                exec(compile(ast.Module([node], []), PAGE.name, "exec"), namespace)
+                exec(compile(ast.Module([node], []), "<docs>", "exec"), namespace)
         printed[node.lineno] = buf.getvalue()
     return values, printed
 
