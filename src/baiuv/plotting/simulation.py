@@ -75,7 +75,7 @@ def stopping_time_figure(
     ``T*(mu, sigma^2) ln(1/(2.4 delta))``; both averaged over the instances for the random
     experiment (decision D49). A box whose quartiles coincide is a flat line (e.g. FHN
     stopping at the end of its initialisation); it is annotated with the share of the runs
-    at that stopping time (:func:`collapsed_box`).
+    at that stopping time (:func:`collapsed_box`, decision D251).
 
     Parameters
     ----------
