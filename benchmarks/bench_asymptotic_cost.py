@@ -1,27 +1,49 @@
-"""Benchmark: cost of the asymptotic experiment (runs at ln(1/delta) up to 1000).
+"""Benchmark: cost of the asymptotic experiment (runs at ln(1/delta) up to 1000), and the
+runs per point that resolve its constants to a given precision.
 
 Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper-extended.yaml]
-[--repeats 1] [--level 1000]``.
+[--repeats 1] [--level 1000] [--instances standard] [--resolution 0.01]
+[--runs-csv runs.csv]``.
 
-For every (instance, cell) of the config's ``asymptotic`` section, simulates ``--repeats``
-runs at ``ln(1/delta) = --level`` (default: the largest level of the config) after a
-warm-up run, and prints the stopping time, the CPU seconds per run and per sample
-(``time.process_time``: the machine is shared, wall time would count other jobs). Since
-``E[tau]`` grows linearly in ``ln(1/delta)``, the cost of the config is estimated as
+For every (instance, cell) of the config's ``asymptotic`` section (or of ``--instances``),
+simulates ``--repeats`` runs at ``ln(1/delta) = --level`` (default: the largest level of the
+config) after a warm-up run, and prints the stopping time, the CPU seconds per run and per
+sample (``time.process_time``: the machine is shared, wall time would count other jobs).
+Since ``E[tau]`` grows linearly in ``ln(1/delta)``, the cost of the config is estimated as
 ``sum over cells of runs x (CPU s per run at the level) x sum(levels)/level``
 (small levels are cheaper than this scaling, so the estimate is an upper bound up to
 per-job overheads).
+
+With two repeats or more it also prints ``cv``, the standard deviation of one run's
+``tau/ln(1/delta)`` over the cell's constant ``C``, and the runs per point
+``ceil((z cv / resolution)^2)`` (:func:`baiuv.experiments.asymptotic_claims.runs_for_resolution`,
+``z`` the normal quantile of the section's ``level``) whose interval of
+``E[tau]/ln(1/delta)`` has a half-width of ``--resolution`` times ``C``, the precision the
+report's rows print as "resolves the constant to ±...". ``--runs-csv`` writes each run's
+``instance, algorithm, threshold, log_inv_delta, stopping_time``.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import math
+import statistics
+import sys
 import time
 
 import yaml
 
-from baiuv.experiments.asymptotic import asymptotic_instances, asymptotic_levels, asymptotic_pairs
+from baiuv.experiments.asymptotic import (
+    THEORY,
+    asymptotic_instances,
+    asymptotic_levels,
+    asymptotic_pairs,
+    theoretical_constants,
+)
+from baiuv.experiments.asymptotic_claims import runs_for_resolution
 from baiuv.simulation.engine import RunSettings, simulate_run
+from baiuv.storage.provenance import machine_description
 
 
 def main() -> None:
@@ -29,6 +51,9 @@ def main() -> None:
     ap.add_argument("--config", default="config/paper-extended.yaml")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--level", type=float, default=None)
+    ap.add_argument("--instances", nargs="*", default=None)
+    ap.add_argument("--resolution", type=float, default=0.01)
+    ap.add_argument("--runs-csv", default=None)
     a = ap.parse_args()
     cfg = yaml.safe_load(open(a.config))
     if "instances" not in cfg:  # an overlay (config/paper-extended.yaml) of config/paper.yaml
@@ -38,14 +63,22 @@ def main() -> None:
     levels = asymptotic_levels(sec)
     level = a.level if a.level is not None else levels[-1]
     scale = sum(levels) / level
-    n0 = int(sec.get("n0", 6))
+    n0, beta, conf = int(sec.get("n0", 6)), float(sec.get("beta", 0.5)), float(sec["level"])
     total = 0.0
+    rows = []
+    print("command: python benchmarks/bench_asymptotic_cost.py " + " ".join(sys.argv[1:]))
+    print(f"machine: {machine_description()}")
     print(f"config {a.config}: levels {[round(x, 3) for x in levels]}, scale sum/level {scale:.3f}")
+    print(f"{a.repeats} runs per cell at ln(1/delta) = {level:g}")
     print(
         f"{'instance':<10} {'algorithm':<8} {'threshold':<10} {'tau':>9} {'tau/L':>8} "
+        f"{'cv':>7} {'runs ±' + format(a.resolution, '.0%'):>9} "
         f"{'CPU s/run':>10} {'µs/sample':>10} {'runs':>6} {'est. CPU s':>11}"
     )
     for ai in asymptotic_instances(sec["instances"], named):
+        if a.instances is not None and ai.name not in a.instances:
+            continue
+        consts = theoretical_constants(ai.instance.mu, ai.instance.sigma2, beta)
         for alg, thr in asymptotic_pairs(sec):
             warm = RunSettings(log_inv_delta=level, threshold=thr, n0=n0, max_samples=50)
             simulate_run(ai.instance, alg, settings=warm, experiment="bench-warmup")
@@ -56,18 +89,28 @@ def main() -> None:
                 out = simulate_run(ai.instance, alg, settings=s, experiment="bench", run=r)
                 cpu += time.process_time() - t0
                 taus.append(out["stopping_time"])
+                rows.append((ai.name, alg, thr, level, out["stopping_time"]))
             per_run = cpu / a.repeats
             tau = sum(taus) / len(taus)
             est = per_run * scale * ai.runs
             total += est
+            cv, need = math.nan, "-"
+            if a.repeats >= 2:
+                cv = statistics.stdev(taus) / level / consts[THEORY[alg][0]]
+                need = str(runs_for_resolution(cv, a.resolution, conf))
             print(
-                f"{ai.name:<10} {alg:<8} {thr:<10} {tau:9.0f} {tau / level:8.3f} "
-                f"{per_run:10.3f} {per_run / tau * 1e6:10.2f} {ai.runs:6d} {est:11.0f}"
+                f"{ai.name:<10} {alg:<8} {thr:<10} {tau:9.0f} {tau / level:8.3f} {cv:7.4f} "
+                f"{need:>9} {per_run:10.3f} {per_run / tau * 1e6:10.2f} {ai.runs:6d} {est:11.0f}"
             )
     print(
         f"estimated CPU time of the asymptotic runs of {a.config}: {total:.0f} s "
         f"({total / 60:.1f} CPU minutes, {total / 120:.1f} minutes on 2 idle cores)"
     )
+    if a.runs_csv:
+        with open(a.runs_csv, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["instance", "algorithm", "threshold", "log_inv_delta", "stopping_time"])
+            w.writerows(rows)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,37 @@ def test_audit_resolving_config_resolves_delta():
     assert cfg["runs"] >= runs_to_resolve(cfg["delta"], cfg["level"])
 
 
+def test_asymptotic_standard_runs_resolve_one_percent():
+    """config/paper-extended.yaml's runs on the standard instance resolve every cell's
+    constant C to ±1 % at the section's level: with cv = sd(τ/ln(1/δ))/C measured by the
+    pilot (tests/data/asymptotic_standard_pilot.csv, ln(1/δ) = 1000) at its 95 % upper
+    confidence bound (chi-square), z·cv/sqrt(runs) <= 1 %. Fails if the runs are lowered
+    below what the pilot needs, or if a cell of the section has no pilot."""
+    import numpy as np
+    import pandas as pd
+    from scipy.stats import chi2
+
+    from baiuv.experiments.asymptotic import THEORY, asymptotic_pairs, theoretical_constants
+    from baiuv.experiments.asymptotic_claims import resolution_of_runs, runs_for_resolution
+
+    base = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
+    sec = yaml.safe_load((ROOT / "config" / "paper-extended.yaml").read_text())["asymptotic"]
+    (runs,) = [s["runs"] for s in sec["instances"] if s.get("instance") == "standard"]
+    (std,) = [i for i in base["instances"] if i["name"] == "standard"]
+    consts = theoretical_constants(std["mu"], std["sigma2"], float(sec["beta"]))
+    pilot = pd.read_csv(ROOT / "tests" / "data" / "asymptotic_standard_pilot.csv", comment="#")
+    level = float(sec["level"])
+    for alg, thr in asymptotic_pairs(sec):
+        g = pilot[(pilot.algorithm == alg) & (pilot.threshold == thr)]
+        assert len(g) >= 20, f"no pilot for {alg} + {thr}"
+        m = len(g)
+        cv = (g.stopping_time / g.log_inv_delta).std(ddof=1) / consts[THEORY[alg][0]]
+        upper = cv * np.sqrt((m - 1) / chi2.ppf(1 - level, m - 1))
+        need = runs_for_resolution(upper, 0.01, level)
+        assert runs >= need, f"{alg} + {thr}: {runs} runs, {need} needed for ±1 %"
+        assert resolution_of_runs(upper, runs, level) <= 0.01
+
+
 def test_publish_destinations():
     """config.yaml publishes to the committed figures/ and docs/reproduction.md; test.yaml
     (merged into it by --configfile) overrides both keys with a git-ignored folder."""

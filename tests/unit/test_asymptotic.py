@@ -519,3 +519,38 @@ def test_limit_verdict_reads_the_claim_as_an_upper_bound():
     assert v == NOT_CHECKABLE and f"> {FIT_CHI2_MAX:g}" in reason and "±2.0%" in reason
     v, reason = limit_verdict(SimpleNamespace(**{**base, "fit_dof": 0}))
     assert v == NOT_CHECKABLE and "0 degrees of freedom" in reason
+
+
+def test_runs_for_resolution_matches_the_rows_half_width():
+    """The formula behind the configured runs gives the half-width the rows print: with
+    ``n`` runs of standard deviation ``cv C`` the interval of :func:`summarize_asymptotic`
+    at one level is ``±resolution_of_runs(cv, n) C``; ``runs_for_resolution`` is the
+    smallest ``n`` reaching the target (checked against its neighbours)."""
+    from baiuv.experiments.asymptotic_claims import resolution_of_runs, runs_for_resolution
+
+    rng = np.random.default_rng(3)
+    L, n = 1000.0, 57
+    taus = 336.0 * L * (1 + 0.05 * rng.standard_normal(n))
+    runs = pd.DataFrame(
+        {
+            "instance": "standard",
+            "algorithm": "TaS",
+            "threshold": "kl",
+            "log_inv_delta": L,
+            "stopping_time": taus,
+            "correct": True,
+        }
+    )
+    row = summarize_asymptotic(runs, {"standard": STANDARD}).iloc[0]
+    C = float(row["theory"])
+    cv = float(np.std(taus / L, ddof=1)) / C
+    half = (row["ratio_high"] - row["ratio_low"]) / 2 / C
+    assert resolution_of_runs(cv, n) == pytest.approx(half, rel=1e-12)
+    for cv, res in ((0.06, 0.01), (0.0486, 0.01), (0.2, 0.05), (0.013, 0.001)):
+        m = runs_for_resolution(cv, res)
+        assert resolution_of_runs(cv, m) <= res < resolution_of_runs(cv, m - 1)
+        assert m == math.ceil((1.959963984540054 * cv / res) ** 2)
+    assert runs_for_resolution(0.06, 0.01) == 139
+    for bad in ((-0.1, 0.01), (0.05, 0.0), (0.05, 1.5), (math.nan, 0.01)):
+        with pytest.raises(ValueError):
+            runs_for_resolution(*bad)

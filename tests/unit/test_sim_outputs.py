@@ -99,3 +99,42 @@ def test_log_box_stats_whiskers_in_log_space():
     assert st["mean"] == pytest.approx(x.mean())
     with pytest.raises(ValueError, match="positive"):
         log_box_stats(np.array([0.0, 1.0]), "a")
+
+
+def test_collapsed_box_share_counted_from_the_data():
+    """A box whose quartiles coincide (FHN stopping at its initialisation on the easy
+    instance) is annotated with the share of runs at that value, counted here by hand."""
+    from baiuv.plotting.simulation import collapsed_box, collapsed_label
+
+    x = np.array([235.0] * 23 + [239.0, 250.0, 301.0])  # 23 of 26 at 235: 88 %
+    value, share = collapsed_box(x)
+    assert value == 235.0 and share == pytest.approx(23 / 26)
+    assert collapsed_label(value, share) == "88 % of\nruns at\nτ = 235"
+    assert collapsed_box(np.array([10.0, 20.0, 30.0, 40.0])) is None
+    with pytest.raises(ValueError, match="non-empty"):
+        collapsed_box(np.array([]))
+
+
+def test_figure_annotates_collapsed_boxes_only(tmp_path):
+    """In the figure, the flat box carries the share of its runs at its value; the others
+    carry nothing; the figure is byte-identical when drawn twice."""
+    from baiuv.plotting.simulation import stopping_time_figure
+    from baiuv.storage.io import save_figure
+
+    df = _toy()
+    flat = (df.algorithm == "uniform") & (df.experiment == "standard")
+    df.loc[flat, "stopping_time"] = np.where(
+        df.loc[flat, "run"] < 31, 235, 300 + df.loc[flat, "run"]
+    )
+    fig = stopping_time_figure(df, ["random", "standard"], ["TaS", "EV-TaS", "uniform"])
+    axes = [ax for ax in fig.axes if ax.get_title()]
+    assert [t.get_text() for t in axes[0].texts] == []
+    (text,) = axes[1].texts
+    assert text.get_text() == "78 % of\nruns at\nτ = 235"  # 31 of 40 runs
+    assert text.xy == (3, 235.0)  # the third box
+    paths = [tmp_path / "a.png", tmp_path / "b.png"]
+    for p in paths:
+        save_figure(
+            stopping_time_figure(df, ["random", "standard"], ["TaS", "EV-TaS", "uniform"]), [p]
+        )
+    assert paths[0].read_bytes() == paths[1].read_bytes()

@@ -5,18 +5,55 @@ experiments: the paper states these results as theorems, not as experiments)."""
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.experiments.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 from baiuv.registry import TIGHT
 
-__all__ = ["FIT_CHI2_MAX", "asymptotic_claims", "limit_verdict"]
+__all__ = [
+    "FIT_CHI2_MAX",
+    "asymptotic_claims",
+    "limit_verdict",
+    "resolution_of_runs",
+    "runs_for_resolution",
+]
 
 
 #: The second-order fit is read only when it fits: at least one degree of freedom and
 #: chi^2/dof at most this (decision D154); otherwise the data cannot resolve the limit.
 FIT_CHI2_MAX = 3.0
+
+
+def resolution_of_runs(cv: float, runs: int, level: float = 0.95) -> float:
+    """Relative half-width ``z sqrt(cv^2 / runs)`` of the ``level`` interval of the ratio
+    ``E[tau]/ln(1/delta)`` at one level, as a fraction of the constant ``C``, when one run's
+    ``tau/ln(1/delta)`` has standard deviation ``cv * C`` (what the rows print as "resolves
+    the constant to ±...": ``(ratio_high - ratio_low)/2/C``)."""
+    if not (cv >= 0.0 and math.isfinite(cv)):
+        raise ValueError(f"cv must be a finite number >= 0, got {cv!r}")
+    if int(runs) != runs or runs < 2:
+        raise ValueError(f"runs must be an integer >= 2, got {runs!r}")
+    if not (0.0 < level < 1.0):
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return NormalDist().inv_cdf(0.5 + 0.5 * level) * cv / math.sqrt(runs)
+
+
+def runs_for_resolution(cv: float, resolution: float, level: float = 0.95) -> int:
+    """Smallest number of runs ``n >= 2`` with :func:`resolution_of_runs` ``(cv, n) <=
+    resolution``: ``n = ceil((z cv / resolution)^2)``, ``z`` the two-sided ``level``
+    normal quantile (e.g. ``cv = 0.06`` and ``±1 %`` at 95 %: 139 runs)."""
+    if not (0.0 < resolution < 1.0):
+        raise ValueError(f"resolution must be in (0, 1), got {resolution!r}")
+    resolution_of_runs(cv, 2, level)  # checks cv and level
+    z = NormalDist().inv_cdf(0.5 + 0.5 * level)
+    n = max(2, math.ceil((z * cv / resolution) ** 2))
+    while resolution_of_runs(cv, n, level) > resolution:  # floating-point rounding of ceil
+        n += 1
+    return n
 
 
 def limit_verdict(r) -> tuple[str, str]:

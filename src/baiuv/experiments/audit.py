@@ -56,6 +56,7 @@ __all__ = [
     "audit_instances",
     "audit_markdown",
     "audit_n0",
+    "audit_settings",
     "audit_summary",
     "check_audit_config",
     "explain_flagged",
@@ -223,6 +224,26 @@ RUN_COLUMNS = [
 ]
 
 
+def audit_settings(
+    algorithm: str,
+    n0: int,
+    *,
+    delta: float = 0.01,
+    threshold: str = "heuristic",
+    settings: Mapping | None = None,
+) -> RunSettings:
+    """The :class:`RunSettings` of the audit runs of ``algorithm`` with initial size ``n0``
+    (for FHN1/FHN2 their own initial sample size ``fhn_n0``); ``settings`` holds the
+    fields shared with the ``simulation`` section (:data:`SHARED_SETTINGS`)."""
+    alg = get_algorithm(algorithm)
+    if int(n0) != n0 or n0 < 2:
+        raise ValueError(f"n0 must be an integer >= 2, got {n0!r}")
+    extra = {k: v for k, v in dict(settings or {}).items() if k not in ("n0", "fhn_n0")}
+    if alg.kernel == "fhn":
+        return RunSettings(delta=delta, threshold=threshold, fhn_n0=int(n0), **extra)
+    return RunSettings(delta=delta, threshold=threshold, n0=int(n0), **extra)
+
+
 def run_audit_shard(
     instances: Sequence[AuditInstance],
     algorithm: str,
@@ -251,13 +272,7 @@ def run_audit_shard(
     alg = get_algorithm(algorithm)
     if int(runs) != runs or runs < 1:
         raise ValueError(f"runs must be a positive integer, got {runs!r}")
-    if int(n0) != n0 or n0 < 2:
-        raise ValueError(f"n0 must be an integer >= 2, got {n0!r}")
-    extra = {k: v for k, v in dict(settings or {}).items() if k not in ("n0", "fhn_n0")}
-    if alg.kernel == "fhn":
-        s = RunSettings(delta=delta, threshold=threshold, fhn_n0=int(n0), **extra)
-    else:
-        s = RunSettings(delta=delta, threshold=threshold, n0=int(n0), **extra)
+    s = audit_settings(alg.name, n0, delta=delta, threshold=threshold, settings=settings)
     insts = list(instances)
     cells = [
         {"instance": a.instance_id, "family": a.family, "algorithm": alg.name, "n0": int(n0)}

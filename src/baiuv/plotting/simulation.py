@@ -39,6 +39,26 @@ def log_box_stats(values: np.ndarray, label: str) -> dict:
     return st
 
 
+def collapsed_box(values: np.ndarray) -> tuple[float, float] | None:
+    """``(value, share)`` when the quartiles of ``values`` coincide (a box drawn as a flat
+    line): the common quartile value and the share of ``values`` equal to it; ``None``
+    otherwise. Quartiles as :func:`log_box_stats` computes them (linear interpolation;
+    ``log10`` is increasing, so they coincide on either scale)."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        raise ValueError("values must be non-empty")
+    q1, q3 = np.percentile(values, [25.0, 75.0])
+    if q1 != q3:
+        return None
+    return float(q1), float(np.mean(values == q1))
+
+
+def collapsed_label(value: float, share: float) -> str:
+    """Annotation of a collapsed box in three short lines, narrow enough for one box, e.g.
+    ``"92 % of\\nruns at\\nτ = 235"``."""
+    return f"{100.0 * share:.0f} % of\nruns at\nτ = {value:g}"
+
+
 def stopping_time_figure(
     df: pd.DataFrame,
     experiments: Sequence[str] | None = None,
@@ -53,7 +73,9 @@ def stopping_time_figure(
     Figure 2 draws, ``T*(mu, sigma^2) ln(1/delta)`` (its caption calls it "lower bound"),
     the dotted one the lower bound of Lemma ``lem:lower_bound_sample_complexity`` as stated,
     ``T*(mu, sigma^2) ln(1/(2.4 delta))``; both averaged over the instances for the random
-    experiment (decision D49).
+    experiment (decision D49). A box whose quartiles coincide is a flat line (e.g. FHN
+    stopping at the end of its initialisation); it is annotated with the share of the runs
+    at that stopping time (:func:`collapsed_box`, decision D251).
 
     Parameters
     ----------
@@ -110,6 +132,20 @@ def stopping_time_figure(
             if is_plug_in(a):
                 patch.set_hatch("///")
                 patch.set_alpha(0.65)
+        for pos, a in enumerate(present, 1):
+            collapsed = collapsed_box(sub.loc[sub["algorithm"] == a, "stopping_time"])
+            if collapsed is not None:  # the box is a line: say how many runs it holds
+                ax.annotate(
+                    collapsed_label(*collapsed),
+                    (pos, collapsed[0]),
+                    xytext=(0, -6),
+                    textcoords="offset points",
+                    ha="center",
+                    va="top",
+                    fontsize=6.5,
+                    linespacing=1.1,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+                )
         ax.set_xticks(range(1, len(present) + 1), present, fontsize=8)
         for value, style in (("reference_line", "--"), ("lower_bound", ":")):
             y = float(sub[value].mean())
@@ -165,4 +201,11 @@ def lower_bounds(df: pd.DataFrame) -> pd.Series:
     return df.groupby("experiment")["lower_bound"].mean()
 
 
-__all__ = ["PAGE_WIDTH", "log_box_stats", "lower_bounds", "stopping_time_figure"]
+__all__ = [
+    "PAGE_WIDTH",
+    "collapsed_box",
+    "collapsed_label",
+    "log_box_stats",
+    "lower_bounds",
+    "stopping_time_figure",
+]

@@ -1,15 +1,15 @@
 """HTML of the Markdown the pipeline writes, for the Snakemake report (which shows HTML
-inline, not Markdown); the Markdown tables themselves come from :mod:`baiuv.tables`."""
+inline, not Markdown): parsed by markdown-it-py (CommonMark and GitHub tables, the parser
+the documentation's MyST pages use); the Markdown tables themselves come from
+:mod:`baiuv.tables`."""
 
 from __future__ import annotations
 
 import html
 import re
 
-# ----------------------------------------------------------------------------------------
-# HTML: the same tables readable inside the Snakemake report (which does not render
-# Markdown), from the Markdown the pipeline writes for GitHub.
-# ----------------------------------------------------------------------------------------
+from baiuv._extras import import_module
+
 VERDICT_STYLE = {
     # verdict -> (CSS class, symbol)
     "reproduced": ("verdict-reproduced", "✓"),
@@ -40,121 +40,43 @@ td[class^="verdict-"] { white-space: nowrap; }
 _NUM = re.compile(r"^[-−+]?(\d[\d,]*\.?\d*|\.\d+)(e[-+]?\d+)?%?$|^[-−]?∞$|^–$", re.I)
 
 
-def _inline(text: str) -> str:
-    """Escape ``text`` and render inline Markdown: code spans, bold, italics, links."""
-    parts = re.split(r"(`[^`]*`)", text)
-    out = []
-    for part in parts:
-        if len(part) >= 2 and part.startswith("`") and part.endswith("`"):
-            out.append("<code>" + html.escape(part[1:-1]) + "</code>")
+def _parser():
+    """CommonMark with GitHub tables (markdown-it-py, the parser of the documentation's
+    MyST pages); raw HTML in the text is escaped, not passed through."""
+    markdown_it = import_module("markdown_it", "the report's HTML pages")
+    return markdown_it.MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def _style_cells(tokens) -> None:
+    """Verdict cells coloured with their symbol, numeric cells right-aligned (CSS classes
+    of :data:`PAGE_CSS`), on the parsed token stream."""
+    for tok, inline in zip(tokens, tokens[1:], strict=False):
+        if tok.type != "td_open" or inline.type != "inline":
             continue
-        s = html.escape(part, quote=False)
-        s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
-        s = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", s)
-        s = re.sub(
-            r"\[([^\]]+)\]\(([^)\s]+)\)",
-            lambda m: f'<a href="{html.escape(m.group(2))}">{m.group(1)}</a>',
-            s,
-        )
-        out.append(s)
-    return "".join(out)
-
-
-def _split_row(line: str) -> list[str]:
-    line = line.strip()
-    if line.startswith("|"):
-        line = line[1:]
-    if line.endswith("|") and not line.endswith("\\|"):
-        line = line[:-1]
-    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)]
-
-
-def _cell(tag: str, text: str) -> str:
-    if tag == "td" and text in VERDICT_STYLE:
-        cls, symbol = VERDICT_STYLE[text]
-        return f'<td class="{cls}">{symbol} {html.escape(text)}</td>'
-    cls = ' class="num"' if tag == "td" and _NUM.match(text) else ""
-    return f"<{tag}{cls}>{_inline(text)}</{tag}>"
-
-
-def _table_html(lines: list[str]) -> str:
-    header = _split_row(lines[0])
-    rows = [_split_row(x) for x in lines[2:]]
-    out = ['<div class="table-wrap"><table>', "<thead><tr>"]
-    out += [_cell("th", c) for c in header]
-    out.append("</tr></thead><tbody>")
-    for r in rows:
-        r = r + [""] * (len(header) - len(r))
-        out.append("<tr>" + "".join(_cell("td", c) for c in r) + "</tr>")
-    out.append("</tbody></table></div>")
-    return "\n".join(out)
-
-
-def _is_separator(line: str) -> bool:
-    return bool(re.match(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$", line))
+        text = inline.content
+        if text in VERDICT_STYLE:
+            cls, symbol = VERDICT_STYLE[text]
+            tok.attrSet("class", cls)
+            if inline.children:
+                inline.children[0].content = f"{symbol} {inline.children[0].content}"
+        elif _NUM.match(text):
+            tok.attrSet("class", "num")
 
 
 def markdown_to_html(md: str) -> str:
-    """HTML body of the Markdown this package writes: headings, paragraphs, bullet lists,
-    GitHub tables (verdict cells coloured, numbers right-aligned), inline code, bold,
-    italics and links. Everything else is escaped text."""
-    lines = md.splitlines()
-    out: list[str] = []
-    para: list[str] = []
-    items: list[str] = []
-
-    def flush():
-        if para:
-            out.append("<p>" + _inline(" ".join(s.strip() for s in para)) + "</p>")
-            para.clear()
-        if items:
-            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
-            items.clear()
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            flush()
-            i += 1
-            continue
-        m = re.match(r"^(#{1,6})\s+(.*)$", line)
-        if m:
-            flush()
-            n = len(m.group(1))
-            out.append(f"<h{n}>{_inline(m.group(2).strip())}</h{n}>")
-            i += 1
-            continue
-        if line.lstrip().startswith("|") and i + 1 < len(lines) and _is_separator(lines[i + 1]):
-            flush()
-            j = i + 2
-            while j < len(lines) and lines[j].lstrip().startswith("|"):
-                j += 1
-            out.append(_table_html(lines[i:j]))
-            i = j
-            continue
-        m = re.match(r"^\s*[-*]\s+(.*)$", line)
-        if m:
-            if para:
-                flush()
-            items.append(m.group(1))
-            i += 1
-            continue
-        if items and line.startswith("  "):  # continuation of a list item
-            items[-1] += " " + line.strip()
-            i += 1
-            continue
-        if items:
-            flush()
-        para.append(line)
-        i += 1
-    flush()
-    return "\n".join(out)
+    """HTML body of Markdown (CommonMark and GitHub tables): tables wrapped to scroll
+    horizontally, verdict cells coloured, numbers right-aligned."""
+    parser = _parser()
+    tokens = parser.parse(md)
+    _style_cells(tokens)
+    body = parser.renderer.render(tokens, parser.options, {})
+    body = body.replace("<table>", '<div class="table-wrap"><table>')
+    return body.replace("</table>", "</table></div>").rstrip("\n")
 
 
 def html_page(title: str, body: str, note: str = "") -> str:
     """A self-contained HTML document (inline CSS, no script, no external resource)."""
-    note_html = f'<p class="note">{_inline(note)}</p>\n' if note else ""
+    note_html = f'<p class="note">{_parser().renderInline(note)}</p>\n' if note else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">\n'
