@@ -24,6 +24,7 @@ PIPELINE_PACKAGES = {
     "seaborn": "seaborn",
     "yaml": "PyYAML",
     "jsonschema": "jsonschema",
+    "markdown_it": "markdown-it-py",
     "snakemake": "snakemake",
 }
 
