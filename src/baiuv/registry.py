@@ -55,7 +55,7 @@ validates a configuration.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "FAMILIES",
     "GLR_FAMILIES",
     "LAZY_SUFFIX",
+    "PAPER_FAMILIES",
     "PARAMETERS",
     "Parameter",
     "THRESHOLD_FAMILIES",
@@ -87,7 +88,9 @@ RULE_TCI = 3
 RULE_DKM = 4
 RULE_FWS = 5
 
-#: Codes of the threshold families in :func:`baiuv.thresholds.kernels.pair_threshold_kernel`.
+#: Codes of the threshold families in :func:`baiuv.thresholds.kernels.pair_threshold_kernel`;
+#: ``THRESHOLD_CUSTOM`` is the code a family registered with its own kernel runs with.
+THRESHOLD_CUSTOM = -1
 HEURISTIC = 0
 STUDENT = 1
 BOX = 2
@@ -96,12 +99,33 @@ BOB = 4
 EV_STUDENT = 5
 EV_BOX = 6
 EV_BOB = 7
-#: Not a registry family: the Student-calibrated heuristic of the EV-GLR rule, run only by
-#: :mod:`baiuv.experiments.ev_remedies` (decision record there).
 EV_HEURISTIC_STUDENT = 8
 
 KERNELS = ("glr", "fhn")
+#: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
+LAZY_SUFFIX = "-lazy"
 WRAPPERS = ("adapted", "EV", "baseline")
+
+
+def _check_function(value, what: str) -> None:
+    """``ValueError`` unless ``value`` is callable or names one as ``"module:function"``."""
+    if isinstance(value, str):
+        mod, _, fn = value.partition(":")
+        if not (mod and fn.isidentifier()):
+            raise ValueError(f"{what} must be 'module:function', got {value!r}")
+    elif not callable(value):
+        raise ValueError(f"{what} must be a compiled function or 'module:function', got {value!r}")
+
+
+def _load_function(value, what: str):
+    """``value`` itself, or the function that ``"module:function"`` names (imported now)."""
+    if value is None or not isinstance(value, str):
+        return value
+    mod, _, fn = value.partition(":")
+    try:
+        return getattr(importlib.import_module(mod), fn)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"{what}: cannot import {value!r} ({e})") from e
 
 
 # -------------------------------------------------------------------------- parameters
@@ -222,14 +246,7 @@ class Algorithm:
                     "step is only for a glr rule without a RULE_* code (kernel='glr', rule "
                     f"left unset), got kernel={self.kernel!r}, rule={self.rule!r}"
                 )
-            if isinstance(self.step, str):
-                mod, _, fn = self.step.partition(":")
-                if not (mod and fn.isidentifier()):
-                    raise ValueError(f"step must be 'module:function', got {self.step!r}")
-            elif not callable(self.step):
-                raise ValueError(
-                    f"step must be a compiled function or 'module:function', got {self.step!r}"
-                )
+            _check_function(self.step, "step")
         elif self.kernel == "glr" and (not isinstance(self.rule, int) or self.rule < 0):
             raise ValueError(
                 f"rule must be a RULE_* code >= 0 for a glr rule (or give a step kernel), "
@@ -252,15 +269,7 @@ class Algorithm:
     def step_kernel(self):
         """The compiled step kernel of a rule registered with ``step`` (imported from
         ``"module:function"`` on first use), ``None`` for a built-in rule."""
-        if self.step is None or not isinstance(self.step, str):
-            return self.step
-        mod, _, fn = self.step.partition(":")
-        try:
-            return getattr(importlib.import_module(mod), fn)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(
-                f"step of algorithm {self.name!r}: cannot import {self.step!r} ({e})"
-            ) from e
+        return _load_function(self.step, f"step of algorithm {self.name!r}")
 
     @property
     def wrapped(self) -> bool:
@@ -338,15 +347,22 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 
-def register(algorithm: Algorithm, *, replace: bool = False) -> Algorithm:
-    """Add ``algorithm`` to :data:`ALGORITHMS` (``ValueError`` if the name is taken, unless
-    ``replace``). Returns it."""
-    if not isinstance(algorithm, Algorithm):
-        raise ValueError(f"algorithm must be an Algorithm, got {type(algorithm).__name__}")
-    if algorithm.name in ALGORITHMS and not replace:
-        raise ValueError(f"algorithm {algorithm.name!r} is already registered")
-    ALGORITHMS[algorithm.name] = algorithm
-    return algorithm
+def register(entry, *, replace: bool = False):
+    """Add a sampling rule (an :class:`Algorithm`, to :data:`ALGORITHMS`) or a threshold
+    family (a :class:`ThresholdFamily`, to :data:`THRESHOLD_FAMILIES`); ``ValueError`` if
+    the name is taken, unless ``replace``. Returns ``entry``."""
+    if isinstance(entry, Algorithm):
+        table, what = ALGORITHMS, "algorithm"
+    elif isinstance(entry, ThresholdFamily):
+        table, what = THRESHOLD_FAMILIES, "threshold family"
+    else:
+        raise ValueError(
+            f"entry must be an Algorithm or a ThresholdFamily, got {type(entry).__name__}"
+        )
+    if entry.name in table and not replace:
+        raise ValueError(f"{what} {entry.name!r} is already registered")
+    table[entry.name] = entry
+    return entry
 
 
 def get_algorithm(name: str | Algorithm) -> Algorithm:
@@ -359,6 +375,9 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
 
 
 # ------------------------------------------------------------------ threshold families
+STOPPING_RULES = ("GLR", "EV-GLR")
+
+
 @dataclass(frozen=True)
 class ThresholdFamily:
     """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
@@ -367,11 +386,24 @@ class ThresholdFamily:
     in it (``t_only``: the simulator then bounds it between exact evaluations, decision
     D192), whether it is δ-correct, and its base family (``"box"`` for ``ev-box``; one
     colour per base in figures). The kernels read ``stateful`` and ``t_only`` from the
-    spec that :func:`baiuv.thresholds.make_threshold` builds from this record."""
+    spec that :func:`baiuv.thresholds.make_threshold` builds from this record.
+
+    A built-in family is a branch of :func:`baiuv.thresholds.kernels.pair_threshold_kernel`
+    under its ``code``. A registered family brings its own kernel instead (``kernel``, with
+    ``code`` left unset): a ``numba.njit`` function with the signature of
+    ``pair_threshold_kernel``, ``kernel(code, fparams, table, t, n_a, n_b, state_a,
+    state_b) -> float``, or ``"module:function"`` naming one; it receives the spec's
+    ``fparams`` (``K``, ``ln(1/delta)``, ``s``... at the ``baiuv.thresholds.kernels.P_*``
+    slots) and, as ``table``, the float array that ``constants(K, log_inv_delta, params)``
+    returns (``params`` a :class:`baiuv.thresholds.ThresholdParams`; an empty array without
+    ``constants``). It keeps no per-arm state and returns ``+inf`` before its initial
+    times. The engine runs it in :func:`baiuv.simulation.rules.run_glr_loop` (compiled once
+    per process for that kernel), the identifier in its stopping check.
+    """
 
     name: str
-    code: int
-    rules: tuple[str, ...]
+    code: int = THRESHOLD_CUSTOM
+    rules: tuple[str, ...] = ()
     stateful: bool = False
     delta_correct: bool = True
     base: str = ""
@@ -381,12 +413,53 @@ class ThresholdFamily:
     t_only: bool = False
     #: display name in reports and figures (default: the name)
     label: str = ""
+    #: a family of the paper (``False``: the artifact's own, left out of the paper's
+    #: threshold figures and tables)
+    paper: bool = True
+    #: the family's own compiled kernel (see above), ``None`` for a built-in family
+    kernel: object = None
+    #: ``constants(K, log_inv_delta, params) -> float array`` passed to ``kernel`` as ``table``
+    constants: object = None
 
     def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name or self.name.endswith(LAZY_SUFFIX):
+            raise ValueError(
+                f"name must be a non-empty string not ending in {LAZY_SUFFIX!r}, got {self.name!r}"
+            )
+        rules = tuple(self.rules) if isinstance(self.rules, tuple | list) else ()
+        if not rules or not set(rules) <= set(STOPPING_RULES):
+            raise ValueError(f"rules must name some of {STOPPING_RULES}, got {self.rules!r}")
+        object.__setattr__(self, "rules", rules)
+        if self.kernel is None:
+            if not isinstance(self.code, int) or self.code < 0 or self.constants is not None:
+                raise ValueError(
+                    "a family without its own kernel is a branch of pair_threshold_kernel: "
+                    f"give its code >= 0 and no constants, got code={self.code!r}"
+                )
+        else:
+            if self.code != THRESHOLD_CUSTOM:
+                raise ValueError(
+                    f"kernel is only for a family without a code (code left unset), got "
+                    f"code={self.code!r}"
+                )
+            if self.stateful:
+                raise ValueError("a family with its own kernel keeps no per-arm state")
+            _check_function(self.kernel, "kernel")
+            if self.constants is not None:
+                _check_function(self.constants, "constants")
         if not self.base:
             object.__setattr__(self, "base", self.name.removeprefix("ev-"))
         if not self.label:
             object.__setattr__(self, "label", self.name)
+
+    def threshold_kernel(self):
+        """The compiled kernel of a family registered with ``kernel`` (imported from
+        ``"module:function"`` on first use), ``None`` for a built-in family."""
+        return _load_function(self.kernel, f"kernel of threshold family {self.name!r}")
+
+    def constants_function(self):
+        """The ``constants`` function of a registered family (``None`` if it has none)."""
+        return _load_function(self.constants, f"constants of threshold family {self.name!r}")
 
 
 #: Every threshold family, by name (order = table order).
@@ -405,22 +478,75 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
         ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True, label="EV-BoB"),
     )
 }
+
+
+class _Names(Sequence):
+    """The names of the registered threshold families whose record passes ``keep``, read
+    from :data:`THRESHOLD_FAMILIES` at every use (a family registered later is in it);
+    compares equal to the tuple of those names."""
+
+    def __init__(self, keep: Callable[[ThresholdFamily], bool]):
+        self._keep = keep
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(n for n, f in THRESHOLD_FAMILIES.items() if self._keep(f))
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __contains__(self, name) -> bool:
+        f = THRESHOLD_FAMILIES.get(name) if isinstance(name, str) else None
+        return f is not None and bool(self._keep(f))
+
+    def __eq__(self, other) -> bool:
+        return self._names() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None
+
+    def __add__(self, other):
+        return self._names() + tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+class _Codes(Mapping):
+    """Kernel code of every registered threshold family, by name (read at every use)."""
+
+    def __getitem__(self, name: str) -> int:
+        return THRESHOLD_FAMILIES[name].code
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(THRESHOLD_FAMILIES)
+
+    def __len__(self) -> int:
+        return len(THRESHOLD_FAMILIES)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 #: Names of every threshold family (the keys of :data:`THRESHOLD_FAMILIES`).
-FAMILIES = tuple(THRESHOLD_FAMILIES)
+FAMILIES = _Names(lambda f: True)
 #: Families of the GLR stopping rule (known or unknown variances).
-GLR_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "GLR" in v.rules)
+GLR_FAMILIES = _Names(lambda f: "GLR" in f.rules)
 #: Families of the EV-GLR stopping rule (plug-in variances).
-EV_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "EV-GLR" in v.rules)
+EV_FAMILIES = _Names(lambda f: "EV-GLR" in f.rules)
 #: Families that keep a per-arm state between steps (KL, BoB, EV-BoB).
-STATEFUL = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.stateful)
+STATEFUL = _Names(lambda f: f.stateful)
 #: asymptotically tight families (the heuristic; KL and BoB by Lemma
 #: ``lem:kl_Kinf_thresholds_asymptotically_tight``)
-TIGHT = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.tight)
+TIGHT = _Names(lambda f: f.tight)
+#: The families of the paper (the threshold figures and tables show these).
+PAPER_FAMILIES = _Names(lambda f: f.paper)
 #: Kernel code of every family, by name.
-FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
-
-#: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
-LAZY_SUFFIX = "-lazy"
+FAMILY_CODES = _Codes()
 
 
 def _with_lazy_variants(families: Iterable[str]) -> list[str]:

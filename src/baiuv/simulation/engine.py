@@ -49,6 +49,7 @@ from baiuv.registry import (
     N_PARAMS,
     PARAMETERS,
     RULE_CUSTOM,
+    THRESHOLD_FAMILIES,
     Algorithm,
     get_algorithm,
     run_parameters,
@@ -190,12 +191,20 @@ class RunSettings:
         return d
 
 
-@functools.lru_cache(maxsize=64)
 def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached, keyed by the
+    family's registry record)."""
+    if name not in THRESHOLD_FAMILIES:
+        raise ValueError(f"threshold must be one of {FAMILIES}, got {name!r}")
+    return _threshold_spec(THRESHOLD_FAMILIES[name], K, log_inv_delta, params)
+
+
+@functools.lru_cache(maxsize=64)
+def _threshold_spec(family, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
     return make_threshold(
-        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+        family.name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
     )
 
 
@@ -229,16 +238,23 @@ def rule_params(settings: RunSettings) -> np.ndarray:
     return params
 
 
-def glr_loop(algorithm: Algorithm):
-    """The GLR loop of ``algorithm`` with its rule bound: ``loop(plug_in, mu, sigma2, ...)``
-    with the remaining arguments of :func:`baiuv.simulation.rules.run_glr`. A built-in rule
-    runs in the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its
-    own ``step`` kernel in :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for that
-    kernel on its first run in a process)."""
+def glr_loop(algorithm: Algorithm, threshold: str = "heuristic"):
+    """The GLR loop of ``algorithm`` with the threshold family ``threshold``, its rule
+    bound: ``loop(plug_in, mu, sigma2, ...)`` with the remaining arguments of
+    :func:`baiuv.simulation.rules.run_glr`. A built-in rule with a built-in family runs in
+    the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its own
+    ``step`` kernel, or a family registered with its own ``kernel``, in
+    :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for those kernels on their first
+    run in a process)."""
     step = algorithm.step_kernel()
-    if step is None:
+    kernel = THRESHOLD_FAMILIES[threshold].threshold_kernel()
+    if step is None and kernel is None:
         return functools.partial(rules.run_glr, algorithm.rule)
-    return functools.partial(rules.run_glr_loop, step, RULE_CUSTOM)
+    if kernel is None:
+        from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
+    if step is None:
+        return functools.partial(rules.run_glr_loop, rules.select_arm, kernel, algorithm.rule)
+    return functools.partial(rules.run_glr_loop, step, kernel, RULE_CUSTOM)
 
 
 class Runner:
@@ -274,7 +290,8 @@ class Runner:
             )
             wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
             lazy = float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0
-            prep = (glr_loop(alg), spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
+            loop = glr_loop(alg, s.threshold)
+            prep = (loop, spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
         self._by_k[K] = prep
         return prep
 

@@ -58,7 +58,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, selection
+from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, THRESHOLD_FAMILIES, selection
 from baiuv.simulation import replay, rules
 from baiuv.simulation.data_shape import ShapeCheck
 from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
@@ -230,6 +230,8 @@ class BestArmIdentifier:
         self._alg = alg
         self._sampling = name
         self._spec = spec
+        # a family registered with its own kernel: the stopping check is compiled for it
+        self._thr_kernel = THRESHOLD_FAMILIES[threshold].threshold_kernel()
         self._params = rule_params(settings)
         alg.step_kernel()  # a registered kernel must import (checked here, used in next_arm)
         self._wfix = np.full(K, 1.0 / K)
@@ -469,8 +471,9 @@ class BestArmIdentifier:
         The result is that of ``observe(arms[i], values[i])`` for ``i = 0, 1, ...`` until
         :attr:`done`: same stopping row, recommendation, statistics, data warnings and
         number of stopping-rule evaluations (:func:`baiuv.simulation.replay.ingest` runs
-        the functions of :meth:`observe`). The rows after the stopping row are not used.
-        No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        the functions of :meth:`observe`; with a threshold family registered with its own
+        kernel, :meth:`observe` itself records the rows one by one). The rows after the
+        stopping row are not used. No request is pending afterwards (as after :meth:`observe`); the sampling rule's
         coins are not drawn (:meth:`next_arm` is not called).
 
         Parameters
@@ -513,6 +516,12 @@ class BestArmIdentifier:
             self.observe(int(a[0]), float(x[0]))
             return 1
         self._pending = None
+        if self._thr_kernel is not None:  # the compiled batch is built for built-in families
+            pos = 0
+            while pos < n and not self._done:
+                self.observe(int(a[pos]), float(x[pos]))
+                pos += 1
+            return pos
         pos = 0
         status = replay.STATUS_RAN_OUT
         while pos < n:
@@ -598,22 +607,30 @@ class BestArmIdentifier:
                 self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and rules.glr_stop_check(
-                self._spec.code,
-                self._spec.fparams,
-                self._spec.table,
-                t,
-                self._counts,
-                self._best,
-                self._Z,
-                self._states,
-                self._thr,
-                False,
-            ):
+            if self._forced < 0 and self._stop_check(t, self._thr, False):
                 self._finish("glr")
                 return
         if t >= self._max:
             self._finish("budget")
+
+    def _stop_check(self, t: int, out: np.ndarray, all_pairs: bool) -> bool:
+        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`,
+        or :func:`~baiuv.simulation.rules.stop_check_with` the family's own kernel)."""
+        args = (
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            t,
+            self._counts,
+            self._best,
+            self._Z,
+            self._states,
+            out,
+            all_pairs,
+        )
+        if self._thr_kernel is None:
+            return bool(rules.glr_stop_check(*args))
+        return bool(rules.stop_check_with(self._thr_kernel, *args))
 
     def _finish(self, reason: str) -> None:
         self._done = True
@@ -628,18 +645,7 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        rules.glr_stop_check(
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            self.n_samples,
-            self._counts,
-            self._best,
-            self._Z,
-            self._states,
-            out,
-            True,
-        )
+        self._stop_check(self.n_samples, out, True)
         return out
 
     def glr(self) -> np.ndarray:

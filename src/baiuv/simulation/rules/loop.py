@@ -64,11 +64,13 @@ def run_glr(
     max_samples,
     lazy_ratio=0.0,
 ):
-    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`): compiled once and
-    kept in numba's cache (the generic loop is compiled into this function, with the
-    step function inlined)."""
+    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`) and threshold
+    families (:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`): compiled once and
+    kept in numba's cache (the generic loop is compiled into this function, with the step
+    and threshold functions inlined)."""
     return run_glr_loop(
         select_arm,
+        pair_threshold_kernel,
         rule,
         plug_in,
         mu,
@@ -89,6 +91,7 @@ def run_glr(
 @njit(inline="always")
 def run_glr_loop(
     step,
+    threshold,
     rule,
     plug_in,
     mu,
@@ -111,12 +114,15 @@ def run_glr_loop(
     called before every sample after the initialisation (unless the degeneracy guard
     forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
     ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
-    between steps) and ``rng`` the run's generator. The built-in codes ``RULE_UNIFORM``,
+    between steps) and ``rng`` the run's generator. ``threshold`` is the threshold kernel,
+    with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that
+    function for the built-in families, a family's own kernel for a family registered with
+    one, run with ``thr_code = THRESHOLD_CUSTOM``). The built-in codes ``RULE_UNIFORM``,
     ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths of this loop; a rule registered
     with its own kernel runs with ``rule = RULE_CUSTOM``. This function is not cached
     (numba cannot cache a function that receives a compiled function as an argument):
-    :func:`run_glr` is its cached instance for the built-in rules, and a registered
-    kernel costs one compilation of the loop per process.
+    :func:`run_glr` is its cached instance for the built-in rules and families, and a
+    registered kernel costs one compilation of the loop per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
@@ -246,7 +252,7 @@ def run_glr_loop(
                         break
                     if t > t_hi:  # upper bound c(t_hi) for the times up to t_hi (D192)
                         t_hi = t + t // 16 + 1
-                        c_hi = pair_threshold_kernel(
+                        c_hi = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,
@@ -262,7 +268,7 @@ def run_glr_loop(
                     if z > thr_hi:  # then z > c(t) too
                         continue
                     if not have_thr_t:
-                        thr_t = pair_threshold_kernel(
+                        thr_t = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,
@@ -278,7 +284,7 @@ def run_glr_loop(
                     c = thr_t
                 else:
                     if math.isnan(thr_pair[a]):
-                        thr_pair[a] = pair_threshold_kernel(
+                        thr_pair[a] = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,
