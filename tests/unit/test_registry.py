@@ -444,3 +444,20 @@ def test_toy_family_through_config_validation_one_shard_and_the_identifier(toy_r
     for i in range(used):
         one.observe(int(arms[i]), float(vals[i]))
     assert one.done and again.done and one.summary() == again.summary()
+
+
+def test_the_student_calibrated_heuristic_is_a_family_beyond_the_papers():
+    """``ev-heuristic-student`` is a registry family (EV-GLR, not δ-correct) that the
+    paper's threshold figures and tables leave out; its values are its kernel's formula."""
+    from baiuv.plotting.thresholds import figure_families
+    from baiuv.thresholds import initial_count, pair_threshold
+    from baiuv.thresholds.kernels import ev_heuristic_student
+
+    fam = registry.THRESHOLD_FAMILIES["ev-heuristic-student"]
+    assert fam.rules == ("EV-GLR",) and not fam.delta_correct and not fam.paper
+    assert fam.name in selection("ev_threshold_variants") and fam.name not in registry.GLR_FAMILIES
+    assert fam.name not in registry.PAPER_FAMILIES and fam.name not in figure_families("all")
+    assert initial_count(fam.name, 3, 0.01) == 2
+    for na, nb, lid in [(2, 2, 4.6), (3, 50, 4.6), (40, 7, 20.0), (1, 9, 4.6)]:
+        got = pair_threshold(fam.name, n_a=na, n_b=nb, K=4, log_inv_delta=lid)
+        assert got == ev_heuristic_student(na, nb, lid)

@@ -6,6 +6,8 @@ usable with both rules); GLR: ``student`` (Lemma lem:delta_correct_student_thres
 thm:delta_correct_complex_threshold_glrt), ``bob`` (Corollary cor:delta_correct_Kinf_thresholds);
 EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box`` (Lemma
 lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
+Beyond the paper: ``ev-heuristic-student``, the heuristic recalibrated for the studentised
+EV-GLR gap (``kernels.ev_heuristic_student``, not δ-correct; :mod:`baiuv.experiments.ev_remedies`).
 
 The numba entry points for the simulation engine are :func:`make_threshold` and
 ``kernels.pair_threshold_kernel``; :func:`pair_threshold` is the validated Python entry point (it
@@ -279,6 +281,8 @@ def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
     s = p.s
     if name == "heuristic":
         return 1
+    if name == "ev-heuristic-student":  # finite once both arms have 2 samples
+        return 2
     if name in ("student", "ev-student"):
         # (delta/(4(K-1)zeta))^{1/s} < 1 for every delta in (0, 1): the max is 2
         return max(2, math.ceil(math.exp(-(lid + math.log(4.0 * (K - 1) * riemann_zeta(s))) / s)))
@@ -311,7 +315,7 @@ def _spec_cached(
     own = family.kernel is not None  # a registered kernel: its constants are its own
     # zeta(s) only for the families that use it: scipy.special costs a quarter of a second
     # to import, in every process that builds the heuristic threshold's spec
-    z = math.nan if name == "heuristic" or own else riemann_zeta(s)
+    z = math.nan if name in ("heuristic", "ev-heuristic-student") or own else riemann_zeta(s)
     fp = np.full(_k.FPARAMS_SIZE, np.nan)
     fp[_k.P_DELTA] = delta_from_log(lid)  # informational: 0.0 once delta underflows
     fp[_k.P_K] = K
