@@ -57,10 +57,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 __all__ = [
     "ALGORITHMS",
     "Algorithm",
+    "BUILTIN_WORKSPACE",
     "EV_FAMILIES",
     "FAMILIES",
     "GLR_FAMILIES",
@@ -70,6 +72,7 @@ __all__ = [
     "Parameter",
     "THRESHOLD_FAMILIES",
     "ThresholdFamily",
+    "Workspace",
     "get_algorithm",
     "label",
     "register",
@@ -178,6 +181,23 @@ P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot
 
 
 # -------------------------------------------------------------------------- algorithms
+class Workspace(NamedTuple):
+    """The workspace a sampling rule keeps between its steps: ``ws``, a float64 array of
+    ``rows + rows_per_arm * K`` rows of ``K`` entries (``rows_per_arm = 1`` adds a
+    ``K x K`` block), and ``scal``, ``scalars`` floats; zero at the start of a run for a
+    rule registered with its own step kernel
+    (:func:`baiuv.simulation.rules.init_workspace`)."""
+
+    rows: int = 0
+    rows_per_arm: int = 0
+    scalars: int = 0
+
+
+#: The workspace of the built-in rules (one layout for all of them, its rows named and
+#: initialised in :mod:`baiuv.simulation.rules.workspace`).
+BUILTIN_WORKSPACE = Workspace(rows=17, rows_per_arm=1, scalars=5)
+
+
 @dataclass(frozen=True)
 class Algorithm:
     """A registered sampling rule.
@@ -220,6 +240,10 @@ class Algorithm:
         in :func:`baiuv.simulation.rules.run_glr_loop` with ``rule = RULE_CUSTOM``.
     label : str
         Display name in reports and figures (default: ``name``).
+    workspace : Workspace
+        The size of the workspace ``ws``/``scal`` its step kernel reads and writes (a rule
+        registered with ``step``: zero at the start of a run; default: none). The built-in
+        rules share :data:`BUILTIN_WORKSPACE`.
     """
 
     name: str
@@ -234,10 +258,26 @@ class Algorithm:
     needs_instance: bool = False
     step: object = None
     label: str = ""
+    workspace: Workspace | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        ws = self.workspace
+        if ws is None:
+            ws = BUILTIN_WORKSPACE if self.step is None else Workspace()
+        elif self.step is None and ws != BUILTIN_WORKSPACE:
+            raise ValueError("workspace is declared by a rule registered with its own step kernel")
+        if not (
+            isinstance(ws, tuple)
+            and len(ws) == 3
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in ws)
+        ):
+            raise ValueError(
+                f"workspace must be a Workspace(rows, rows_per_arm, scalars) of integers >= 0, "
+                f"got {self.workspace!r}"
+            )
+        object.__setattr__(self, "workspace", Workspace(*ws))
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
         if self.step is not None:

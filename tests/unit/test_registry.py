@@ -153,9 +153,62 @@ def toy_counts(K: int, n0: int, tau: int) -> list[int]:
 def toy_rule():
     """The toy kernel registered for one test under a new name and family, with the EV-GLR
     stopping rule."""
-    alg = register(Algorithm("toy", "glr", plug_in=True, wrapper="baseline", step=toy_step))
+    alg = register(
+        Algorithm(
+            "toy",
+            "glr",
+            plug_in=True,
+            wrapper="baseline",
+            step=toy_step,
+            workspace=registry.Workspace(scalars=4),
+        )
+    )
     try:
         yield alg
+    finally:
+        ALGORITHMS.pop(alg.name)
+
+
+@njit
+def sized_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+    """Arm 1 while the workspace has the shape ``Workspace(3, 2, 4)`` declares for ``K``
+    arms and holds what this kernel wrote at its previous steps (zero at the first), else
+    arm 0."""
+    K = counts.shape[0]
+    ok = ws.shape[0] == 3 + 2 * K and ws.shape[1] == K and scal.shape[0] == 4
+    if ok:
+        ok = scal[3] == ws[2 + 2 * K, K - 1] and ws[0].sum() == 0.0
+        scal[3] += 1.0
+        ws[2 + 2 * K, K - 1] += 1.0
+    return 1 if ok else 0
+
+
+def test_a_rule_declares_its_workspace():
+    from baiuv import BestArmIdentifier
+    from baiuv.simulation import rules
+
+    with pytest.raises(ValueError, match="workspace"):
+        Algorithm("x", "glr", step=sized_step, workspace=(1, -1, 0))
+    with pytest.raises(ValueError, match="workspace is declared"):
+        Algorithm("x", "glr", RULE_UNIFORM, workspace=registry.Workspace(1))
+    assert get_algorithm("TaS").workspace == registry.BUILTIN_WORKSPACE
+    counts = np.array([2, 3, 4])
+    ws, scal = rules.init_workspace(counts, np.zeros(registry.N_PARAMS), (2, 1, 3), False)
+    assert ws.shape == (5, 3) and scal.shape == (3,) and not ws.any() and not scal.any()
+    ws, scal = rules.init_workspace(
+        counts, np.full(registry.N_PARAMS, 0.25), tuple(registry.BUILTIN_WORKSPACE), True
+    )
+    assert ws.shape == (rules.N_WS + 3, 3) and list(ws[rules.W_SUMW]) == [2, 3, 4]
+    assert scal[0] == 0.25 and list(scal[2::2]) == [-1.0, -1.0]
+    alg = register(
+        Algorithm("sized", "glr", step=sized_step, workspace=registry.Workspace(3, 2, 4))
+    )
+    try:
+        idf = BestArmIdentifier(4, 0.1, sampling="sized", threshold="heuristic", n0=2, rng=0)
+        for t in range(30):
+            arm = idf.next_arm()
+            assert t < 8 or arm == 1, t  # the kernel saw its declared, persistent workspace
+            idf.observe(arm, float(t % 3))
     finally:
         ALGORITHMS.pop(alg.name)
 

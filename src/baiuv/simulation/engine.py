@@ -252,9 +252,10 @@ def glr_loop(algorithm: Algorithm, threshold: str = "heuristic"):
         return functools.partial(rules.run_glr, algorithm.rule)
     if kernel is None:
         from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
+    size = tuple(algorithm.workspace)
     if step is None:
-        return functools.partial(rules.run_glr_loop, rules.select_arm, kernel, algorithm.rule)
-    return functools.partial(rules.run_glr_loop, step, kernel, RULE_CUSTOM)
+        return functools.partial(rules.run_glr_loop, rules.select_arm, kernel, size, algorithm.rule)
+    return functools.partial(rules.run_glr_loop, step, kernel, size, RULE_CUSTOM)
 
 
 class Runner:

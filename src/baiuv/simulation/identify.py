@@ -460,7 +460,7 @@ class BestArmIdentifier:
                 self._finish("budget")
             return self._done
         if was_init:  # initialisation just completed: workspace of the sampling rules
-            self._ws, self._scal = rules.init_workspace(self._counts, self._params)
+            self._ws, self._scal = self._init_workspace()
         self._evaluate()
         return self._done
 
@@ -554,7 +554,7 @@ class BestArmIdentifier:
             self._best, self._forced, self._k_next = int(out[2]), int(out[3]), int(out[4])
             self._checks, self._last_check_t = int(out[5]), int(out[6])
             if status == replay.STATUS_INIT_DONE:  # as observe() when initialisation ends
-                self._ws, self._scal = rules.init_workspace(self._counts, self._params)
+                self._ws, self._scal = self._init_workspace()
                 self._evaluate()
                 if self._done:
                     break
@@ -612,6 +612,12 @@ class BestArmIdentifier:
                 return
         if t >= self._max:
             self._finish("budget")
+
+    def _init_workspace(self) -> tuple[np.ndarray, np.ndarray]:
+        """The sampling rule's workspace, of the size its record declares."""
+        alg = self._alg
+        size = tuple(alg.workspace)
+        return rules.init_workspace(self._counts, self._params, size, alg.step is None)
 
     def _stop_check(self, t: int, out: np.ndarray, all_pairs: bool) -> bool:
         """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`,

@@ -24,7 +24,7 @@ from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
-from baiuv.registry import P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
+from baiuv.registry import BUILTIN_WORKSPACE, P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
 from baiuv.thresholds.kernels import (
     depends_on_t_only,
     has_state,
@@ -45,6 +45,8 @@ from .statistics import (
 from .stopping import lazy_check_time, lazy_next_index
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
+
+_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
 
 
 @njit(cache=True)
@@ -71,6 +73,7 @@ def run_glr(
     return run_glr_loop(
         select_arm,
         pair_threshold_kernel,
+        _BUILTIN_WS,
         rule,
         plug_in,
         mu,
@@ -92,6 +95,7 @@ def run_glr(
 def run_glr_loop(
     step,
     threshold,
+    ws_size,
     rule,
     plug_in,
     mu,
@@ -114,7 +118,9 @@ def run_glr_loop(
     called before every sample after the initialisation (unless the degeneracy guard
     forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
     ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
-    between steps) and ``rng`` the run's generator. ``threshold`` is the threshold kernel,
+    between steps, of the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's
+    record, :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator.
+    ``threshold`` is the threshold kernel,
     with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that
     function for the built-in families, a family's own kernel for a family registered with
     one, run with ``thr_code = THRESHOLD_CUSTOM``). The built-in codes ``RULE_UNIFORM``,
@@ -154,7 +160,7 @@ def run_glr_loop(
                 a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
             )
     t = n0 * K
-    ws, scal = init_workspace(counts, params)
+    ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
     # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
     # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
     # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] and log N_a are
