@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "PAPER_FAMILIES",
     "PARAMETERS",
     "Parameter",
+    "RULE_PARAMETERS",
     "THRESHOLD_FAMILIES",
     "ThresholdFamily",
     "Workspace",
@@ -77,6 +78,7 @@ __all__ = [
     "label",
     "register",
     "run_parameters",
+    "schema_properties",
     "selection",
 ]
 
@@ -132,22 +134,82 @@ def _load_function(value, what: str):
 
 
 # -------------------------------------------------------------------------- parameters
+#: Configuration sections whose schema may carry a rule parameter (generated there).
+PARAMETER_SECTIONS = ("simulation", "asymptotic", "delta_correct")
+_BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A parameter of a run (a field of :class:`baiuv.simulation.engine.RunSettings`).
 
     ``slot`` is its index in the ``params`` array that the sampling kernels read (``None``
-    for parameters the engine itself uses).
+    for parameters the engine itself uses). A parameter with a slot is a *rule parameter*:
+    its field of ``RunSettings``, its keyword of
+    :class:`~baiuv.simulation.identify.BestArmIdentifier`, the validation of its values and
+    its key in the configuration sections ``sections`` (with this default and description)
+    are made from this record. ``schema`` is its JSON-schema type and bounds (``{"type":
+    "number", "exclusiveMinimum": 0}``). The simulation section's run parameters reach
+    every run of the stopping-time experiments and of the audit; the asymptotic and
+    δ-correct experiments read ``beta`` only.
     """
 
     name: str
     default: object
     description: str
     slot: int | None = None
+    schema: Mapping | None = field(default=None, hash=False, compare=False)
+    sections: tuple[str, ...] = ()
 
+    def __post_init__(self):
+        if self.slot is None:
+            return
+        sch = dict(self.schema or {})
+        if sch.get("type") not in ("number", "integer") or not set(sch) <= {"type", *_BOUNDS}:
+            raise ValueError(
+                f"schema of rule parameter {self.name!r} must give its type ('number' or "
+                f"'integer') and bounds ({', '.join(_BOUNDS)}), got {self.schema!r}"
+            )
+        if not set(self.sections) <= set(PARAMETER_SECTIONS):
+            raise ValueError(
+                f"sections of {self.name!r} must be among {PARAMETER_SECTIONS}, got "
+                f"{self.sections!r}"
+            )
+        if not self.accepts(self.default):
+            raise ValueError(f"default of {self.name!r} must be {self.allowed}")
+
+    @property
+    def allowed(self) -> str:
+        """The values a rule parameter accepts, in words (``"in (0, 1)"``, ``"> 0"``)."""
+        sch = self.schema or {}
+        lo = next(((k, sch[k]) for k in ("minimum", "exclusiveMinimum") if k in sch), None)
+        hi = next(((k, sch[k]) for k in ("maximum", "exclusiveMaximum") if k in sch), None)
+        if lo and hi:
+            left = "[" if lo[0] == "minimum" else "("
+            right = "]" if hi[0] == "maximum" else ")"
+            return f"in {left}{lo[1]}, {hi[1]}{right}"
+        return " and ".join(f"{_BOUNDS[b[0]]} {b[1]}" for b in (lo, hi) if b) or "any value"
+
+    def accepts(self, value) -> bool:
+        """Whether ``value`` (a number of the parameter's type) is within its bounds."""
+        sch = self.schema or {}
+        ops = {
+            "minimum": lambda x, b: x >= b,
+            "exclusiveMinimum": lambda x, b: x > b,
+            "maximum": lambda x, b: x <= b,
+            "exclusiveMaximum": lambda x, b: x < b,
+        }
+        try:
+            return all(ops[k](value, sch[k]) for k in ops if k in sch) and value == value
+        except TypeError:
+            return False
+
+
+_UNIT = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+_POSITIVE = {"type": "number", "exclusiveMinimum": 0}
 
 #: Parameters of a run, with their defaults (the configuration schema's defaults of the
-#: same keys are filled from here).
+#: same keys are filled from here; the keys of the rule parameters are made from here).
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
@@ -158,13 +220,47 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("threshold", "heuristic", "threshold family"),
         Parameter("n0", 2, "initial pulls of each arm (GLR-based rules)"),
         Parameter("fhn_n0", None, "initial sample size of FHN1/FHN2 (None: from delta)"),
-        Parameter("beta", 0.5, "leader probability of the Top Two rules", slot=0),
-        Parameter("fws_exponent", 0.9, "FWS radius r_t = t^(-fws_exponent)/K", slot=1),
-        Parameter("hedge_delta0", 0.01, "initial AdaHedge mixability-gap budget (DKM)", slot=2),
+        Parameter(
+            "beta",
+            0.5,
+            "leader probability of the Top Two rules",
+            slot=0,
+            schema=_UNIT,
+            sections=PARAMETER_SECTIONS,
+        ),
+        Parameter(
+            "fws_exponent",
+            0.9,
+            "FWS radius r_t = t^(-fws_exponent)/K",
+            slot=1,
+            schema=_POSITIVE,
+            sections=("simulation",),
+        ),
+        Parameter(
+            "hedge_delta0",
+            0.01,
+            "initial AdaHedge mixability-gap budget (DKM)",
+            slot=2,
+            schema=_POSITIVE,
+            sections=("simulation",),
+        ),
         Parameter("max_samples", 10_000_000, "safety cap on a run's length"),
         Parameter("lazy_ratio", None, "grid ratio of the lazy stopping rule (None: eager)"),
     )
 }
+
+#: Names of the rule parameters (those with a kernel slot), in registry order.
+RULE_PARAMETERS = tuple(n for n, p in PARAMETERS.items() if p.slot is not None)
+
+
+def schema_properties(section: str) -> dict[str, dict]:
+    """The configuration schema's keys of the rule parameters of ``section`` (its
+    ``registry_parameters:`` mark), each with its type, bounds, default and description."""
+    return {
+        p.name: {**dict(p.schema), "default": p.default, "description": p.description}
+        for p in PARAMETERS.values()
+        if p.slot is not None and section in p.sections
+    }
 
 
 def run_parameters(section) -> dict:
@@ -175,6 +271,8 @@ def run_parameters(section) -> dict:
 
 #: Length of the kernels' ``params`` array.
 N_PARAMS = 1 + max(p.slot for p in PARAMETERS.values() if p.slot is not None)
+if sorted(PARAMETERS[n].slot for n in RULE_PARAMETERS) != list(range(N_PARAMS)):
+    raise ImportError("the rule parameters' slots must be 0, 1, ..., N_PARAMS - 1")
 P_BETA = PARAMETERS["beta"].slot
 P_FWS_EXPONENT = PARAMETERS["fws_exponent"].slot
 P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot

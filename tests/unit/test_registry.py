@@ -36,7 +36,7 @@ def _default_config() -> dict:
 
 def _marks(node, found):
     if isinstance(node, dict):
-        for key in ("registry", "registry_default"):
+        for key in ("registry", "registry_default", "registry_parameters"):
             if key in node:
                 found.append((key, node[key]))
         for v in node.values():
@@ -59,6 +59,7 @@ def test_schema_marks_name_registry_selections_and_parameters():
         "ev_threshold_variants",
     }
     assert {m for k, m in marks if k == "registry_default"} <= set(PARAMETERS)
+    assert {m for k, m in marks if k == "registry_parameters"} == set(registry.PARAMETER_SECTIONS)
     resolved = load_schema(SCHEMA)
     assert _marks(resolved, []) == []  # every mark replaced
     sim = resolved["properties"]["simulation"]["properties"]
@@ -84,6 +85,45 @@ def test_schema_defaults_of_run_parameters_equal_the_registry():
                 assert props[name]["default"] == p.default, (section, name)
                 seen += 1
     assert seen >= 5
+
+
+def test_rule_parameter_keys_are_made_from_the_registry():
+    """The schema's keys of the rules' parameters are the registry's records (type, bounds,
+    default, description), in the sections each record names; none is typed in the schema
+    by hand, and the identifier's keywords are the same parameters."""
+    import inspect
+
+    from baiuv import BestArmIdentifier
+
+    raw = yaml.safe_load(SCHEMA.read_text())["properties"]
+    resolved = load_schema(SCHEMA)["properties"]
+    assert registry.RULE_PARAMETERS == ("beta", "fws_exponent", "hedge_delta0")
+    for section in registry.PARAMETER_SECTIONS:
+        assert not set(raw[section]["properties"]) & set(registry.RULE_PARAMETERS), section
+        props = resolved[section]["properties"]
+        for name in registry.RULE_PARAMETERS:
+            p = PARAMETERS[name]
+            if section not in p.sections:
+                assert name not in props, (section, name)
+                continue
+            want = {**p.schema, "default": p.default, "description": p.description}
+            assert props[name] == want, (section, name)
+    assert resolved["simulation"]["properties"]["beta"]["exclusiveMaximum"] == 1
+    sig = inspect.signature(BestArmIdentifier)
+    for name in registry.RULE_PARAMETERS:
+        assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+        assert sig.parameters[name].default == PARAMETERS[name].default
+    with pytest.raises(TypeError, match="rules' parameters"):
+        BestArmIdentifier(2, 0.1, gamma=2.0)
+    # bounds in words and values, from the same record
+    assert PARAMETERS["beta"].allowed == "in (0, 1)" and PARAMETERS["fws_exponent"].allowed == "> 0"
+    from baiuv.simulation.engine import RunSettings
+
+    for bad in (0.0, 1.0, float("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="beta must be"):
+            RunSettings(beta=bad)
+    with pytest.raises(ValueError, match="slots|type"):
+        registry.Parameter("x", 1.0, "x", slot=5, schema={"type": "string"})
 
 
 def test_run_settings_defaults_and_kernel_params_come_from_the_registry():

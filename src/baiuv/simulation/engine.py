@@ -49,6 +49,7 @@ from baiuv.registry import (
     N_PARAMS,
     PARAMETERS,
     RULE_CUSTOM,
+    RULE_PARAMETERS,
     THRESHOLD_FAMILIES,
     Algorithm,
     get_algorithm,
@@ -93,7 +94,35 @@ def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) ->
     return max(2, math.ceil(10.0 * lid - 1e-9))
 
 
-@dataclass(frozen=True)
+def _with_rule_parameters(cls):
+    """``cls`` as a frozen dataclass with a field for every rule parameter of the registry
+    (:data:`baiuv.registry.RULE_PARAMETERS`, with its default), after ``fhn_n0``."""
+    own = dict(cls.__dict__.get("__annotations__", {}))
+    fields: dict[str, str] = {}
+    for name, ann in own.items():
+        fields[name] = ann
+        if name == "fhn_n0":
+            for p in RULE_PARAMETERS:
+                fields[p] = "int" if PARAMETERS[p].schema["type"] == "integer" else "float"
+                setattr(cls, p, PARAMETERS[p].default)
+    cls.__annotations__ = fields
+    return dataclass(frozen=True)(cls)
+
+
+def check_rule_parameter(name: str, value):
+    """``value`` of the rule parameter ``name`` (a number within its registry bounds);
+    ``ValueError`` naming it and what it accepts otherwise."""
+    p = PARAMETERS[name]
+    if p.schema["type"] == "integer":
+        v = check_integer(value, name, -(2**63))
+    else:
+        v = check_real(value, name, p.allowed)
+    if not p.accepts(v):
+        raise ValueError(f"{name} must be {p.allowed}, got {value!r}")
+    return value
+
+
+@_with_rule_parameters
 class RunSettings:
     """Settings shared by every run of a shard.
 
@@ -113,12 +142,12 @@ class RunSettings:
         Initial pulls of each arm (``>= 2``) for every GLR-based rule.
     fhn_n0 : int or None
         Initial sample size of FHN1/FHN2; ``None`` means :func:`fhn_n0` of ``delta``.
-    beta : float
-        Leader probability of the Top Two rules (paper: 0.5).
-    fws_exponent : float
-        FWS subdifferential radius ``r_t = t^(-fws_exponent)/K`` (paper of FWS: 0.9).
-    hedge_delta0 : float
-        Initial mixability-gap budget of AdaHedge (``eta_1 = log K / hedge_delta0``).
+    beta, fws_exponent, hedge_delta0, ... : float
+        The rule parameters (:data:`baiuv.registry.RULE_PARAMETERS`): one field each, made
+        from its registry record (:data:`baiuv.registry.PARAMETERS`: default, bounds,
+        meaning), e.g. ``beta`` the leader probability of the Top Two rules (paper: 0.5),
+        ``fws_exponent`` the FWS radius ``r_t = t^(-fws_exponent)/K``, ``hedge_delta0``
+        AdaHedge's initial mixability-gap budget (``eta_1 = log K / hedge_delta0``).
     max_samples : int
         Safety cap on a run's length; a run reaching it is marked ``truncated``.
     threshold_params : dict
@@ -135,9 +164,7 @@ class RunSettings:
     threshold: str = PARAMETERS["threshold"].default
     n0: int = PARAMETERS["n0"].default
     fhn_n0: int | None = PARAMETERS["fhn_n0"].default
-    beta: float = PARAMETERS["beta"].default
-    fws_exponent: float = PARAMETERS["fws_exponent"].default
-    hedge_delta0: float = PARAMETERS["hedge_delta0"].default
+    # the rule parameters' fields come here (_with_rule_parameters)
     max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
@@ -154,12 +181,8 @@ class RunSettings:
         check_integer(self.n0, "n0", 2)
         if self.fhn_n0 is not None:
             check_integer(self.fhn_n0, "fhn_n0", 2)
-        if not (0.0 < check_real(self.beta, "beta", "in (0, 1)") < 1.0):
-            raise ValueError(f"beta must be in (0, 1), got {self.beta!r}")
-        if not (check_real(self.fws_exponent, "fws_exponent", "> 0") > 0.0):
-            raise ValueError(f"fws_exponent must be > 0, got {self.fws_exponent!r}")
-        if not (check_real(self.hedge_delta0, "hedge_delta0", "> 0") > 0.0):
-            raise ValueError(f"hedge_delta0 must be > 0, got {self.hedge_delta0!r}")
+        for name in RULE_PARAMETERS:
+            check_rule_parameter(name, getattr(self, name))
         check_integer(self.max_samples, "max_samples", 1)
         if self.lazy_ratio is not None and not (
             is_real(self.lazy_ratio) and math.isfinite(self.lazy_ratio) and self.lazy_ratio > 1.0

@@ -50,6 +50,7 @@ Protocol (decision D73)
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from typing import Any
@@ -58,7 +59,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, THRESHOLD_FAMILIES, selection
+from baiuv.registry import (
+    ALGORITHMS,
+    PARAMETERS,
+    RULE_CUSTOM,
+    RULE_PARAMETERS,
+    THRESHOLD_FAMILIES,
+    selection,
+)
 from baiuv.simulation import replay, rules
 from baiuv.simulation.data_shape import ShapeCheck
 from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
@@ -109,8 +117,6 @@ class BestArmIdentifier:
     n0 : int
         Initial requests per arm (``>= 2``; default: the registry's,
         :data:`baiuv.registry.PARAMETERS`).
-    beta : float
-        Leader probability of the Top Two rules (default: the registry's).
     max_samples : int or None
         Budget (at least ``n0 * n_arms``): the identifier stops with
         ``stop_reason == "budget"`` after this many samples if the stopping rule has not
@@ -126,9 +132,11 @@ class BestArmIdentifier:
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).
-    fws_exponent, hedge_delta0 : float
-        Parameters of FWS and DKM (see :class:`baiuv.simulation.RunSettings`; defaults: the
-        registry's).
+    **rule_parameters : float
+        The sampling rules' parameters (:data:`baiuv.registry.RULE_PARAMETERS`), keyword
+        only, each defaulting to its registry value: ``beta`` the leader probability of the
+        Top Two rules, ``fws_exponent`` and ``hedge_delta0`` the parameters of FWS and DKM
+        (see :class:`baiuv.simulation.RunSettings`), and any parameter registered since.
 
     Examples
     --------
@@ -151,14 +159,12 @@ class BestArmIdentifier:
         threshold: str = "bob",
         *,
         n0: int = PARAMETERS["n0"].default,
-        beta: float = PARAMETERS["beta"].default,
         max_samples: int | None = None,
         lazy_ratio: float | None = None,
         threshold_params: dict | None = None,
         strict: bool = True,
         rng: Any = None,
-        fws_exponent: float = PARAMETERS["fws_exponent"].default,
-        hedge_delta0: float = PARAMETERS["hedge_delta0"].default,
+        **rule_parameters: float,
     ) -> None:
         if isinstance(n_arms, bool) or not isinstance(n_arms, numbers.Integral) or n_arms < 2:
             raise ValueError(f"n_arms must be an integer >= 2, got {n_arms!r}")
@@ -197,17 +203,21 @@ class BestArmIdentifier:
             raise ValueError(f"strict must be a bool, got {strict!r}")
         if threshold_params is not None and not isinstance(threshold_params, dict):
             raise ValueError(f"threshold_params must be a dict or None, got {threshold_params!r}")
+        unknown = sorted(set(rule_parameters) - set(RULE_PARAMETERS))
+        if unknown:
+            raise TypeError(
+                f"BestArmIdentifier got unexpected keyword arguments {unknown}; the rules' "
+                f"parameters are {list(RULE_PARAMETERS)}"
+            )
         heuristic_ev_warning(alg.plug_in, threshold, n0)
         settings = RunSettings(
             delta=delta,
             threshold=threshold,
             n0=n0,
-            beta=beta,
-            fws_exponent=fws_exponent,
-            hedge_delta0=hedge_delta0,
             max_samples=int(max_samples) if max_samples is not None else _NO_CAP,
             threshold_params=dict(threshold_params or {}),
             lazy_ratio=lazy_ratio,
+            **rule_parameters,
         )
         try:
             self._rng = np.random.default_rng(rng)
@@ -771,3 +781,21 @@ class BestArmIdentifier:
             f"sampling={self._sampling!r}, threshold={self.threshold!r}, "
             f"n_samples={self.n_samples}, {state})"
         )
+
+
+def _signature_with_rule_parameters(init) -> inspect.Signature:
+    """``init``'s signature with ``**rule_parameters`` spelled out: one keyword-only parameter
+    per rule parameter of the registry, with its default (what ``help()`` and the
+    documentation show)."""
+    sig = inspect.signature(init)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=PARAMETERS[name].default)
+        for name in RULE_PARAMETERS
+    ]
+    return sig.replace(parameters=params)
+
+
+BestArmIdentifier.__init__.__signature__ = _signature_with_rule_parameters(
+    BestArmIdentifier.__init__
+)
