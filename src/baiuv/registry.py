@@ -80,6 +80,7 @@ validates a configuration.
 from __future__ import annotations
 
 import importlib
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -162,6 +163,8 @@ def _load_function(value, what: str):
 #: Configuration sections whose schema may carry a rule parameter (generated there).
 PARAMETER_SECTIONS = ("simulation", "asymptotic", "delta_correct")
 _BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+_OPS = {"minimum": operator.ge, "exclusiveMinimum": operator.gt, "maximum": operator.le}
+_OPS["exclusiveMaximum"] = operator.lt
 
 
 @dataclass(frozen=True)
@@ -217,17 +220,15 @@ class Parameter:
 
     def accepts(self, value) -> bool:
         """Whether ``value`` (a number of the parameter's type) is within its bounds."""
-        sch = self.schema or {}
-        ops = {
-            "minimum": lambda x, b: x >= b,
-            "exclusiveMinimum": lambda x, b: x > b,
-            "maximum": lambda x, b: x <= b,
-            "exclusiveMaximum": lambda x, b: x < b,
-        }
         try:
-            return all(ops[k](value, sch[k]) for k in ops if k in sch) and value == value
+            if not value == value:  # nan
+                return False
+            for k, b in (self.schema or {}).items():
+                if k in _OPS and not _OPS[k](value, b):
+                    return False
         except TypeError:
             return False
+        return True
 
 
 _UNIT = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}

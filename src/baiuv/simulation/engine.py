@@ -38,7 +38,6 @@ from baiuv.model.characteristic import optimal_allocation
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import (
     check_integer,
-    check_real,
     delta_from_log,
     is_real,
     log_inv_delta_of,
@@ -113,11 +112,11 @@ def check_rule_parameter(name: str, value):
     """``value`` of the rule parameter ``name`` (a number within its registry bounds);
     ``ValueError`` naming it and what it accepts otherwise."""
     p = PARAMETERS[name]
-    if p.schema["type"] == "integer":
-        v = check_integer(value, name, -(2**63))
-    else:
-        v = check_real(value, name, p.allowed)
-    if not p.accepts(v):
+    integer = p.schema["type"] == "integer"
+    if not is_real(value) or (integer and int(value) != value):
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind} {p.allowed}, got {value!r}")
+    if not p.accepts(value):
         raise ValueError(f"{name} must be {p.allowed}, got {value!r}")
     return value
 
@@ -215,20 +214,23 @@ class RunSettings:
 
 
 def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
-    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached, keyed by the
-    family's registry record)."""
-    if name not in THRESHOLD_FAMILIES:
-        raise ValueError(f"threshold must be one of {FAMILIES}, got {name!r}")
-    return _threshold_spec(THRESHOLD_FAMILIES[name], K, log_inv_delta, params)
+    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached; a family
+    registered again under the same name is built anew)."""
+    family, spec = _threshold_spec(name, K, log_inv_delta, params)
+    if family is not THRESHOLD_FAMILIES.get(name):
+        _threshold_spec.cache_clear()
+        family, spec = _threshold_spec(name, K, log_inv_delta, params)
+    return spec
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(family, K: int, log_inv_delta: float, params: tuple):
+def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
-    return make_threshold(
-        family.name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+    spec = make_threshold(
+        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
     )
+    return THRESHOLD_FAMILIES[name], spec
 
 
 def _fresh_states(K: int) -> np.ndarray:
@@ -269,10 +271,11 @@ def glr_loop(algorithm: Algorithm, threshold: str = "heuristic"):
     ``step`` kernel, or a family registered with its own ``kernel``, in
     :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for those kernels on their first
     run in a process)."""
-    step = algorithm.step_kernel()
-    kernel = THRESHOLD_FAMILIES[threshold].threshold_kernel()
-    if step is None and kernel is None:
+    family = THRESHOLD_FAMILIES[threshold]
+    if algorithm.step is None and family.kernel is None:
         return functools.partial(rules.run_glr, algorithm.rule)
+    step = algorithm.step_kernel()
+    kernel = family.threshold_kernel()
     if kernel is None:
         from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
     size = tuple(algorithm.workspace)

@@ -790,7 +790,12 @@ def _signature_with_rule_parameters(init) -> inspect.Signature:
     sig = inspect.signature(init)
     params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
     params += [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=PARAMETERS[name].default)
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=PARAMETERS[name].default,
+            annotation="int" if PARAMETERS[name].schema["type"] == "integer" else "float",
+        )
         for name in RULE_PARAMETERS
     ]
     return sig.replace(parameters=params)
