@@ -580,9 +580,9 @@ class ThresholdFamily:
     #: drawn and tabulated with the paper's families (``False``: the artifact's own,
     #: beyond the paper, left out of the paper's threshold figures and tables)
     paper: bool = True
-    #: the family's own compiled kernel (see above), ``None`` for a built-in family
+    # the family's own compiled kernel and its constants function (see above); ``None``
+    # for a built-in family
     kernel: object = None
-    #: ``constants(K, log_inv_delta, params) -> float array`` passed to ``kernel`` as ``table``
     constants: object = None
 
     def __post_init__(self):
