@@ -24,6 +24,7 @@ not depend on how runs are split into shards, on their order, or on the executor
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -119,6 +120,24 @@ def check_rule_parameter(name: str, value):
     if not p.accepts(value):
         raise ValueError(f"{name} must be {p.allowed}, got {value!r}")
     return value
+
+
+def signature_with_rule_parameters(fn) -> inspect.Signature:
+    """``fn``'s signature with its ``**`` keywords spelled out as one keyword-only
+    parameter per rule parameter of the registry, with its default (what ``help()`` and
+    the documentation show, e.g. for :class:`baiuv.BestArmIdentifier`)."""
+    sig = inspect.signature(fn)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params += [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=PARAMETERS[name].default,
+            annotation="int" if PARAMETERS[name].schema["type"] == "integer" else "float",
+        )
+        for name in RULE_PARAMETERS
+    ]
+    return sig.replace(parameters=params)
 
 
 @_with_rule_parameters

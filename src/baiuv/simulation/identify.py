@@ -50,7 +50,6 @@ Protocol (decision D73)
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 from typing import Any
@@ -69,7 +68,12 @@ from baiuv.registry import (
 )
 from baiuv.simulation import replay, rules
 from baiuv.simulation.data_shape import ShapeCheck
-from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
+from baiuv.simulation.engine import (
+    RunSettings,
+    rule_params,
+    signature_with_rule_parameters,
+    threshold_spec,
+)
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
@@ -783,24 +787,6 @@ class BestArmIdentifier:
         )
 
 
-def _signature_with_rule_parameters(init) -> inspect.Signature:
-    """``init``'s signature with ``**rule_parameters`` spelled out: one keyword-only parameter
-    per rule parameter of the registry, with its default (what ``help()`` and the
-    documentation show)."""
-    sig = inspect.signature(init)
-    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    params += [
-        inspect.Parameter(
-            name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=PARAMETERS[name].default,
-            annotation="int" if PARAMETERS[name].schema["type"] == "integer" else "float",
-        )
-        for name in RULE_PARAMETERS
-    ]
-    return sig.replace(parameters=params)
-
-
-BestArmIdentifier.__init__.__signature__ = _signature_with_rule_parameters(
+BestArmIdentifier.__init__.__signature__ = signature_with_rule_parameters(
     BestArmIdentifier.__init__
 )
