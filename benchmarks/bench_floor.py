@@ -49,6 +49,7 @@ from numba import njit
 from baiuv import STANDARD
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.instance import random_instance
+from baiuv.registry import BUILTIN_WORKSPACE
 from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation import rules as K_
 from baiuv.simulation.engine import (
@@ -81,6 +82,8 @@ LINEAR_EXEMPT = ("TaS", "EV-TaS")
 #: Round robin with the EV-GLR stopping rule (not an algorithm of the paper's figures).
 EV_UNIFORM = Algorithm("EV-uniform", "glr", K_.RULE_UNIFORM, True, "uniform", "EV")
 BENCH_ALGORITHMS = {**ALGORITHMS, "EV-uniform": EV_UNIFORM}
+
+_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # the built-in rules' workspace size
 
 
 @njit(cache=True)
@@ -165,7 +168,7 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
         for t in range(2 * K):
             a = t % K
             K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
-        ws, scal = K_.init_workspace(counts, params)
+        ws, scal = K_.init_workspace(counts, params, _BUILTIN_WS, True)
         for t in range(2 * K, run_length):
             best = empirical_best(means)
             if whole_step:

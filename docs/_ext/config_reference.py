@@ -6,7 +6,8 @@ every key with its type, constraints, default and description; :func:`reference_
 renders them as the documentation's configuration page, next to the values of the default
 configuration (``config/config.yaml``). A key's meaning is its schema ``description``, or,
 for a run parameter (``registry_default: <name>``), the description of that parameter in
-:data:`baiuv.registry.PARAMETERS`. ``tests/unit/test_docs.py`` fails when a key has none.
+:data:`baiuv.registry.PARAMETERS`; a section's ``registry_parameters:`` mark adds the keys
+of the rule parameters (:func:`baiuv.registry.schema_properties`). ``tests/unit/test_docs.py`` fails when a key has none.
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ def schema_keys(schema: dict | None = None) -> list[Key]:
 
     def visit(node: dict, path: str) -> None:
         node = _deref(node, schema)
-        for name, sub in (node.get("properties") or {}).items():
+        props = dict(node.get("properties") or {})
+        if "registry_parameters" in node:  # the rule parameters' keys, from the registry
+            props.update(_registry().schema_properties(node["registry_parameters"]))
+        for name, sub in props.items():
             sub = _deref(sub, schema)
             key = Key(f"{path}.{name}" if path else name, _kind(sub))
             key.constraints = [

@@ -3,50 +3,75 @@ stopping rules and parameters. The single source of truth that the engine, the i
 the configuration schema (its enums and the defaults of the run parameters), the
 experiments, the reproduction report and the figures read.
 
-Adding a sampling rule
-----------------------
-1. Write its step kernel: a ``numba.njit`` function with the signature of
+Adding a sampling rule (with a tuning parameter)
+------------------------------------------------
+Three files: the rule's module, this one, and its test.
+
+1. In a module of its own (e.g. ``src/baiuv/simulation/my_rule.py``), write its step kernel,
+   a ``numba.njit`` function with the signature of
    :func:`baiuv.simulation.rules.select_arm`, ``step(rule, t, counts, means, variances,
-   best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``, in a module of its own (e.g.
-   ``src/baiuv/simulation/my_rule.py``).
-2. Register it: add ``Algorithm("my-rule", "glr", step="baiuv.simulation.my_rule:step")``
-   to :data:`ALGORITHMS` below (or call :func:`register`, with the compiled function itself
-   as ``step``). It then runs in the engine's GLR loop
-   (:func:`baiuv.simulation.rules.run_glr_loop`, compiled once per process for that
-   kernel) with the GLR (``plug_in=False``) or EV-GLR (``plug_in=True``) stopping rule and
-   any threshold, in the identifier, can be named in every algorithm list of a
-   configuration, and is drawn in its own colour.
-3. Test it (``tests/unit/test_registry.py`` registers a toy kernel and runs it through the
-   configuration's validation, one shard and the identifier).
+   best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``: the statistics after ``t``
+   samples, ``Z[a]`` the GLR (or EV-GLR) statistic of every challenger ``a != best``,
+   ``params[P]`` its parameter with ``P = PARAMETERS["my_param"].slot`` (a module constant
+   read from this module), ``ws``/``scal`` its workspace (zero at the start of a run, kept
+   between steps), ``rng`` the run's generator.
+2. Here: add its parameter to :data:`PARAMETERS`, ``Parameter("my_param", 0.5, "what it
+   is", slot=N, schema={"type": "number", "exclusiveMinimum": 0},
+   sections=("simulation",))`` with the next free slot ``N`` (= :data:`N_PARAMS`), and the
+   rule to ``_ALL``, ``Algorithm("my-rule", "glr", step="baiuv.simulation.my_rule:step",
+   workspace=Workspace(rows=1, scalars=2), description="...")`` (``plug_in=True`` for the
+   EV-GLR stopping rule; ``workspace``: the rows of ``K`` floats, rows per arm and scalars
+   its kernel uses).
+3. Test it (``tests/unit/test_my_rule.py``): its choices against an independent
+   computation, and through the configuration's validation, one shard and the identifier
+   (``tests/unit/test_registry.py`` does so for a toy rule registered in the test).
+
+Then the rule runs in the engine's GLR loop (:func:`baiuv.simulation.rules.run_glr_loop`,
+compiled once per process for its kernel) with any threshold, in the identifier
+(``BestArmIdentifier(..., sampling="my-rule", my_param=...)``), can be named in every
+algorithm list of a configuration, and is drawn in its own colour; ``my_param`` is a field
+of :class:`~baiuv.simulation.engine.RunSettings` and a key of the configuration sections
+it names, with its default, bounds and description (the configuration page too). A rule
+or parameter registered at run time (:func:`register` with the compiled function as
+``step``) runs the same way, but a parameter is added here: ``RunSettings`` and the
+identifier are made from :data:`PARAMETERS` at import.
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
 ``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
-compiled into the cached loop :func:`~baiuv.simulation.rules.run_glr`. A rule's tuning
-parameter is a :class:`Parameter` with a kernel ``slot`` in :data:`PARAMETERS` (its default
-is then the default of the configuration schema's ``registry_default:`` mark, of
-:class:`~baiuv.simulation.engine.RunSettings` and of the identifier); a new parameter is
-also a field of ``RunSettings``, a key of the schema's sections and a keyword of
-:class:`~baiuv.simulation.identify.BestArmIdentifier`.
+sharing :data:`BUILTIN_WORKSPACE`, compiled into the cached loop
+:func:`~baiuv.simulation.rules.run_glr`.
 
 Adding a threshold family
 -------------------------
-1. Register it: add ``ThresholdFamily("my-family", MY_CODE, ("GLR",), ...)`` to
-   :data:`THRESHOLD_FAMILIES` below with a new code, and say what the kernels may assume:
-   ``stateful=True`` when it reads a per-arm state (then updated after every sample),
-   ``t_only=True`` when it depends on ``t`` alone and is non-decreasing in it (the
-   simulator then bounds it between exact evaluations), ``delta_correct``, ``tight`` and
-   ``base`` (its colour in figures). It is then a valid value of every threshold list of a
-   configuration and of the identifier, and the kernels read ``stateful``/``t_only`` from
-   its spec.
-2. Write its formula: a branch ``if code == MY_CODE`` of
-   :func:`baiuv.thresholds.kernels.pair_threshold_kernel` (and of
-   :func:`~baiuv.thresholds.kernels.update_state` for a state), reading its constants from
-   the spec's ``fparams``; compute those constants from ``ln(1/delta)`` in
-   ``baiuv.thresholds.families._spec_cached`` and its initial count in
-   ``baiuv.thresholds.families._initial_count``.
-3. Test it against an independent computation of the formula, and through the
-   configuration's validation, one shard and the identifier
-   (``tests/unit/test_registry.py`` does so for a toy family).
+Three files: the family's module, this one, and its test.
+
+1. In a module of its own (e.g. ``src/baiuv/thresholds/my_family.py``), write its kernel,
+   a ``numba.njit`` function with the signature of
+   :func:`baiuv.thresholds.kernels.pair_threshold_kernel`, ``kernel(code, fparams, table,
+   t, n_a, n_b, state_a, state_b) -> float``: the threshold ``c_{a,b}`` of a pair with
+   counts ``n_a``, ``n_b`` at time ``t``, ``+inf`` before its initial times; ``fparams``
+   holds ``K``, ``ln(1/delta)``, ``s``, ``gamma``... at the
+   ``baiuv.thresholds.kernels.P_*`` slots, ``table`` the array that an optional
+   ``constants(K, log_inv_delta, params) -> sequence of floats`` (a plain function of the
+   same module) computes once per threshold. It keeps no per-arm state, and depends either
+   on ``t`` alone, non-decreasing in it (``t_only=True``), or on the pair's counts and not
+   on ``t`` (the loop keeps a pair's threshold while its counts stay).
+2. Here: add ``ThresholdFamily("my-family", rules=("GLR",),
+   kernel="baiuv.thresholds.my_family:kernel",
+   constants="baiuv.thresholds.my_family:constants", delta_correct=False)`` to
+   :data:`THRESHOLD_FAMILIES` (``rules``: the stopping rules it serves, ``"GLR"``,
+   ``"EV-GLR"`` or both; ``t_only``, ``tight``, ``base`` and ``label`` as the records
+   below).
+3. Test it (``tests/unit/test_my_family.py``) against an independent computation of the
+   formula, and through the configuration's validation, one shard and the identifier
+   (``tests/unit/test_registry.py`` does so for a toy family registered in the test).
+
+Then the family is a valid value of every threshold list of a configuration, of
+:class:`~baiuv.simulation.engine.RunSettings` and of the identifier, runs in the engine's
+loop (compiled once per process for its kernel) and the identifier's stopping check, and
+is drawn in the threshold figures in its own colour (``paper=False`` leaves it out of
+them). The built-in families are branches of ``pair_threshold_kernel`` under the codes
+below, with their constants in ``baiuv.thresholds.families``.
 
 Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
 validates a configuration.
@@ -55,24 +80,31 @@ validates a configuration.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 __all__ = [
     "ALGORITHMS",
     "Algorithm",
+    "BUILTIN_WORKSPACE",
     "EV_FAMILIES",
     "FAMILIES",
     "GLR_FAMILIES",
     "LAZY_SUFFIX",
+    "PAPER_FAMILIES",
     "PARAMETERS",
     "Parameter",
+    "RULE_PARAMETERS",
     "THRESHOLD_FAMILIES",
     "ThresholdFamily",
+    "Workspace",
     "get_algorithm",
     "label",
     "register",
     "run_parameters",
+    "schema_properties",
     "selection",
 ]
 
@@ -87,7 +119,9 @@ RULE_TCI = 3
 RULE_DKM = 4
 RULE_FWS = 5
 
-#: Codes of the threshold families in :func:`baiuv.thresholds.kernels.pair_threshold_kernel`.
+#: Codes of the threshold families in :func:`baiuv.thresholds.kernels.pair_threshold_kernel`;
+#: ``THRESHOLD_CUSTOM`` is the code a family registered with its own kernel runs with.
+THRESHOLD_CUSTOM = -1
 HEURISTIC = 0
 STUDENT = 1
 BOX = 2
@@ -96,31 +130,112 @@ BOB = 4
 EV_STUDENT = 5
 EV_BOX = 6
 EV_BOB = 7
-#: Not a registry family: the Student-calibrated heuristic of the EV-GLR rule, run only by
-#: :mod:`baiuv.experiments.ev_remedies` (decision record there).
 EV_HEURISTIC_STUDENT = 8
 
 KERNELS = ("glr", "fhn")
+#: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
+LAZY_SUFFIX = "-lazy"
 WRAPPERS = ("adapted", "EV", "baseline")
 
 
+def _check_function(value, what: str) -> None:
+    """``ValueError`` unless ``value`` is callable or names one as ``"module:function"``."""
+    if isinstance(value, str):
+        mod, _, fn = value.partition(":")
+        if not (mod and fn.isidentifier()):
+            raise ValueError(f"{what} must be 'module:function', got {value!r}")
+    elif not callable(value):
+        raise ValueError(f"{what} must be a compiled function or 'module:function', got {value!r}")
+
+
+def _load_function(value, what: str):
+    """``value`` itself, or the function that ``"module:function"`` names (imported now)."""
+    if value is None or not isinstance(value, str):
+        return value
+    mod, _, fn = value.partition(":")
+    try:
+        return getattr(importlib.import_module(mod), fn)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"{what}: cannot import {value!r} ({e})") from e
+
+
 # -------------------------------------------------------------------------- parameters
+#: Configuration sections whose schema may carry a rule parameter (generated there).
+PARAMETER_SECTIONS = ("simulation", "asymptotic", "delta_correct")
+_BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+_OPS = {"minimum": operator.ge, "exclusiveMinimum": operator.gt, "maximum": operator.le}
+_OPS["exclusiveMaximum"] = operator.lt
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A parameter of a run (a field of :class:`baiuv.simulation.engine.RunSettings`).
 
     ``slot`` is its index in the ``params`` array that the sampling kernels read (``None``
-    for parameters the engine itself uses).
+    for parameters the engine itself uses). A parameter with a slot is a *rule parameter*:
+    its field of ``RunSettings``, its keyword of
+    :class:`~baiuv.simulation.identify.BestArmIdentifier`, the validation of its values and
+    its key in the configuration sections ``sections`` (with this default and description)
+    are made from this record. ``schema`` is its JSON-schema type and bounds (``{"type":
+    "number", "exclusiveMinimum": 0}``). The simulation section's run parameters reach
+    every run of the stopping-time experiments and of the audit; the asymptotic and
+    δ-correct experiments read ``beta`` only.
     """
 
     name: str
     default: object
     description: str
     slot: int | None = None
+    schema: Mapping | None = field(default=None, hash=False, compare=False)
+    sections: tuple[str, ...] = ()
 
+    def __post_init__(self):
+        if self.slot is None:
+            return
+        sch = dict(self.schema or {})
+        if sch.get("type") not in ("number", "integer") or not set(sch) <= {"type", *_BOUNDS}:
+            raise ValueError(
+                f"schema of rule parameter {self.name!r} must give its type ('number' or "
+                f"'integer') and bounds ({', '.join(_BOUNDS)}), got {self.schema!r}"
+            )
+        if not set(self.sections) <= set(PARAMETER_SECTIONS):
+            raise ValueError(
+                f"sections of {self.name!r} must be among {PARAMETER_SECTIONS}, got "
+                f"{self.sections!r}"
+            )
+        if not self.accepts(self.default):
+            raise ValueError(f"default of {self.name!r} must be {self.allowed}")
+
+    @property
+    def allowed(self) -> str:
+        """The values a rule parameter accepts, in words (``"in (0, 1)"``, ``"> 0"``)."""
+        sch = self.schema or {}
+        lo = next(((k, sch[k]) for k in ("minimum", "exclusiveMinimum") if k in sch), None)
+        hi = next(((k, sch[k]) for k in ("maximum", "exclusiveMaximum") if k in sch), None)
+        if lo and hi:
+            left = "[" if lo[0] == "minimum" else "("
+            right = "]" if hi[0] == "maximum" else ")"
+            return f"in {left}{lo[1]}, {hi[1]}{right}"
+        return " and ".join(f"{_BOUNDS[b[0]]} {b[1]}" for b in (lo, hi) if b) or "any value"
+
+    def accepts(self, value) -> bool:
+        """Whether ``value`` (a number of the parameter's type) is within its bounds."""
+        try:
+            if not value == value:  # nan
+                return False
+            for k, b in (self.schema or {}).items():
+                if k in _OPS and not _OPS[k](value, b):
+                    return False
+        except TypeError:
+            return False
+        return True
+
+
+_UNIT = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+_POSITIVE = {"type": "number", "exclusiveMinimum": 0}
 
 #: Parameters of a run, with their defaults (the configuration schema's defaults of the
-#: same keys are filled from here).
+#: same keys are filled from here; the keys of the rule parameters are made from here).
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
@@ -131,13 +246,47 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("threshold", "heuristic", "threshold family"),
         Parameter("n0", 2, "initial pulls of each arm (GLR-based rules)"),
         Parameter("fhn_n0", None, "initial sample size of FHN1/FHN2 (None: from delta)"),
-        Parameter("beta", 0.5, "leader probability of the Top Two rules", slot=0),
-        Parameter("fws_exponent", 0.9, "FWS radius r_t = t^(-fws_exponent)/K", slot=1),
-        Parameter("hedge_delta0", 0.01, "initial AdaHedge mixability-gap budget (DKM)", slot=2),
+        Parameter(
+            "beta",
+            0.5,
+            "leader probability of the Top Two rules",
+            slot=0,
+            schema=_UNIT,
+            sections=PARAMETER_SECTIONS,
+        ),
+        Parameter(
+            "fws_exponent",
+            0.9,
+            "FWS radius r_t = t^(-fws_exponent)/K",
+            slot=1,
+            schema=_POSITIVE,
+            sections=("simulation",),
+        ),
+        Parameter(
+            "hedge_delta0",
+            0.01,
+            "initial AdaHedge mixability-gap budget (DKM)",
+            slot=2,
+            schema=_POSITIVE,
+            sections=("simulation",),
+        ),
         Parameter("max_samples", 10_000_000, "safety cap on a run's length"),
         Parameter("lazy_ratio", None, "grid ratio of the lazy stopping rule (None: eager)"),
     )
 }
+
+#: Names of the rule parameters (those with a kernel slot), in registry order.
+RULE_PARAMETERS = tuple(n for n, p in PARAMETERS.items() if p.slot is not None)
+
+
+def schema_properties(section: str) -> dict[str, dict]:
+    """The configuration schema's keys of the rule parameters of ``section`` (its
+    ``registry_parameters:`` mark), each with its type, bounds, default and description."""
+    return {
+        p.name: {**dict(p.schema), "default": p.default, "description": p.description}
+        for p in PARAMETERS.values()
+        if p.slot is not None and section in p.sections
+    }
 
 
 def run_parameters(section) -> dict:
@@ -148,12 +297,31 @@ def run_parameters(section) -> dict:
 
 #: Length of the kernels' ``params`` array.
 N_PARAMS = 1 + max(p.slot for p in PARAMETERS.values() if p.slot is not None)
+if sorted(PARAMETERS[n].slot for n in RULE_PARAMETERS) != list(range(N_PARAMS)):
+    raise ImportError("the rule parameters' slots must be 0, 1, ..., N_PARAMS - 1")
 P_BETA = PARAMETERS["beta"].slot
 P_FWS_EXPONENT = PARAMETERS["fws_exponent"].slot
 P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot
 
 
 # -------------------------------------------------------------------------- algorithms
+class Workspace(NamedTuple):
+    """The workspace a sampling rule keeps between its steps: ``ws``, a float64 array of
+    ``rows + rows_per_arm * K`` rows of ``K`` entries (``rows_per_arm = 1`` adds a
+    ``K x K`` block), and ``scal``, ``scalars`` floats; zero at the start of a run for a
+    rule registered with its own step kernel
+    (:func:`baiuv.simulation.rules.init_workspace`)."""
+
+    rows: int = 0
+    rows_per_arm: int = 0
+    scalars: int = 0
+
+
+#: The workspace of the built-in rules (one layout for all of them, its rows named and
+#: initialised in :mod:`baiuv.simulation.rules.workspace`).
+BUILTIN_WORKSPACE = Workspace(rows=17, rows_per_arm=1, scalars=5)
+
+
 @dataclass(frozen=True)
 class Algorithm:
     """A registered sampling rule.
@@ -196,6 +364,10 @@ class Algorithm:
         in :func:`baiuv.simulation.rules.run_glr_loop` with ``rule = RULE_CUSTOM``.
     label : str
         Display name in reports and figures (default: ``name``).
+    workspace : Workspace
+        The size of the workspace ``ws``/``scal`` its step kernel reads and writes (a rule
+        registered with ``step``: zero at the start of a run; default: none). The built-in
+        rules share :data:`BUILTIN_WORKSPACE`.
     """
 
     name: str
@@ -210,10 +382,26 @@ class Algorithm:
     needs_instance: bool = False
     step: object = None
     label: str = ""
+    workspace: Workspace | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        ws = self.workspace
+        if ws is None:
+            ws = BUILTIN_WORKSPACE if self.step is None else Workspace()
+        elif self.step is None and ws != BUILTIN_WORKSPACE:
+            raise ValueError("workspace is declared by a rule registered with its own step kernel")
+        if not (
+            isinstance(ws, tuple)
+            and len(ws) == 3
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in ws)
+        ):
+            raise ValueError(
+                f"workspace must be a Workspace(rows, rows_per_arm, scalars) of integers >= 0, "
+                f"got {self.workspace!r}"
+            )
+        object.__setattr__(self, "workspace", Workspace(*ws))
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
         if self.step is not None:
@@ -222,14 +410,7 @@ class Algorithm:
                     "step is only for a glr rule without a RULE_* code (kernel='glr', rule "
                     f"left unset), got kernel={self.kernel!r}, rule={self.rule!r}"
                 )
-            if isinstance(self.step, str):
-                mod, _, fn = self.step.partition(":")
-                if not (mod and fn.isidentifier()):
-                    raise ValueError(f"step must be 'module:function', got {self.step!r}")
-            elif not callable(self.step):
-                raise ValueError(
-                    f"step must be a compiled function or 'module:function', got {self.step!r}"
-                )
+            _check_function(self.step, "step")
         elif self.kernel == "glr" and (not isinstance(self.rule, int) or self.rule < 0):
             raise ValueError(
                 f"rule must be a RULE_* code >= 0 for a glr rule (or give a step kernel), "
@@ -252,15 +433,7 @@ class Algorithm:
     def step_kernel(self):
         """The compiled step kernel of a rule registered with ``step`` (imported from
         ``"module:function"`` on first use), ``None`` for a built-in rule."""
-        if self.step is None or not isinstance(self.step, str):
-            return self.step
-        mod, _, fn = self.step.partition(":")
-        try:
-            return getattr(importlib.import_module(mod), fn)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(
-                f"step of algorithm {self.name!r}: cannot import {self.step!r} ({e})"
-            ) from e
+        return _load_function(self.step, f"step of algorithm {self.name!r}")
 
     @property
     def wrapped(self) -> bool:
@@ -338,15 +511,22 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 
-def register(algorithm: Algorithm, *, replace: bool = False) -> Algorithm:
-    """Add ``algorithm`` to :data:`ALGORITHMS` (``ValueError`` if the name is taken, unless
-    ``replace``). Returns it."""
-    if not isinstance(algorithm, Algorithm):
-        raise ValueError(f"algorithm must be an Algorithm, got {type(algorithm).__name__}")
-    if algorithm.name in ALGORITHMS and not replace:
-        raise ValueError(f"algorithm {algorithm.name!r} is already registered")
-    ALGORITHMS[algorithm.name] = algorithm
-    return algorithm
+def register(entry, *, replace: bool = False):
+    """Add a sampling rule (an :class:`Algorithm`, to :data:`ALGORITHMS`) or a threshold
+    family (a :class:`ThresholdFamily`, to :data:`THRESHOLD_FAMILIES`); ``ValueError`` if
+    the name is taken, unless ``replace``. Returns ``entry``."""
+    if isinstance(entry, Algorithm):
+        table, what = ALGORITHMS, "algorithm"
+    elif isinstance(entry, ThresholdFamily):
+        table, what = THRESHOLD_FAMILIES, "threshold family"
+    else:
+        raise ValueError(
+            f"entry must be an Algorithm or a ThresholdFamily, got {type(entry).__name__}"
+        )
+    if entry.name in table and not replace:
+        raise ValueError(f"{what} {entry.name!r} is already registered")
+    table[entry.name] = entry
+    return entry
 
 
 def get_algorithm(name: str | Algorithm) -> Algorithm:
@@ -359,6 +539,9 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
 
 
 # ------------------------------------------------------------------ threshold families
+STOPPING_RULES = ("GLR", "EV-GLR")
+
+
 @dataclass(frozen=True)
 class ThresholdFamily:
     """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
@@ -367,11 +550,24 @@ class ThresholdFamily:
     in it (``t_only``: the simulator then bounds it between exact evaluations, decision
     D192), whether it is δ-correct, and its base family (``"box"`` for ``ev-box``; one
     colour per base in figures). The kernels read ``stateful`` and ``t_only`` from the
-    spec that :func:`baiuv.thresholds.make_threshold` builds from this record."""
+    spec that :func:`baiuv.thresholds.make_threshold` builds from this record.
+
+    A built-in family is a branch of :func:`baiuv.thresholds.kernels.pair_threshold_kernel`
+    under its ``code``. A registered family brings its own kernel instead (``kernel``, with
+    ``code`` left unset): a ``numba.njit`` function with the signature of
+    ``pair_threshold_kernel``, ``kernel(code, fparams, table, t, n_a, n_b, state_a,
+    state_b) -> float``, or ``"module:function"`` naming one; it receives the spec's
+    ``fparams`` (``K``, ``ln(1/delta)``, ``s``... at the ``baiuv.thresholds.kernels.P_*``
+    slots) and, as ``table``, the float array that ``constants(K, log_inv_delta, params)``
+    returns (``params`` a :class:`baiuv.thresholds.ThresholdParams`; an empty array without
+    ``constants``). It keeps no per-arm state and returns ``+inf`` before its initial
+    times. The engine runs it in :func:`baiuv.simulation.rules.run_glr_loop` (compiled once
+    per process for that kernel), the identifier in its stopping check.
+    """
 
     name: str
-    code: int
-    rules: tuple[str, ...]
+    code: int = THRESHOLD_CUSTOM
+    rules: tuple[str, ...] = ()
     stateful: bool = False
     delta_correct: bool = True
     base: str = ""
@@ -381,12 +577,53 @@ class ThresholdFamily:
     t_only: bool = False
     #: display name in reports and figures (default: the name)
     label: str = ""
+    #: drawn and tabulated with the paper's families (``False``: the artifact's own,
+    #: beyond the paper, left out of the paper's threshold figures and tables)
+    paper: bool = True
+    # the family's own compiled kernel and its constants function (see above); ``None``
+    # for a built-in family
+    kernel: object = None
+    constants: object = None
 
     def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name or self.name.endswith(LAZY_SUFFIX):
+            raise ValueError(
+                f"name must be a non-empty string not ending in {LAZY_SUFFIX!r}, got {self.name!r}"
+            )
+        rules = tuple(self.rules) if isinstance(self.rules, tuple | list) else ()
+        if not rules or not set(rules) <= set(STOPPING_RULES):
+            raise ValueError(f"rules must name some of {STOPPING_RULES}, got {self.rules!r}")
+        object.__setattr__(self, "rules", rules)
+        if self.kernel is None:
+            if not isinstance(self.code, int) or self.code < 0 or self.constants is not None:
+                raise ValueError(
+                    "a family without its own kernel is a branch of pair_threshold_kernel: "
+                    f"give its code >= 0 and no constants, got code={self.code!r}"
+                )
+        else:
+            if self.code != THRESHOLD_CUSTOM:
+                raise ValueError(
+                    f"kernel is only for a family without a code (code left unset), got "
+                    f"code={self.code!r}"
+                )
+            if self.stateful:
+                raise ValueError("a family with its own kernel keeps no per-arm state")
+            _check_function(self.kernel, "kernel")
+            if self.constants is not None:
+                _check_function(self.constants, "constants")
         if not self.base:
             object.__setattr__(self, "base", self.name.removeprefix("ev-"))
         if not self.label:
             object.__setattr__(self, "label", self.name)
+
+    def threshold_kernel(self):
+        """The compiled kernel of a family registered with ``kernel`` (imported from
+        ``"module:function"`` on first use), ``None`` for a built-in family."""
+        return _load_function(self.kernel, f"kernel of threshold family {self.name!r}")
+
+    def constants_function(self):
+        """The ``constants`` function of a registered family (``None`` if it has none)."""
+        return _load_function(self.constants, f"constants of threshold family {self.name!r}")
 
 
 #: Every threshold family, by name (order = table order).
@@ -403,24 +640,89 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
         ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",), label="EV-Student"),
         ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",), label="EV-Box"),
         ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True, label="EV-BoB"),
+        # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
+        # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.experiments.ev_remedies)
+        ThresholdFamily(
+            "ev-heuristic-student",
+            EV_HEURISTIC_STUDENT,
+            ("EV-GLR",),
+            delta_correct=False,
+            base="heuristic",
+            label="EV-heuristic-Student",
+            paper=False,
+        ),
     )
 }
+
+
+class _Names(Sequence):
+    """The names of the registered threshold families whose record passes ``keep``, read
+    from :data:`THRESHOLD_FAMILIES` at every use (a family registered later is in it);
+    compares equal to the tuple of those names."""
+
+    def __init__(self, keep: Callable[[ThresholdFamily], bool]):
+        self._keep = keep
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(n for n, f in THRESHOLD_FAMILIES.items() if self._keep(f))
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __contains__(self, name) -> bool:
+        f = THRESHOLD_FAMILIES.get(name) if isinstance(name, str) else None
+        return f is not None and bool(self._keep(f))
+
+    def __eq__(self, other) -> bool:
+        return self._names() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None
+
+    def __add__(self, other):
+        return self._names() + tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+class _Codes(Mapping):
+    """Kernel code of every registered threshold family, by name (read at every use)."""
+
+    def __getitem__(self, name: str) -> int:
+        return THRESHOLD_FAMILIES[name].code
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(THRESHOLD_FAMILIES)
+
+    def __len__(self) -> int:
+        return len(THRESHOLD_FAMILIES)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 #: Names of every threshold family (the keys of :data:`THRESHOLD_FAMILIES`).
-FAMILIES = tuple(THRESHOLD_FAMILIES)
+FAMILIES = _Names(lambda f: True)
 #: Families of the GLR stopping rule (known or unknown variances).
-GLR_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "GLR" in v.rules)
+GLR_FAMILIES = _Names(lambda f: "GLR" in f.rules)
 #: Families of the EV-GLR stopping rule (plug-in variances).
-EV_FAMILIES = tuple(f for f, v in THRESHOLD_FAMILIES.items() if "EV-GLR" in v.rules)
+EV_FAMILIES = _Names(lambda f: "EV-GLR" in f.rules)
 #: Families that keep a per-arm state between steps (KL, BoB, EV-BoB).
-STATEFUL = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.stateful)
+STATEFUL = _Names(lambda f: f.stateful)
 #: asymptotically tight families (the heuristic; KL and BoB by Lemma
 #: ``lem:kl_Kinf_thresholds_asymptotically_tight``)
-TIGHT = tuple(f for f, v in THRESHOLD_FAMILIES.items() if v.tight)
+TIGHT = _Names(lambda f: f.tight)
+#: The families drawn and tabulated with the paper's (every family but those beyond the
+#: paper, ``paper=False``).
+PAPER_FAMILIES = _Names(lambda f: f.paper)
 #: Kernel code of every family, by name.
-FAMILY_CODES = {f: v.code for f, v in THRESHOLD_FAMILIES.items()}
-
-#: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
-LAZY_SUFFIX = "-lazy"
+FAMILY_CODES = _Codes()
 
 
 def _with_lazy_variants(families: Iterable[str]) -> list[str]:

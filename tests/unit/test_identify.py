@@ -37,9 +37,11 @@ def drive(idf, inst, gen):
 
 
 def test_registry_covers_every_glr_rule():
-    assert sorted(SAMPLING_RULES) == sorted(
-        ["tas", "ev-tas", "tci", "ev-tci", "dkm", "ev-dkm", "fws", "ev-fws", "uniform"]
-    )
+    from baiuv.registry import selection
+
+    builtin = ["tas", "ev-tas", "tci", "ev-tci", "dkm", "ev-dkm", "fws", "ev-fws", "uniform"]
+    assert set(builtin) <= set(SAMPLING_RULES) and "fixed" not in SAMPLING_RULES
+    assert set(SAMPLING_RULES) == {n.lower() for n in selection("glr_algorithms")}
 
 
 @pytest.mark.parametrize("sampling,threshold", PAIRS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,7 @@ def _default_config() -> dict:
 
 def _marks(node, found):
     if isinstance(node, dict):
-        for key in ("registry", "registry_default"):
+        for key in ("registry", "registry_default", "registry_parameters"):
             if key in node:
                 found.append((key, node[key]))
         for v in node.values():
@@ -58,6 +59,7 @@ def test_schema_marks_name_registry_selections_and_parameters():
         "ev_threshold_variants",
     }
     assert {m for k, m in marks if k == "registry_default"} <= set(PARAMETERS)
+    assert {m for k, m in marks if k == "registry_parameters"} == set(registry.PARAMETER_SECTIONS)
     resolved = load_schema(SCHEMA)
     assert _marks(resolved, []) == []  # every mark replaced
     sim = resolved["properties"]["simulation"]["properties"]
@@ -83,6 +85,45 @@ def test_schema_defaults_of_run_parameters_equal_the_registry():
                 assert props[name]["default"] == p.default, (section, name)
                 seen += 1
     assert seen >= 5
+
+
+def test_rule_parameter_keys_are_made_from_the_registry():
+    """The schema's keys of the rules' parameters are the registry's records (type, bounds,
+    default, description), in the sections each record names; none is typed in the schema
+    by hand, and the identifier's keywords are the same parameters."""
+    import inspect
+
+    from baiuv import BestArmIdentifier
+
+    raw = yaml.safe_load(SCHEMA.read_text())["properties"]
+    resolved = load_schema(SCHEMA)["properties"]
+    assert {"beta", "fws_exponent", "hedge_delta0"} <= set(registry.RULE_PARAMETERS)
+    for section in registry.PARAMETER_SECTIONS:
+        assert not set(raw[section]["properties"]) & set(registry.RULE_PARAMETERS), section
+        props = resolved[section]["properties"]
+        for name in registry.RULE_PARAMETERS:
+            p = PARAMETERS[name]
+            if section not in p.sections:
+                assert name not in props, (section, name)
+                continue
+            want = {**p.schema, "default": p.default, "description": p.description}
+            assert props[name] == want, (section, name)
+    assert resolved["simulation"]["properties"]["beta"]["exclusiveMaximum"] == 1
+    sig = inspect.signature(BestArmIdentifier)
+    for name in registry.RULE_PARAMETERS:
+        assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+        assert sig.parameters[name].default == PARAMETERS[name].default
+    with pytest.raises(TypeError, match="rules' parameters"):
+        BestArmIdentifier(2, 0.1, gamma=2.0)
+    # bounds in words and values, from the same record
+    assert PARAMETERS["beta"].allowed == "in (0, 1)" and PARAMETERS["fws_exponent"].allowed == "> 0"
+    from baiuv.simulation.engine import RunSettings
+
+    for bad in (0.0, 1.0, float("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="beta must be"):
+            RunSettings(beta=bad)
+    with pytest.raises(ValueError, match="slots|type"):
+        registry.Parameter("x", 1.0, "x", slot=5, schema={"type": "string"})
 
 
 def test_run_settings_defaults_and_kernel_params_come_from_the_registry():
@@ -152,9 +193,62 @@ def toy_counts(K: int, n0: int, tau: int) -> list[int]:
 def toy_rule():
     """The toy kernel registered for one test under a new name and family, with the EV-GLR
     stopping rule."""
-    alg = register(Algorithm("toy", "glr", plug_in=True, wrapper="baseline", step=toy_step))
+    alg = register(
+        Algorithm(
+            "toy",
+            "glr",
+            plug_in=True,
+            wrapper="baseline",
+            step=toy_step,
+            workspace=registry.Workspace(scalars=4),
+        )
+    )
     try:
         yield alg
+    finally:
+        ALGORITHMS.pop(alg.name)
+
+
+@njit
+def sized_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+    """Arm 1 while the workspace has the shape ``Workspace(3, 2, 4)`` declares for ``K``
+    arms and holds what this kernel wrote at its previous steps (zero at the first), else
+    arm 0."""
+    K = counts.shape[0]
+    ok = ws.shape[0] == 3 + 2 * K and ws.shape[1] == K and scal.shape[0] == 4
+    if ok:
+        ok = scal[3] == ws[2 + 2 * K, K - 1] and ws[0].sum() == 0.0
+        scal[3] += 1.0
+        ws[2 + 2 * K, K - 1] += 1.0
+    return 1 if ok else 0
+
+
+def test_a_rule_declares_its_workspace():
+    from baiuv import BestArmIdentifier
+    from baiuv.simulation import rules
+
+    with pytest.raises(ValueError, match="workspace"):
+        Algorithm("x", "glr", step=sized_step, workspace=(1, -1, 0))
+    with pytest.raises(ValueError, match="workspace is declared"):
+        Algorithm("x", "glr", RULE_UNIFORM, workspace=registry.Workspace(1))
+    assert get_algorithm("TaS").workspace == registry.BUILTIN_WORKSPACE
+    counts = np.array([2, 3, 4])
+    ws, scal = rules.init_workspace(counts, np.zeros(registry.N_PARAMS), (2, 1, 3), False)
+    assert ws.shape == (5, 3) and scal.shape == (3,) and not ws.any() and not scal.any()
+    ws, scal = rules.init_workspace(
+        counts, np.full(registry.N_PARAMS, 0.25), tuple(registry.BUILTIN_WORKSPACE), True
+    )
+    assert ws.shape == (rules.N_WS + 3, 3) and list(ws[rules.W_SUMW]) == [2, 3, 4]
+    assert scal[0] == 0.25 and list(scal[2::2]) == [-1.0, -1.0]
+    alg = register(
+        Algorithm("sized", "glr", step=sized_step, workspace=registry.Workspace(3, 2, 4))
+    )
+    try:
+        idf = BestArmIdentifier(4, 0.1, sampling="sized", threshold="heuristic", n0=2, rng=0)
+        for t in range(30):
+            arm = idf.next_arm()
+            assert t < 8 or arm == 1, t  # the kernel saw its declared, persistent workspace
+            idf.observe(arm, float(t % 3))
     finally:
         ALGORITHMS.pop(alg.name)
 
@@ -264,3 +358,199 @@ def test_labels_come_from_the_records():
     assert registry.label("bob-lazy") == "bob-lazy"  # not a record: its own name
     assert all(registry.label(a) == v.label for a, v in ALGORITHMS.items())
     assert all(registry.label(f) == v.label for f, v in registry.THRESHOLD_FAMILIES.items())
+
+
+# ------------------------------------------------------------------ a registered family
+@njit
+def toy_threshold(code, fparams, table, t, n_a, n_b, state_a, state_b):
+    """A toy threshold family, compiled here and nowhere in the package: ``table[0] + ln(1 +
+    n_a n_b / (n_a + n_b))`` from 3 samples of each arm on, ``+inf`` before."""
+    if n_a < 3 or n_b < 3:
+        return math.inf
+    return table[0] + math.log1p(n_a * n_b / (n_a + n_b))
+
+
+def toy_constants(K, log_inv_delta, params):
+    """The toy family's constant ``ln(1/delta) + ln(K - 1)``."""
+    return [log_inv_delta + math.log(K - 1)]
+
+
+def toy_threshold_value(K: int, delta: float, n_a: int, n_b: int) -> float:
+    """The toy family's threshold, written out in Python."""
+    if n_a < 3 or n_b < 3:
+        return math.inf
+    return math.log(1 / delta) + math.log(K - 1) + math.log(1 + n_a * n_b / (n_a + n_b))
+
+
+def z_ev(means, var, counts, best, a) -> float:
+    """``Z^EV_a``: the Gaussian GLR of ``best`` against ``a`` with the empirical variances
+    plugged in, written out."""
+    d = means[best] - means[a]
+    if d <= 0:
+        return 0.0
+    return 0.5 * d * d / (var[best] / counts[best] + var[a] / counts[a])
+
+
+def toy_run(mu, sigma2, n0: int, rng, delta: float, max_samples: int):
+    """A run of the toy rule with the EV-GLR stopping rule and the toy family, written out
+    in Python: ``(tau, recommendation, counts)``."""
+    K = len(mu)
+    sd = np.sqrt(sigma2)
+    counts, means, m2 = [0] * K, [0.0] * K, [0.0] * K
+
+    def observe(a):
+        x = mu[a] + sd[a] * rng.standard_normal()
+        n = counts[a] + 1
+        d = x - means[a]
+        means[a] += d / n
+        m2[a] += d * (x - means[a])
+        counts[a] = n
+
+    for _ in range(n0):
+        for a in range(K):
+            observe(a)
+    t = n0 * K
+    while True:
+        best = max(range(K), key=lambda a: (means[a], -a))
+        var = [m2[a] / counts[a] for a in range(K)]
+        if all(
+            z_ev(means, var, counts, best, a)
+            > toy_threshold_value(K, delta, counts[best], counts[a])
+            for a in range(K)
+            if a != best
+        ):
+            break
+        if t >= max_samples:
+            break
+        p = t % (K + 1)
+        observe(0 if p == 0 else p - 1)
+        t += 1
+    return t, max(range(K), key=lambda a: (means[a], -a)), counts
+
+
+@pytest.fixture
+def toy_family():
+    """The toy kernel registered for one test as a family of the EV-GLR stopping rule."""
+    fam = register(
+        registry.ThresholdFamily(
+            "toy-thr",
+            rules=("EV-GLR",),
+            delta_correct=False,
+            kernel=toy_threshold,
+            constants=f"{__name__}:toy_constants",
+        )
+    )
+    try:
+        yield fam
+    finally:
+        registry.THRESHOLD_FAMILIES.pop(fam.name)
+
+
+def test_family_kernels_are_checked_at_registration():
+    fam = registry.ThresholdFamily
+    with pytest.raises(ValueError, match="code >= 0"):
+        fam("x", rules=("GLR",))
+    with pytest.raises(ValueError, match="code left unset"):
+        fam("x", registry.BOX, ("GLR",), kernel=toy_threshold)
+    with pytest.raises(ValueError, match="per-arm state"):
+        fam("x", rules=("GLR",), stateful=True, kernel=toy_threshold)
+    with pytest.raises(ValueError, match="rules"):
+        fam("x", rules=("GLRT",), kernel=toy_threshold)
+    with pytest.raises(ValueError, match="module:function"):
+        fam("x", rules=("GLR",), kernel="no_function_named")
+    with pytest.raises(ValueError, match="already registered"):
+        register(fam("box", rules=("GLR",), kernel=toy_threshold))
+    named = fam("x", rules=("GLR",), kernel=f"{__name__}:toy_threshold")
+    assert named.threshold_kernel() is toy_threshold
+    assert registry.THRESHOLD_FAMILIES["box"].threshold_kernel() is None
+
+
+def test_toy_family_values_against_the_formula(toy_family):
+    from baiuv.thresholds import EV_FAMILIES, FAMILIES, initial_count, pair_threshold
+
+    assert "toy-thr" in FAMILIES and "toy-thr" in EV_FAMILIES  # the registry's live lists
+    assert "toy-thr" not in registry.GLR_FAMILIES
+    for K, delta, na, nb in [(2, 0.1, 3, 3), (5, 0.01, 7, 40), (10, 1e-5, 2, 9), (3, 0.5, 80, 4)]:
+        got = pair_threshold("toy-thr", n_a=na, n_b=nb, K=K, delta=delta)
+        assert got == pytest.approx(toy_threshold_value(K, delta, na, nb), rel=1e-14, abs=0)
+    with pytest.raises(ValueError, match="its own kernel"):
+        initial_count("toy-thr", 2, 0.1)
+
+
+def test_toy_family_through_config_validation_one_shard_and_the_identifier(toy_rule, toy_family):
+    from baiuv import BestArmIdentifier
+    from baiuv.experiments.stopping_times import experiment_from_config, run_shard
+    from baiuv.registry import run_parameters
+    from baiuv.simulation.engine import RunSettings
+    from baiuv.simulation.rng import generator_of, run_seed
+
+    config = _default_config()
+    config["simulation"]["threshold"] = "toy-thr"
+    config["delta_correct"]["ev_thresholds"] = ["heuristic", "toy-thr", "toy-thr-lazy"]
+    validate_config(config, SCHEMA)
+    # without the registration the same configuration is refused, naming the field
+    registry.THRESHOLD_FAMILIES.pop("toy-thr")
+    try:
+        with pytest.raises(ConfigError, match="simulation.threshold"):
+            validate_config(
+                copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
+            )
+    finally:
+        register(toy_family)
+    # one shard of the toy rule (EV-GLR) stopped by the toy family, against the runs
+    # written out in Python with the same random streams
+    sim = config["simulation"]
+    instances = {i["name"]: i for i in config["instances"]}
+    exp = experiment_from_config(
+        "toyf", {"kind": "named", "instance": "easy", "runs": 4}, instances
+    )
+    settings = RunSettings(**run_parameters(sim) | {"delta": 0.1, "max_samples": 20_000})
+    assert settings.threshold == "toy-thr"
+    df = run_shard(exp, "toy", seed=2, settings=settings)
+    mu, sigma2 = np.array(instances["easy"]["mu"]), np.array(instances["easy"]["sigma2"], float)
+    K = mu.size
+    for row in df.itertuples():
+        rng = generator_of(run_seed(2, "toyf", row.instance, "toy", row.run))
+        tau, rec, counts = toy_run(mu, sigma2, settings.n0, rng, 0.1, settings.max_samples)
+        assert (row.stopping_time, row.recommendation, list(row.counts)) == (tau, rec, counts)
+        assert not row.truncated and tau > settings.n0 * K
+    # the identifier stops with the same family: its thresholds are the formula's
+    idf = BestArmIdentifier(K, 0.1, sampling="EV-TaS", threshold="toy-thr", n0=3, rng=0)
+    gen = np.random.default_rng(5)
+    while not idf.done:
+        arm = idf.next_arm()
+        idf.observe(arm, mu[arm] + np.sqrt(sigma2[arm]) * gen.standard_normal())
+        if not idf.in_initialisation:
+            thr, n, best = idf.thresholds(), idf.counts, int(np.argmax(idf.means))
+            for a in range(K):
+                want = math.nan if a == best else toy_threshold_value(K, 0.1, n[best], n[a])
+                assert thr[a] == pytest.approx(want, rel=1e-14, abs=0, nan_ok=True)
+    assert idf.stop_reason == "glr" and idf.threshold == "toy-thr"
+    z, thr = idf.glr(), idf.thresholds()
+    assert all(z[a] > thr[a] for a in range(K) if a != idf.recommendation)
+    # observe_many records the rows one by one with the family's kernel: same stop
+    again = BestArmIdentifier(K, 0.1, sampling="EV-TaS", threshold="toy-thr", n0=3, strict=False)
+    arms = np.tile(np.arange(K), 400)
+    vals = mu[arms] + np.sqrt(sigma2[arms]) * np.random.default_rng(6).standard_normal(arms.size)
+    used = again.observe_many(arms, vals)
+    one = BestArmIdentifier(K, 0.1, sampling="EV-TaS", threshold="toy-thr", n0=3, strict=False)
+    for i in range(used):
+        one.observe(int(arms[i]), float(vals[i]))
+    assert one.done and again.done and one.summary() == again.summary()
+
+
+def test_the_student_calibrated_heuristic_is_a_family_beyond_the_papers():
+    """``ev-heuristic-student`` is a registry family (EV-GLR, not δ-correct) that the
+    paper's threshold figures and tables leave out; its values are its kernel's formula."""
+    from baiuv.plotting.thresholds import figure_families
+    from baiuv.thresholds import initial_count, pair_threshold
+    from baiuv.thresholds.kernels import ev_heuristic_student
+
+    fam = registry.THRESHOLD_FAMILIES["ev-heuristic-student"]
+    assert fam.rules == ("EV-GLR",) and not fam.delta_correct and not fam.paper
+    assert fam.name in selection("ev_threshold_variants") and fam.name not in registry.GLR_FAMILIES
+    assert fam.name not in registry.PAPER_FAMILIES and fam.name not in figure_families("all")
+    assert initial_count(fam.name, 3, 0.01) == 2
+    for na, nb, lid in [(2, 2, 4.6), (3, 50, 4.6), (40, 7, 20.0), (1, 9, 4.6)]:
+        got = pair_threshold(fam.name, n_a=na, n_b=nb, K=4, log_inv_delta=lid)
+        assert got == ev_heuristic_student(na, nb, lid)

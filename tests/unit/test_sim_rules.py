@@ -7,6 +7,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from baiuv.model.transport import lambda_unknown
+from baiuv.registry import BUILTIN_WORKSPACE
 from baiuv.simulation import rules
 from baiuv.simulation.game import solve_game, solve_game_highs
 
@@ -220,7 +221,7 @@ def test_tas_keeps_the_oracle_solution_of_the_previous_best_arm():
 
     counts = np.array([10, 10, 10])
     params = np.zeros(16)
-    ws, scal = rules.init_workspace(counts, params)
+    ws, scal = rules.init_workspace(counts, params, tuple(BUILTIN_WORKSPACE), True)
     s2 = np.array([1.0, 0.8, 0.5])
     mu_a = np.array([1.0, 0.9, 0.2])  # arm 0 best
     mu_b = np.array([0.9, 1.0, 0.2])  # arm 1 best

@@ -34,7 +34,7 @@ from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
-from baiuv.registry import FAMILIES
+from baiuv.registry import FAMILIES, RULE_PARAMETERS
 from baiuv.simulation.engine import (
     ALGORITHMS,
     OUTCOME_COLUMNS,
@@ -67,8 +67,9 @@ __all__ = [
 ]
 
 #: Run parameters the audit takes from the ``simulation`` section (its own section sets
-#: ``delta``, ``threshold`` and ``n0``).
-SHARED_SETTINGS = ("beta", "fws_exponent", "hedge_delta0", "max_samples")
+#: ``delta``, ``threshold`` and ``n0``): the rules' parameters of the registry and
+#: ``max_samples``.
+SHARED_SETTINGS = (*RULE_PARAMETERS, "max_samples")
 
 #: Instance features reported next to flagged cells (see :func:`instance_features`).
 FEATURES = (

@@ -14,7 +14,8 @@ Remedies (:data:`THRESHOLD_KINDS`):
 * ``ev-box`` / ``ev-bob``: the paper's δ-correct EV thresholds (Lemma
   ``lem:delta_correct_box_thresholds_ev``, Corollary ``cor:delta_correct_Kinf_thresholds_ev``);
 * ``ev-heuristic-student``: the heuristic's Gaussian level recalibrated for the
-  studentised gap (:func:`baiuv.thresholds.kernels.ev_heuristic_student`): the EV-GLR
+  studentised gap (the registry's family of that name,
+  :func:`baiuv.thresholds.kernels.ev_heuristic_student`): the EV-GLR
   statistic must be so large that the Student tail with ``min(N_a, N_b) - 1`` degrees of
   freedom (the conservative end of Welch-Satterthwaite) is below the Gaussian tail the
   heuristic accepts. No constant is fitted: it is the heuristic itself with Student tails.
@@ -40,7 +41,7 @@ from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
-from baiuv.registry import EV_HEURISTIC_STUDENT, get_algorithm
+from baiuv.registry import get_algorithm
 from baiuv.simulation.engine import (
     Runner,
     RunSettings,
@@ -184,36 +185,6 @@ def ev_instances(section: Mapping, named: Mapping[str, Mapping], seed: int) -> l
     return out
 
 
-def _student_spec(K: int, log_inv_delta: float):
-    from baiuv.thresholds.families import ThresholdSpec, make_threshold
-    from baiuv.thresholds.kernels import P_STATEFUL, P_T_ONLY
-
-    base = make_threshold("heuristic", K, log_inv_delta=log_inv_delta)
-    fp = base.fparams.copy()
-    # the heuristic's parameters, but the threshold depends on the pair's counts, not on t
-    # alone, and keeps no state: the loop must evaluate it exactly for every pair
-    fp[P_STATEFUL] = 0.0
-    fp[P_T_ONLY] = 0.0
-    return ThresholdSpec(EV_HEURISTIC_STUDENT, fp, base.table)
-
-
-class _RemedyRunner(Runner):
-    """The engine's runner with the Student-calibrated threshold in place of the
-    heuristic when ``student`` is set (same loop, sampling rule and streams)."""
-
-    def __init__(self, alg, settings: RunSettings, student: bool):
-        super().__init__(alg, settings)
-        self.student = student
-
-    def _prepare(self, K: int) -> tuple:
-        prep = super()._prepare(K)
-        if self.student:
-            spec = _student_spec(K, self.settings.resolved_log_inv_delta)
-            prep = (prep[0], spec, *prep[2:])
-            self._by_k[K] = prep
-        return prep
-
-
 @functools.lru_cache(maxsize=8192)
 def _lower_bound(mu: tuple, sigma2: tuple, lid: float) -> float:
     return float(characteristic_time(np.array(mu), np.array(sigma2))) * lid
@@ -238,12 +209,8 @@ def run_remedy_shard(
     if not alg.plug_in:
         raise ValueError(f"algorithm must be an EV rule, got {algorithm!r}")
     d = check_delta(delta)
-    student = remedy.threshold == "ev-heuristic-student"
     s = RunSettings(
-        delta=d,
-        threshold="heuristic" if student else remedy.threshold,
-        n0=int(remedy.n0),
-        max_samples=int(max_samples),
+        delta=d, threshold=remedy.threshold, n0=int(remedy.n0), max_samples=int(max_samples)
     )
     jobs = []
     for g, a, runs in instances:
@@ -253,7 +220,7 @@ def run_remedy_shard(
     mine = [jobs[k] for k in shard_runs(len(jobs), n_shards, shard)]
     if mine:
         warm_up(mine[0][1].instance, alg, s, seed=seed)
-    runner = _RemedyRunner(alg, s, student)
+    runner = Runner(alg, s)
     lid = s.resolved_log_inv_delta
     for g, a, r in mine:
         inst = a.instance

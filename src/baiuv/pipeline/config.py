@@ -3,7 +3,8 @@
 1. The JSON schema (``workflow/schemas/config.schema.yaml``) checks types, ranges and
    unknown keys and fills the defaults; its ``registry:`` marks become the enums of the
    registered algorithms and threshold families, its ``registry_default:`` marks the
-   defaults of the run parameters (:mod:`baiuv.registry`), so a registered rule is a valid
+   defaults of the run parameters, its ``registry_parameters:`` marks the keys of the
+   sampling rules' parameters (:mod:`baiuv.registry`), so a registered rule is a valid
    configuration value and defaults are written once.
 2. Cross-field checks that a schema cannot express (:func:`validate_config_semantics`),
    then each optional experiment section's own checks.
@@ -25,7 +26,7 @@ from collections.abc import MutableMapping
 import numpy as np
 import yaml
 
-from baiuv.registry import PARAMETERS, selection
+from baiuv.registry import PARAMETERS, schema_properties, selection
 
 #: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
 OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit", "ev_remedies")
@@ -46,6 +47,9 @@ def load_schema(path: str | os.PathLike) -> dict:
                 node["enum"] = selection(node.pop("registry"))
             if "registry_default" in node:
                 node["default"] = PARAMETERS[node.pop("registry_default")].default
+            if "registry_parameters" in node:
+                props = node.setdefault("properties", {})
+                props.update(schema_properties(node.pop("registry_parameters")))
             for v in node.values():
                 resolve(v)
         elif isinstance(node, list):

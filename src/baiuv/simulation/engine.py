@@ -24,6 +24,7 @@ not depend on how runs are split into shards, on their order, or on the executor
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -38,7 +39,6 @@ from baiuv.model.characteristic import optimal_allocation
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import (
     check_integer,
-    check_real,
     delta_from_log,
     is_real,
     log_inv_delta_of,
@@ -49,6 +49,8 @@ from baiuv.registry import (
     N_PARAMS,
     PARAMETERS,
     RULE_CUSTOM,
+    RULE_PARAMETERS,
+    THRESHOLD_FAMILIES,
     Algorithm,
     get_algorithm,
     run_parameters,
@@ -92,7 +94,53 @@ def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) ->
     return max(2, math.ceil(10.0 * lid - 1e-9))
 
 
-@dataclass(frozen=True)
+def _with_rule_parameters(cls):
+    """``cls`` as a frozen dataclass with a field for every rule parameter of the registry
+    (:data:`baiuv.registry.RULE_PARAMETERS`, with its default), after ``fhn_n0``."""
+    own = dict(cls.__dict__.get("__annotations__", {}))
+    fields: dict[str, str] = {}
+    for name, ann in own.items():
+        fields[name] = ann
+        if name == "fhn_n0":
+            for p in RULE_PARAMETERS:
+                fields[p] = "int" if PARAMETERS[p].schema["type"] == "integer" else "float"
+                setattr(cls, p, PARAMETERS[p].default)
+    cls.__annotations__ = fields
+    return dataclass(frozen=True)(cls)
+
+
+def check_rule_parameter(name: str, value):
+    """``value`` of the rule parameter ``name`` (a number within its registry bounds);
+    ``ValueError`` naming it and what it accepts otherwise."""
+    p = PARAMETERS[name]
+    integer = p.schema["type"] == "integer"
+    if not is_real(value) or (integer and int(value) != value):
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind} {p.allowed}, got {value!r}")
+    if not p.accepts(value):
+        raise ValueError(f"{name} must be {p.allowed}, got {value!r}")
+    return value
+
+
+def signature_with_rule_parameters(fn) -> inspect.Signature:
+    """``fn``'s signature with its ``**`` keywords spelled out as one keyword-only
+    parameter per rule parameter of the registry, with its default (what ``help()`` and
+    the documentation show, e.g. for :class:`baiuv.BestArmIdentifier`)."""
+    sig = inspect.signature(fn)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params += [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=PARAMETERS[name].default,
+            annotation="int" if PARAMETERS[name].schema["type"] == "integer" else "float",
+        )
+        for name in RULE_PARAMETERS
+    ]
+    return sig.replace(parameters=params)
+
+
+@_with_rule_parameters
 class RunSettings:
     """Settings shared by every run of a shard.
 
@@ -112,12 +160,12 @@ class RunSettings:
         Initial pulls of each arm (``>= 2``) for every GLR-based rule.
     fhn_n0 : int or None
         Initial sample size of FHN1/FHN2; ``None`` means :func:`fhn_n0` of ``delta``.
-    beta : float
-        Leader probability of the Top Two rules (paper: 0.5).
-    fws_exponent : float
-        FWS subdifferential radius ``r_t = t^(-fws_exponent)/K`` (paper of FWS: 0.9).
-    hedge_delta0 : float
-        Initial mixability-gap budget of AdaHedge (``eta_1 = log K / hedge_delta0``).
+    beta, fws_exponent, hedge_delta0, ... : float
+        The rule parameters (:data:`baiuv.registry.RULE_PARAMETERS`): one field each, made
+        from its registry record (:data:`baiuv.registry.PARAMETERS`: default, bounds,
+        meaning), e.g. ``beta`` the leader probability of the Top Two rules (paper: 0.5),
+        ``fws_exponent`` the FWS radius ``r_t = t^(-fws_exponent)/K``, ``hedge_delta0``
+        AdaHedge's initial mixability-gap budget (``eta_1 = log K / hedge_delta0``).
     max_samples : int
         Safety cap on a run's length; a run reaching it is marked ``truncated``.
     threshold_params : dict
@@ -134,9 +182,7 @@ class RunSettings:
     threshold: str = PARAMETERS["threshold"].default
     n0: int = PARAMETERS["n0"].default
     fhn_n0: int | None = PARAMETERS["fhn_n0"].default
-    beta: float = PARAMETERS["beta"].default
-    fws_exponent: float = PARAMETERS["fws_exponent"].default
-    hedge_delta0: float = PARAMETERS["hedge_delta0"].default
+    # the rule parameters' fields come here (_with_rule_parameters)
     max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
@@ -153,12 +199,8 @@ class RunSettings:
         check_integer(self.n0, "n0", 2)
         if self.fhn_n0 is not None:
             check_integer(self.fhn_n0, "fhn_n0", 2)
-        if not (0.0 < check_real(self.beta, "beta", "in (0, 1)") < 1.0):
-            raise ValueError(f"beta must be in (0, 1), got {self.beta!r}")
-        if not (check_real(self.fws_exponent, "fws_exponent", "> 0") > 0.0):
-            raise ValueError(f"fws_exponent must be > 0, got {self.fws_exponent!r}")
-        if not (check_real(self.hedge_delta0, "hedge_delta0", "> 0") > 0.0):
-            raise ValueError(f"hedge_delta0 must be > 0, got {self.hedge_delta0!r}")
+        for name in RULE_PARAMETERS:
+            check_rule_parameter(name, getattr(self, name))
         check_integer(self.max_samples, "max_samples", 1)
         if self.lazy_ratio is not None and not (
             is_real(self.lazy_ratio) and math.isfinite(self.lazy_ratio) and self.lazy_ratio > 1.0
@@ -190,13 +232,24 @@ class RunSettings:
         return d
 
 
-@functools.lru_cache(maxsize=64)
 def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached; a family
+    registered again under the same name is built anew)."""
+    family, spec = _threshold_spec(name, K, log_inv_delta, params)
+    if family is not THRESHOLD_FAMILIES.get(name):
+        _threshold_spec.cache_clear()
+        family, spec = _threshold_spec(name, K, log_inv_delta, params)
+    return spec
+
+
+@functools.lru_cache(maxsize=64)
+def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
-    return make_threshold(
+    spec = make_threshold(
         name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
     )
+    return THRESHOLD_FAMILIES[name], spec
 
 
 def _fresh_states(K: int) -> np.ndarray:
@@ -229,16 +282,25 @@ def rule_params(settings: RunSettings) -> np.ndarray:
     return params
 
 
-def glr_loop(algorithm: Algorithm):
-    """The GLR loop of ``algorithm`` with its rule bound: ``loop(plug_in, mu, sigma2, ...)``
-    with the remaining arguments of :func:`baiuv.simulation.rules.run_glr`. A built-in rule
-    runs in the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its
-    own ``step`` kernel in :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for that
-    kernel on its first run in a process)."""
-    step = algorithm.step_kernel()
-    if step is None:
+def glr_loop(algorithm: Algorithm, threshold: str = "heuristic"):
+    """The GLR loop of ``algorithm`` with the threshold family ``threshold``, its rule
+    bound: ``loop(plug_in, mu, sigma2, ...)`` with the remaining arguments of
+    :func:`baiuv.simulation.rules.run_glr`. A built-in rule with a built-in family runs in
+    the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its own
+    ``step`` kernel, or a family registered with its own ``kernel``, in
+    :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for those kernels on their first
+    run in a process)."""
+    family = THRESHOLD_FAMILIES[threshold]
+    if algorithm.step is None and family.kernel is None:
         return functools.partial(rules.run_glr, algorithm.rule)
-    return functools.partial(rules.run_glr_loop, step, RULE_CUSTOM)
+    step = algorithm.step_kernel()
+    kernel = family.threshold_kernel()
+    if kernel is None:
+        from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
+    size = tuple(algorithm.workspace)
+    if step is None:
+        return functools.partial(rules.run_glr_loop, rules.select_arm, kernel, size, algorithm.rule)
+    return functools.partial(rules.run_glr_loop, step, kernel, size, RULE_CUSTOM)
 
 
 class Runner:
@@ -274,7 +336,8 @@ class Runner:
             )
             wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
             lazy = float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0
-            prep = (glr_loop(alg), spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
+            loop = glr_loop(alg, s.threshold)
+            prep = (loop, spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
         self._by_k[K] = prep
         return prep
 

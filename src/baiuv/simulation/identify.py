@@ -58,10 +58,22 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from baiuv.model.glr_kernels import glr_stats_into
-from baiuv.registry import ALGORITHMS, PARAMETERS, RULE_CUSTOM, selection
+from baiuv.registry import (
+    ALGORITHMS,
+    PARAMETERS,
+    RULE_CUSTOM,
+    RULE_PARAMETERS,
+    THRESHOLD_FAMILIES,
+    selection,
+)
 from baiuv.simulation import replay, rules
 from baiuv.simulation.data_shape import ShapeCheck
-from baiuv.simulation.engine import RunSettings, rule_params, threshold_spec
+from baiuv.simulation.engine import (
+    RunSettings,
+    rule_params,
+    signature_with_rule_parameters,
+    threshold_spec,
+)
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
@@ -109,8 +121,6 @@ class BestArmIdentifier:
     n0 : int
         Initial requests per arm (``>= 2``; default: the registry's,
         :data:`baiuv.registry.PARAMETERS`).
-    beta : float
-        Leader probability of the Top Two rules (default: the registry's).
     max_samples : int or None
         Budget (at least ``n0 * n_arms``): the identifier stops with
         ``stop_reason == "budget"`` after this many samples if the stopping rule has not
@@ -126,9 +136,11 @@ class BestArmIdentifier:
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).
-    fws_exponent, hedge_delta0 : float
-        Parameters of FWS and DKM (see :class:`baiuv.simulation.RunSettings`; defaults: the
-        registry's).
+    **rule_parameters : float
+        The sampling rules' parameters (:data:`baiuv.registry.RULE_PARAMETERS`), keyword
+        only, each defaulting to its registry value: ``beta`` the leader probability of the
+        Top Two rules, ``fws_exponent`` and ``hedge_delta0`` the parameters of FWS and DKM
+        (see :class:`baiuv.simulation.RunSettings`), and any parameter registered since.
 
     Examples
     --------
@@ -151,14 +163,12 @@ class BestArmIdentifier:
         threshold: str = "bob",
         *,
         n0: int = PARAMETERS["n0"].default,
-        beta: float = PARAMETERS["beta"].default,
         max_samples: int | None = None,
         lazy_ratio: float | None = None,
         threshold_params: dict | None = None,
         strict: bool = True,
         rng: Any = None,
-        fws_exponent: float = PARAMETERS["fws_exponent"].default,
-        hedge_delta0: float = PARAMETERS["hedge_delta0"].default,
+        **rule_parameters: float,
     ) -> None:
         if isinstance(n_arms, bool) or not isinstance(n_arms, numbers.Integral) or n_arms < 2:
             raise ValueError(f"n_arms must be an integer >= 2, got {n_arms!r}")
@@ -197,17 +207,21 @@ class BestArmIdentifier:
             raise ValueError(f"strict must be a bool, got {strict!r}")
         if threshold_params is not None and not isinstance(threshold_params, dict):
             raise ValueError(f"threshold_params must be a dict or None, got {threshold_params!r}")
+        unknown = sorted(set(rule_parameters) - set(RULE_PARAMETERS))
+        if unknown:
+            raise TypeError(
+                f"BestArmIdentifier got unexpected keyword arguments {unknown}; the rules' "
+                f"parameters are {list(RULE_PARAMETERS)}"
+            )
         heuristic_ev_warning(alg.plug_in, threshold, n0)
         settings = RunSettings(
             delta=delta,
             threshold=threshold,
             n0=n0,
-            beta=beta,
-            fws_exponent=fws_exponent,
-            hedge_delta0=hedge_delta0,
             max_samples=int(max_samples) if max_samples is not None else _NO_CAP,
             threshold_params=dict(threshold_params or {}),
             lazy_ratio=lazy_ratio,
+            **rule_parameters,
         )
         try:
             self._rng = np.random.default_rng(rng)
@@ -230,6 +244,8 @@ class BestArmIdentifier:
         self._alg = alg
         self._sampling = name
         self._spec = spec
+        # a family registered with its own kernel: the stopping check is compiled for it
+        self._thr_kernel = THRESHOLD_FAMILIES[threshold].threshold_kernel()
         self._params = rule_params(settings)
         alg.step_kernel()  # a registered kernel must import (checked here, used in next_arm)
         self._wfix = np.full(K, 1.0 / K)
@@ -458,7 +474,7 @@ class BestArmIdentifier:
                 self._finish("budget")
             return self._done
         if was_init:  # initialisation just completed: workspace of the sampling rules
-            self._ws, self._scal = rules.init_workspace(self._counts, self._params)
+            self._ws, self._scal = self._init_workspace()
         self._evaluate()
         return self._done
 
@@ -469,8 +485,9 @@ class BestArmIdentifier:
         The result is that of ``observe(arms[i], values[i])`` for ``i = 0, 1, ...`` until
         :attr:`done`: same stopping row, recommendation, statistics, data warnings and
         number of stopping-rule evaluations (:func:`baiuv.simulation.replay.ingest` runs
-        the functions of :meth:`observe`). The rows after the stopping row are not used.
-        No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        the functions of :meth:`observe`; with a threshold family registered with its own
+        kernel, :meth:`observe` itself records the rows one by one). The rows after the
+        stopping row are not used. No request is pending afterwards (as after :meth:`observe`); the sampling rule's
         coins are not drawn (:meth:`next_arm` is not called).
 
         Parameters
@@ -513,6 +530,12 @@ class BestArmIdentifier:
             self.observe(int(a[0]), float(x[0]))
             return 1
         self._pending = None
+        if self._thr_kernel is not None:  # the compiled batch is built for built-in families
+            pos = 0
+            while pos < n and not self._done:
+                self.observe(int(a[pos]), float(x[pos]))
+                pos += 1
+            return pos
         pos = 0
         status = replay.STATUS_RAN_OUT
         while pos < n:
@@ -545,7 +568,7 @@ class BestArmIdentifier:
             self._best, self._forced, self._k_next = int(out[2]), int(out[3]), int(out[4])
             self._checks, self._last_check_t = int(out[5]), int(out[6])
             if status == replay.STATUS_INIT_DONE:  # as observe() when initialisation ends
-                self._ws, self._scal = rules.init_workspace(self._counts, self._params)
+                self._ws, self._scal = self._init_workspace()
                 self._evaluate()
                 if self._done:
                     break
@@ -598,22 +621,36 @@ class BestArmIdentifier:
                 self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and rules.glr_stop_check(
-                self._spec.code,
-                self._spec.fparams,
-                self._spec.table,
-                t,
-                self._counts,
-                self._best,
-                self._Z,
-                self._states,
-                self._thr,
-                False,
-            ):
+            if self._forced < 0 and self._stop_check(t, self._thr, False):
                 self._finish("glr")
                 return
         if t >= self._max:
             self._finish("budget")
+
+    def _init_workspace(self) -> tuple[np.ndarray, np.ndarray]:
+        """The sampling rule's workspace, of the size its record declares."""
+        alg = self._alg
+        size = tuple(alg.workspace)
+        return rules.init_workspace(self._counts, self._params, size, alg.step is None)
+
+    def _stop_check(self, t: int, out: np.ndarray, all_pairs: bool) -> bool:
+        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`,
+        or :func:`~baiuv.simulation.rules.stop_check_with` the family's own kernel)."""
+        args = (
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            t,
+            self._counts,
+            self._best,
+            self._Z,
+            self._states,
+            out,
+            all_pairs,
+        )
+        if self._thr_kernel is None:
+            return bool(rules.glr_stop_check(*args))
+        return bool(rules.stop_check_with(self._thr_kernel, *args))
 
     def _finish(self, reason: str) -> None:
         self._done = True
@@ -628,18 +665,7 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        rules.glr_stop_check(
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            self.n_samples,
-            self._counts,
-            self._best,
-            self._Z,
-            self._states,
-            out,
-            True,
-        )
+        self._stop_check(self.n_samples, out, True)
         return out
 
     def glr(self) -> np.ndarray:
@@ -759,3 +785,8 @@ class BestArmIdentifier:
             f"sampling={self._sampling!r}, threshold={self.threshold!r}, "
             f"n_samples={self.n_samples}, {state})"
         )
+
+
+BestArmIdentifier.__init__.__signature__ = signature_with_rule_parameters(
+    BestArmIdentifier.__init__
+)

@@ -6,6 +6,8 @@ usable with both rules); GLR: ``student`` (Lemma lem:delta_correct_student_thres
 thm:delta_correct_complex_threshold_glrt), ``bob`` (Corollary cor:delta_correct_Kinf_thresholds);
 EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box`` (Lemma
 lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
+Beyond the paper: ``ev-heuristic-student``, the heuristic recalibrated for the studentised
+EV-GLR gap (``kernels.ev_heuristic_student``, not δ-correct; :mod:`baiuv.experiments.ev_remedies`).
 
 The numba entry points for the simulation engine are :func:`make_threshold` and
 ``kernels.pair_threshold_kernel``; :func:`pair_threshold` is the validated Python entry point (it
@@ -36,6 +38,7 @@ from baiuv.registry import (
     GLR_FAMILIES,
     STATEFUL,
     THRESHOLD_FAMILIES,
+    ThresholdFamily,
 )
 
 from . import kernels as _k
@@ -262,6 +265,11 @@ def initial_count(
     decision D150). Give ``delta`` or ``log_inv_delta``.
     """
     _check_family(name)
+    if THRESHOLD_FAMILIES[name].kernel is not None:
+        raise ValueError(
+            f"family {name!r} is registered with its own kernel: its initial times are its "
+            "kernel's (+inf before them)"
+        )
     p = _check_params(params)
     lid = log_inv_delta_of(delta, log_inv_delta)
     K = check_K(K)
@@ -273,6 +281,8 @@ def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
     s = p.s
     if name == "heuristic":
         return 1
+    if name == "ev-heuristic-student":  # finite once both arms have 2 samples
+        return 2
     if name in ("student", "ev-student"):
         # (delta/(4(K-1)zeta))^{1/s} < 1 for every delta in (0, 1): the max is 2
         return max(2, math.ceil(math.exp(-(lid + math.log(4.0 * (K - 1) * riemann_zeta(s))) / s)))
@@ -296,12 +306,16 @@ def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
 
 
 @lru_cache(maxsize=256)
-def _spec_cached(name: str, K: int, lid: float, params: ThresholdParams, n_table: int):
+def _spec_cached(
+    family: ThresholdFamily, K: int, lid: float, params: ThresholdParams, n_table: int
+):
+    name = family.name
     e0, e1 = params.etas(log_inv_delta=lid)
     s, gamma = params.s, params.gamma
+    own = family.kernel is not None  # a registered kernel: its constants are its own
     # zeta(s) only for the families that use it: scipy.special costs a quarter of a second
     # to import, in every process that builds the heuristic threshold's spec
-    z = math.nan if name == "heuristic" else riemann_zeta(s)
+    z = math.nan if name in ("heuristic", "ev-heuristic-student") or own else riemann_zeta(s)
     fp = np.full(_k.FPARAMS_SIZE, np.nan)
     fp[_k.P_DELTA] = delta_from_log(lid)  # informational: 0.0 once delta underflows
     fp[_k.P_K] = K
@@ -310,13 +324,21 @@ def _spec_cached(name: str, K: int, lid: float, params: ThresholdParams, n_table
     fp[_k.P_ETA0] = e0
     fp[_k.P_ETA1] = e1
     fp[_k.P_LOGINVDELTA] = lid
-    fp[_k.P_NMIN] = _initial_count(name, K, lid, params)
+    fp[_k.P_NMIN] = 1 if own else _initial_count(name, K, lid, params)
     fp[_k.P_NMIN_KL] = fp[_k.P_NMIN]
-    family = THRESHOLD_FAMILIES[name]
     fp[_k.P_STATEFUL] = 1.0 if family.stateful else 0.0
     fp[_k.P_T_ONLY] = 1.0 if family.t_only else 0.0
     table = np.empty(0)
-    if name in ("student", "ev-student"):
+    if own:
+        make = family.constants_function()
+        if make is not None:
+            table = np.array(make(K, lid, params), dtype=np.float64, ndmin=1)
+            if table.ndim != 1:
+                raise ValueError(
+                    f"constants of threshold family {name!r} must return a 1-D array, got "
+                    f"shape {table.shape}"
+                )
+    elif name in ("student", "ev-student"):
         fp[_k.P_LSTUD] = -lid - math.log(2.0 * (K - 1) * z)
         table = np.full(n_table, np.inf)
         if n_table > 2:
@@ -375,7 +397,8 @@ def make_threshold(
     lid = log_inv_delta_of(delta, log_inv_delta)
     K = check_K(K)
     check_integer(n_table, "n_table", 3)
-    fp, table = _spec_cached(name, K, lid, p, int(n_table) if "student" in name else 0)
+    n_table = int(n_table) if name in ("student", "ev-student") else 0
+    fp, table = _spec_cached(THRESHOLD_FAMILIES[name], K, lid, p, n_table)
     return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
 
 
@@ -543,11 +566,8 @@ def pair_threshold(
         return solve_bob(
             [n_a, n_b], C, D, E, ev=family == "ev-bob", backend=backend, on_failure=on_failure
         )
-    return float(
-        _k.pair_threshold_kernel(
-            spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b
-        )
-    )
+    kernel = THRESHOLD_FAMILIES[family].threshold_kernel() or _k.pair_threshold_kernel
+    return float(kernel(spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b))
 
 
 _EMPTY_STATE = _k.new_state()

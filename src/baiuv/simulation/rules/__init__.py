@@ -58,7 +58,7 @@ from .statistics import (
     refresh_z,
     welford,
 )
-from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
+from .stopping import glr_stop_check, lazy_check_time, lazy_next_index, stop_check_with
 from .tas import step_tas
 from .tci import step_tci
 from .tracking import c_tracking, forced_exploration
@@ -108,5 +108,6 @@ __all__ = [
     "step_fws",
     "step_tas",
     "step_tci",
+    "stop_check_with",
     "welford",
 ]

@@ -24,7 +24,7 @@ from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
-from baiuv.registry import P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
+from baiuv.registry import BUILTIN_WORKSPACE, P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
 from baiuv.thresholds.kernels import (
     depends_on_t_only,
     has_state,
@@ -46,6 +46,8 @@ from .stopping import lazy_check_time, lazy_next_index
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
 
+_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
+
 
 @njit(cache=True)
 def run_glr(
@@ -64,11 +66,14 @@ def run_glr(
     max_samples,
     lazy_ratio=0.0,
 ):
-    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`): compiled once and
-    kept in numba's cache (the generic loop is compiled into this function, with the
-    step function inlined)."""
+    """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`) and threshold
+    families (:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`): compiled once and
+    kept in numba's cache (the generic loop is compiled into this function, with the step
+    and threshold functions inlined)."""
     return run_glr_loop(
         select_arm,
+        pair_threshold_kernel,
+        _BUILTIN_WS,
         rule,
         plug_in,
         mu,
@@ -89,6 +94,8 @@ def run_glr(
 @njit(inline="always")
 def run_glr_loop(
     step,
+    threshold,
+    ws_size,
     rule,
     plug_in,
     mu,
@@ -111,12 +118,17 @@ def run_glr_loop(
     called before every sample after the initialisation (unless the degeneracy guard
     forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
     ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
-    between steps) and ``rng`` the run's generator. The built-in codes ``RULE_UNIFORM``,
+    between steps, of the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's
+    record, :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator.
+    ``threshold`` is the threshold kernel,
+    with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that
+    function for the built-in families, a family's own kernel for a family registered with
+    one, run with ``thr_code = THRESHOLD_CUSTOM``). The built-in codes ``RULE_UNIFORM``,
     ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths of this loop; a rule registered
     with its own kernel runs with ``rule = RULE_CUSTOM``. This function is not cached
     (numba cannot cache a function that receives a compiled function as an argument):
-    :func:`run_glr` is its cached instance for the built-in rules, and a registered
-    kernel costs one compilation of the loop per process.
+    :func:`run_glr` is its cached instance for the built-in rules and families, and a
+    registered kernel costs one compilation of the loop per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
@@ -148,7 +160,7 @@ def run_glr_loop(
                 a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
             )
     t = n0 * K
-    ws, scal = init_workspace(counts, params)
+    ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
     # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
     # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
     # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] and log N_a are
@@ -246,7 +258,7 @@ def run_glr_loop(
                         break
                     if t > t_hi:  # upper bound c(t_hi) for the times up to t_hi (D192)
                         t_hi = t + t // 16 + 1
-                        c_hi = pair_threshold_kernel(
+                        c_hi = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,
@@ -262,7 +274,7 @@ def run_glr_loop(
                     if z > thr_hi:  # then z > c(t) too
                         continue
                     if not have_thr_t:
-                        thr_t = pair_threshold_kernel(
+                        thr_t = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,
@@ -278,7 +290,7 @@ def run_glr_loop(
                     c = thr_t
                 else:
                     if math.isnan(thr_pair[a]):
-                        thr_pair[a] = pair_threshold_kernel(
+                        thr_pair[a] = threshold(
                             thr_code,
                             thr_fparams,
                             thr_table,

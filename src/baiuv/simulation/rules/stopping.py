@@ -22,6 +22,28 @@ def glr_stop_check(
     ``all_pairs``, for the pairs after the first failing one: the simulator stops computing
     at the first challenger that is not beaten).
     """
+    return stop_check_with(
+        pair_threshold_kernel,
+        thr_code,
+        thr_fparams,
+        thr_table,
+        t,
+        counts,
+        best,
+        Z,
+        states,
+        thr_out,
+        all_pairs,
+    )
+
+
+@njit(inline="always")
+def stop_check_with(
+    threshold, thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
+):
+    """:func:`glr_stop_check` with the thresholds of the kernel ``threshold`` (the signature
+    of ``pair_threshold_kernel``): a threshold family registered with its own kernel. Not
+    cached (it receives a compiled function): compiled once per process for that kernel."""
     K = counts.shape[0]
     for a in range(K):
         thr_out[a] = math.nan
@@ -29,7 +51,7 @@ def glr_stop_check(
     for a in range(K):
         if a == best:
             continue
-        c = pair_threshold_kernel(
+        c = threshold(
             thr_code,
             thr_fparams,
             thr_table,
