@@ -225,3 +225,51 @@ def test_config_checks_name_the_field():
         check_ev_remedies_config({**ok, "remedies": [{"threshold": "box", "n0": 2}]}, named, 0)
     with pytest.raises(ValueError, match="unknown instance 'hard'"):
         check_ev_remedies_config({**ok, "named": {"hard": 5}}, named, 0)
+
+
+def _two_instance_runs(errors_b: int, remedy: str, n0: int) -> list[dict]:
+    """One group of two instances: ``a`` (3000 runs, no error), ``b`` (1000 runs,
+    ``errors_b`` errors)."""
+    rows = []
+    for inst, n, err in (("a", 3000, 0), ("b", 1000, errors_b)):
+        for r in range(n):
+            rows.append(
+                dict(group="audit", instance=inst, algorithm="EV-TaS", remedy=remedy,
+                     threshold="heuristic", n0=n0, run=r, stopping_time=100 + 10 * n0,
+                     recommendation=0, best_arm=0, correct=r >= err, truncated=False,
+                     count_best=1, count_rec=1, lower_bound=50.0)
+            )  # fmt: skip
+    return rows
+
+
+def test_a_group_that_hides_an_erring_instance_is_not_recommended():
+    """9 errors in 1000 runs on one instance: its Wilson upper bound (0.017) is above δ,
+    while the group's cell (9 in 4000, upper 0.0043) is resolved. The check per instance
+    refuses the remedy; the remedy without error on either instance is recommended."""
+    from baiuv.experiments.ev_remedies import instance_cells, recommended
+
+    runs = pd.DataFrame(
+        _two_instance_runs(30, BASELINE, 2)
+        + _two_instance_runs(9, "heuristic n0=6", 6)
+        + _two_instance_runs(0, "heuristic n0=10", 10)
+    )
+    cells = remedy_cells(runs, delta=0.01)
+    assert cells.set_index("remedy").loc["heuristic n0=6", "resolved"]  # pooled: resolved
+    inst = instance_cells(runs, delta=0.01)
+    b6 = inst[(inst["remedy"] == "heuristic n0=6") & (inst["instance"] == "b")].iloc[0]
+    assert (b6["errors"], b6["runs"]) == (9, 1000)
+    assert b6["wilson_high"] == wilson_interval(9, 1000)[1] > 0.01 and not b6["resolved"]
+    rank = cheapest_resolved(cells, inst)
+    assert rank.iloc[0]["remedy"] == "heuristic n0=6"  # the cheapest by cells
+    rec = recommended(rank)
+    assert rec["remedy"] == "heuristic n0=10" and rec["instances_checked"] == 2
+    md = remedy_markdown(cells, delta=0.01, instances=inst)
+    assert "**recommended** one, is **heuristic n0=10**" in md
+    assert "The worst instance of heuristic n0=6: b: 0.009 [" in md
+    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, instances=inst)
+    assert "heuristic n0=10" in claims[-1].ours and claims[-1].verdict == "reproduced"
+    # an instance with fewer runs than a cell without error needs (381) is not checked
+    few = instance_cells(runs[runs["run"] < 300], delta=0.01)
+    assert few.empty
+    with pytest.raises(ValueError, match="cheapest_resolved"):
+        recommended(cheapest_resolved(cells))
