@@ -75,6 +75,7 @@ from baiuv.simulation.engine import (
     threshold_spec,
 )
 from baiuv.simulation.ev_advice import heuristic_ev_warning
+from baiuv.simulation.identify_summary import format_summary
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
@@ -740,39 +741,7 @@ class BestArmIdentifier:
 
     def format_summary(self) -> str:
         """Human-readable :meth:`summary` (used by ``baiuv identify``)."""
-        s = self.summary()
-        lines = [
-            f"sampling {s['sampling']} | stopping rule {s['stopping_rule']} | threshold "
-            f"{s['threshold']}"
-            + (f" (lazy, ratio {s['lazy_ratio']})" if s["lazy_ratio"] else "")
-            + f" | delta {s['delta']:g}",
-            f"samples: {s['n_samples']}   status: "
-            + (f"stopped ({s['stop_reason']})" if s["done"] else "running"),
-        ]
-        if s["done"]:
-            lines.append(f"recommended arm: {s['recommendation']}")
-        elif s["empirical_best"] is not None:
-            lines.append(f"empirical best arm: {s['empirical_best']}")
-        lines.append(
-            f"{'arm':>4} {'samples':>8} {'mean':>11} {'variance':>11} {'GLR':>11} {'threshold':>11}"
-        )
-
-        def fmt(v):
-            if v is None:
-                return "-"
-            return f"{v:.4g}" if math.isfinite(v) else ("inf" if v > 0 else "-inf")
-
-        best = s["recommendation"] if s["done"] else s["empirical_best"]
-        trailer = [f"warning: {w}" for w in s["warnings"]]
-        for a in range(self._K):
-            tag = "*" if a == best else " "
-            g = "(best)" if a == best else fmt(s["glr"][a])
-            th = "" if a == best else fmt(s["thresholds"][a])
-            lines.append(
-                f"{a:>3}{tag} {s['counts'][a]:>8d} {s['means'][a]:>11.5g} "
-                f"{s['variances'][a]:>11.5g} {g:>11} {th:>11}"
-            )
-        return "\n".join(lines + trailer)
+        return format_summary(self.summary())
 
     def __repr__(self) -> str:
         state = (
