@@ -18,8 +18,9 @@ Same code as the simulator
 The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` and calls
 the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
 :func:`~baiuv.model.glr_kernels.glr_stats_into`,
-:func:`~baiuv.simulation.rules.glr_stop_check` and
-:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its coins (Top Two leader draw) come from its
+:func:`~baiuv.simulation.rules.glr_stop_check` (the simulator's stopping check, on every
+statistic computed) and :func:`~baiuv.simulation.rules.select_arm` (or the rule's
+registered step kernel). Its coins (Top Two leader draw) come from its
 own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
 same generator reproduces ``simulate_run(..., rng=<generator with the same seed>)``
 exactly (decision D72, ``tests/unit/test_identify.py``).
@@ -598,20 +599,38 @@ class BestArmIdentifier:
                 self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and rules.glr_stop_check(
-                self._spec.code,
-                self._spec.fparams,
-                self._spec.table,
-                t,
-                self._counts,
-                self._best,
-                self._Z,
-                self._states,
-                self._thr,
-                False,
-            ):
-                self._finish("glr")
-                return
+            if self._forced < 0:
+                fail, _, _, _ = rules.glr_stop_check(
+                    self._spec.code,
+                    self._spec.fparams,
+                    self._spec.table,
+                    self._states,
+                    t,
+                    self._counts,
+                    self._means,
+                    self._vars,
+                    self._best,
+                    self._alg.plug_in,
+                    False,
+                    rules.exact_zcache(self._Z),
+                    -math.inf,
+                    math.inf,
+                    -1,
+                )
+                rules.check_thresholds(
+                    self._spec.code,
+                    self._spec.fparams,
+                    self._spec.table,
+                    t,
+                    self._counts,
+                    self._best,
+                    self._states,
+                    fail,
+                    self._thr,
+                )
+                if fail < 0:
+                    self._finish("glr")
+                    return
         if t >= self._max:
             self._finish("budget")
 
@@ -628,17 +647,16 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        rules.glr_stop_check(
+        rules.check_thresholds(
             self._spec.code,
             self._spec.fparams,
             self._spec.table,
             self.n_samples,
             self._counts,
             self._best,
-            self._Z,
             self._states,
+            -1,
             out,
-            True,
         )
         return out
 
