@@ -18,11 +18,13 @@ Same code as the simulator
 The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` and calls
 the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
 :func:`~baiuv.model.glr_kernels.glr_stats_into`,
-:func:`~baiuv.simulation.rules.glr_stop_check` and
-:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its coins (Top Two leader draw) come from its
-own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
-same generator reproduces ``simulate_run(..., rng=<generator with the same seed>)``
-exactly (decision D72, ``tests/unit/test_identify.py``).
+:func:`~baiuv.simulation.rules.glr_stop_check` (the simulator's stopping check, on every
+statistic computed, with the family's threshold kernel) and
+:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its
+coins (Top Two leader draw) come from its own ``numpy.random.Generator``; feeding it
+``mu_a + sigma_a Z`` with ``Z`` drawn from that same generator reproduces
+``simulate_run(..., rng=<generator with the same seed>)`` exactly (decision D72,
+``tests/unit/test_identify.py``).
 
 Protocol (decision D73)
 -----------------------
@@ -76,7 +78,7 @@ from baiuv.simulation.engine import (
 )
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
-from baiuv.thresholds.kernels import STATE_SIZE, new_state
+from baiuv.thresholds.kernels import STATE_SIZE, new_state, pair_threshold_kernel
 
 __all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
 
@@ -621,9 +623,40 @@ class BestArmIdentifier:
                 self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and self._stop_check(t, self._thr, False):
-                self._finish("glr")
-                return
+            if self._forced < 0:
+                fail, _, _, _ = rules.glr_stop_check(
+                    self._threshold_kernel(),
+                    self._spec.code,
+                    self._spec.fparams,
+                    self._spec.table,
+                    self._states,
+                    t,
+                    self._counts,
+                    self._means,
+                    self._vars,
+                    self._best,
+                    self._alg.plug_in,
+                    False,
+                    rules.exact_zcache(self._Z),
+                    -math.inf,
+                    math.inf,
+                    -1,
+                )
+                rules.check_thresholds(
+                    self._threshold_kernel(),
+                    self._spec.code,
+                    self._spec.fparams,
+                    self._spec.table,
+                    t,
+                    self._counts,
+                    self._best,
+                    self._states,
+                    fail,
+                    self._thr,
+                )
+                if fail < 0:
+                    self._finish("glr")
+                    return
         if t >= self._max:
             self._finish("budget")
 
@@ -633,24 +666,9 @@ class BestArmIdentifier:
         size = tuple(alg.workspace)
         return rules.init_workspace(self._counts, self._params, size, alg.step is None)
 
-    def _stop_check(self, t: int, out: np.ndarray, all_pairs: bool) -> bool:
-        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`,
-        or :func:`~baiuv.simulation.rules.stop_check_with` the family's own kernel)."""
-        args = (
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            t,
-            self._counts,
-            self._best,
-            self._Z,
-            self._states,
-            out,
-            all_pairs,
-        )
-        if self._thr_kernel is None:
-            return bool(rules.glr_stop_check(*args))
-        return bool(rules.stop_check_with(self._thr_kernel, *args))
+    def _threshold_kernel(self):
+        """The kernel of the family's thresholds: its own, else ``pair_threshold_kernel``."""
+        return pair_threshold_kernel if self._thr_kernel is None else self._thr_kernel
 
     def _finish(self, reason: str) -> None:
         self._done = True
@@ -665,7 +683,18 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        self._stop_check(self.n_samples, out, True)
+        rules.check_thresholds(
+            self._threshold_kernel(),
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            self.n_samples,
+            self._counts,
+            self._best,
+            self._states,
+            -1,
+            out,
+        )
         return out
 
     def glr(self) -> np.ndarray:
