@@ -78,7 +78,7 @@ from baiuv.simulation.engine import (
 )
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
-from baiuv.thresholds.kernels import STATE_SIZE, new_state, pair_threshold_kernel
+from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
 __all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
 
@@ -624,36 +624,8 @@ class BestArmIdentifier:
             self._checks += 1
             self._last_check_t = t
             if self._forced < 0:
-                fail, _, _, _ = rules.glr_stop_check(
-                    self._threshold_kernel(),
-                    self._spec.code,
-                    self._spec.fparams,
-                    self._spec.table,
-                    self._states,
-                    t,
-                    self._counts,
-                    self._means,
-                    self._vars,
-                    self._best,
-                    self._alg.plug_in,
-                    False,
-                    rules.exact_zcache(self._Z),
-                    -math.inf,
-                    math.inf,
-                    -1,
-                )
-                rules.check_thresholds(
-                    self._threshold_kernel(),
-                    self._spec.code,
-                    self._spec.fparams,
-                    self._spec.table,
-                    t,
-                    self._counts,
-                    self._best,
-                    self._states,
-                    fail,
-                    self._thr,
-                )
+                fail = self._stop_check(t)
+                self._check_thresholds(t, fail, self._thr)
                 if fail < 0:
                     self._finish("glr")
                     return
@@ -666,9 +638,53 @@ class BestArmIdentifier:
         size = tuple(alg.workspace)
         return rules.init_workspace(self._counts, self._params, size, alg.step is None)
 
-    def _threshold_kernel(self):
-        """The kernel of the family's thresholds: its own, else ``pair_threshold_kernel``."""
-        return pair_threshold_kernel if self._thr_kernel is None else self._thr_kernel
+    def _stop_check(self, t: int) -> int:
+        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`)
+        on every statistic computed: the first challenger not beaten, ``-1`` to stop. The
+        built-in families run its cached instance; a family registered with its own kernel
+        compiles it for that kernel once per process."""
+        args = (
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            self._states,
+            t,
+            self._counts,
+            self._means,
+            self._vars,
+            self._best,
+            self._alg.plug_in,
+            False,
+            rules.exact_zcache(self._Z),
+            -math.inf,
+            math.inf,
+            -1,
+        )
+        if self._thr_kernel is None:
+            fail = rules.glr_stop_check_builtin(*args)[0]
+        else:
+            fail = rules.glr_stop_check(self._thr_kernel, *args)[0]
+        return int(fail)
+
+    def _check_thresholds(self, t: int, fail: int, out: np.ndarray) -> None:
+        """The thresholds the stopping check at ``t`` compares with, written to ``out``
+        (:func:`~baiuv.simulation.rules.check_thresholds`; every challenger when
+        ``fail < 0``)."""
+        args = (
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            t,
+            self._counts,
+            self._best,
+            self._states,
+            fail,
+            out,
+        )
+        if self._thr_kernel is None:
+            rules.check_thresholds_builtin(*args)
+        else:
+            rules.check_thresholds(self._thr_kernel, *args)
 
     def _finish(self, reason: str) -> None:
         self._done = True
@@ -683,18 +699,7 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        rules.check_thresholds(
-            self._threshold_kernel(),
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            self.n_samples,
-            self._counts,
-            self._best,
-            self._states,
-            -1,
-            out,
-        )
+        self._check_thresholds(self.n_samples, -1, out)
         return out
 
     def glr(self) -> np.ndarray:

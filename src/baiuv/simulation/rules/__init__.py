@@ -59,7 +59,14 @@ from .statistics import (
     pair_stat,
     welford,
 )
-from .stopping import check_thresholds, glr_stop_check, lazy_check_time, lazy_next_index
+from .stopping import (
+    check_thresholds,
+    check_thresholds_builtin,
+    glr_stop_check,
+    glr_stop_check_builtin,
+    lazy_check_time,
+    lazy_next_index,
+)
 from .tas import step_tas
 from .tci import step_tci, tci_challenger
 from .tracking import c_tracking, forced_exploration
@@ -81,6 +88,7 @@ __all__ = [
     "bonus_wins",
     "c_tracking",
     "check_thresholds",
+    "check_thresholds_builtin",
     "certified_arm",
     "closest_alternative",
     "closest_alternative_work",
@@ -95,6 +103,7 @@ __all__ = [
     "fws_direction",
     "fws_direction_work",
     "glr_stop_check",
+    "glr_stop_check_builtin",
     "hedge_update",
     "hedge_weights",
     "init_workspace",

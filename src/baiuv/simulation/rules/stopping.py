@@ -13,7 +13,7 @@ import math
 from numba import njit
 
 from baiuv.model.transport import tc_unknown_bounds, tc_unknown_rational_bounds
-from baiuv.thresholds.kernels import depends_on_t_only
+from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
 
 from .statistics import pair_stat
 from .zcache import (
@@ -55,9 +55,12 @@ def glr_stop_check(
 
     ``threshold`` has the signature of
     :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`: that function for the
-    built-in families, a family's own kernel for a family registered with one. Not cached
-    (it receives a compiled function): it is compiled into its callers (the simulator's
-    loop, the batched replay), or once per process and kernel when called from Python.
+    built-in families, a family's own kernel for a family registered with one. This
+    function and the threshold helpers it calls are inlined (``inline="always"``), so that
+    the kernel never passes a call as a value, which numba cannot cache: they are compiled
+    into their cached callers (the simulator's loop, the batched replay,
+    :func:`glr_stop_check_builtin` for the identifier), or once per process and kernel
+    when called from Python.
 
     ``zc`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
     is computed (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, and a
@@ -147,7 +150,7 @@ def glr_stop_check(
     return -1, thr_lo, thr_hi, t_hi
 
 
-@njit
+@njit(inline="always")
 def t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
     """Threshold (kernel ``threshold``) at time ``t`` of a family that depends on ``t``
     alone (the counts and states it does not read are those of arm 0)."""
@@ -156,7 +159,7 @@ def t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t, counts, sta
     return threshold(thr_code, thr_fparams, thr_table, float(t), n0, n0, st0, st0)
 
 
-@njit
+@njit(inline="always")
 def t_only_upper_bound(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
     """``(t_hi, thr_hi)``: ``t_hi = t + t // 16 + 1`` and an upper bound ``thr_hi`` of the
     threshold of a non-decreasing family that depends on ``t`` alone at every time up to
@@ -169,7 +172,7 @@ def t_only_upper_bound(threshold, thr_code, thr_fparams, thr_table, t, counts, s
     return t_hi, thr_hi
 
 
-@njit
+@njit(inline="always")
 def check_thresholds(
     threshold, thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
 ):
@@ -195,6 +198,45 @@ def check_thresholds(
         )
         if a == fail:
             break
+
+
+@njit(cache=True)
+def glr_stop_check_builtin(
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    t,
+    counts,
+    means,
+    variances,
+    best,
+    plug_in,
+    bounds,
+    zc,
+    thr_lo,
+    thr_hi,
+    t_hi,
+):
+    """:func:`glr_stop_check` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache (the
+    identifier's check from Python, compiled once)."""
+    return glr_stop_check(
+        pair_threshold_kernel, thr_code, thr_fparams, thr_table, states, t, counts, means,
+        variances, best, plug_in, bounds, zc, thr_lo, thr_hi, t_hi,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def check_thresholds_builtin(
+    thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
+):
+    """:func:`check_thresholds` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache."""
+    check_thresholds(
+        pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts, best, states,
+        fail, thr_out,
+    )  # fmt: skip
 
 
 @njit(cache=True)
