@@ -34,6 +34,19 @@ def _default_config() -> dict:
     return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
+def _refused_unregistered(records, name, record, field, config):
+    """With ``name`` taken out of the registry's ``records``, ``config``'s simulation
+    section is refused with ``field`` named; the record is registered again afterwards."""
+    records.pop(name)
+    try:
+        with pytest.raises(ConfigError, match=field):
+            validate_config(
+                copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
+            )
+    finally:
+        register(record)
+
+
 def _marks(node, found):
     if isinstance(node, dict):
         for key in ("registry", "registry_default", "registry_parameters"):
@@ -282,14 +295,7 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     validate_config(config, SCHEMA)
     assert get_algorithm("toy").stopping == "EV-GLR"
     # without the registration the same configuration is refused, naming the field
-    ALGORITHMS.pop("toy")
-    try:
-        with pytest.raises(ConfigError, match="simulation.algorithms"):
-            validate_config(
-                copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
-            )
-    finally:
-        register(toy_rule)
+    _refused_unregistered(ALGORITHMS, "toy", toy_rule, "simulation.algorithms", config)
     # one shard of a named experiment, written and read back as the pipeline does
     sim = config["simulation"]
     instances = {i["name"]: i for i in config["instances"]}
@@ -489,14 +495,9 @@ def test_toy_family_through_config_validation_one_shard_and_the_identifier(toy_r
     config["delta_correct"]["ev_thresholds"] = ["heuristic", "toy-thr", "toy-thr-lazy"]
     validate_config(config, SCHEMA)
     # without the registration the same configuration is refused, naming the field
-    registry.THRESHOLD_FAMILIES.pop("toy-thr")
-    try:
-        with pytest.raises(ConfigError, match="simulation.threshold"):
-            validate_config(
-                copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
-            )
-    finally:
-        register(toy_family)
+    _refused_unregistered(
+        registry.THRESHOLD_FAMILIES, "toy-thr", toy_family, "simulation.threshold", config
+    )
     # one shard of the toy rule (EV-GLR) stopped by the toy family, against the runs
     # written out in Python with the same random streams
     sim = config["simulation"]
