@@ -15,7 +15,11 @@ instances of ``bench_floor.py``: seed 1, the paper's ranges), heuristic threshol
 ``delta = 0.01``. It prints, from measurements taken in this run:
 
 * the CPU time per sample of each cell at each revision (minimum over the repeats) and
-  their ratio;
+  their ratio ``x`` = before / after (above 1: the later revision is faster);
+* per rule, the paired ratios after / before of the repeats (one pair per repeat and size,
+  the two measured one after the other): their geometric mean and its 95 % t-interval on
+  the logarithms. A drift of the machine between the pairs widens the interval instead of
+  biasing a minimum, so "no rule more than 5 % slower" reads as an upper end below 1.05;
 * whether the two revisions' runs are identical: stopping time, recommendation, counts and
   truncation of every timed run (the exactness of every change between the revisions,
   over these runs).
@@ -114,6 +118,40 @@ def run_worker(src: Path, cache: Path, min_samples: int, only: str = "") -> dict
     return json.loads(res.stdout)
 
 
+def paired_ratio_interval(before: list[float], after: list[float]) -> tuple[float, float, float]:
+    """Geometric mean of the paired ratios ``after[i] / before[i]`` and its 95 % t-interval
+    (Student on the logarithms); the interval is ``(nan, nan)`` for fewer than two pairs."""
+    import math
+
+    from scipy.stats import t as student
+
+    if len(before) != len(after) or not before:
+        raise ValueError("before and after must be non-empty and of the same length")
+    logs = [math.log(a / b) for b, a in zip(before, after, strict=True)]
+    n = len(logs)
+    mean = sum(logs) / n
+    if n < 2:
+        return math.exp(mean), math.nan, math.nan
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    half = student.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+def paired_summary(every: dict[str, dict], name: str) -> str:
+    """One rule's line: the paired ratios after/before over its sizes and repeats."""
+    before, after = [], []
+    for K in SIZES:
+        b, a = every["before"].get(f"{name}|{K}"), every["after"].get(f"{name}|{K}")
+        if b is None or a is None:
+            continue
+        before += b
+        after += a
+    if not before:
+        return "  not in both"
+    g, lo, hi = paired_ratio_interval(before, after)
+    return f"  {g:.3f} [{lo:.3f}, {hi:.3f}] ({len(before)} pairs)"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("before", nargs="?", help="revision measured first (e.g. HEAD~10)")
@@ -138,10 +176,12 @@ def main(argv: list[str] | None = None) -> int:
             d = Path(tmp) / label
             revs[label] = (extract_revision(rev, d, "src"), d / "src", d / "numba-cache")
         best: dict[str, dict] = {"before": {}, "after": {}}
+        every: dict[str, dict] = {"before": {}, "after": {}}  # cell -> ns of every repeat
         for rep in range(args.repeats):
             for label, (_, src, cache) in revs.items():
                 got = run_worker(src, cache, args.min_samples, args.rules)
                 for cell, v in got.items():
+                    every[label].setdefault(cell, []).append(v["ns"])
                     old = best[label].get(cell)
                     if old is not None and old["digest"] != v["digest"]:
                         sys.exit(f"{label}: {cell} gave different runs in two repeats")
@@ -168,10 +208,13 @@ def main(argv: list[str] | None = None) -> int:
             if b is None or a is None:
                 row += f"{'-':>14} {'-':>9} {'-':>6}"
                 continue
-            row += f"{b['ns']:14.1f} {a['ns']:9.1f} {b['ns'] / a['ns']:6.1f}"
+            row += f"{b['ns']:14.1f} {a['ns']:9.1f} {b['ns'] / a['ns']:6.2f}"
             same.append(b["digest"] == a["digest"] and b["runs"] == a["runs"])
         all_same &= all(same)
         print(f"{row}  {('yes' if all(same) else 'NO') if same else 'not in both'}")
+    print("\npaired after/before per rule (repeats x sizes): geometric mean [95 % t-interval]")
+    for name in cells:
+        print(f"{name:<11}{paired_summary(every, name)}")
     n_runs = sum(v["runs"] for v in best["after"].values())
     print(
         f"every timed run identical at both revisions ({n_runs} runs): {'yes' if all_same else 'NO'}"

@@ -38,3 +38,27 @@ def test_worker_times_every_cell_and_records_its_runs(capsys):
         assert v["runs"] == 1 and v["ns"] > 0
         assert second[cell]["digest"] == v["digest"]
     assert first["TCI|5"]["digest"] != first["EV-TCI|5"]["digest"]
+
+
+def test_paired_ratio_interval_against_a_hand_computation():
+    """Geometric mean of after/before and the Student interval on the logarithms, computed
+    here by hand for three pairs (ratios 1.1, 1.0, 0.9)."""
+    import math
+
+    from scipy.stats import t
+
+    g, lo, hi = _bench().paired_ratio_interval([10.0, 20.0, 30.0], [11.0, 20.0, 27.0])
+    logs = [math.log(1.1), 0.0, math.log(0.9)]
+    m = sum(logs) / 3
+    sd = math.sqrt(sum((x - m) ** 2 for x in logs) / 2)
+    half = t.ppf(0.975, 2) * sd / math.sqrt(3)
+    assert g == pytest.approx(math.exp(m), rel=1e-12)
+    assert (lo, hi) == pytest.approx((math.exp(m - half), math.exp(m + half)), rel=1e-12)
+    assert lo < 1.0 < hi
+
+
+def test_paired_ratio_interval_refuses_unpaired_input():
+    with pytest.raises(ValueError, match="same length"):
+        _bench().paired_ratio_interval([1.0, 2.0], [1.0])
+    g, lo, hi = _bench().paired_ratio_interval([2.0], [3.0])
+    assert g == pytest.approx(1.5) and lo != lo and hi != hi  # one pair: no interval

@@ -15,6 +15,8 @@ if config.get("ev_remedies"):
             EVR_SHARD,
         log:
             "logs/ev_remedies/{algorithm}/{remedy}/shard_{shard}.log",
+        benchmark:
+            "benchmarks/out/ev_remedies_{algorithm}_{remedy}_{shard}.tsv"
         wildcard_constraints:
             algorithm="|".join(EVR["algorithms"]),
             remedy="|".join(EVR_REMEDIES),
