@@ -28,6 +28,7 @@ from baiuv.experiments.asymptotic import (
 )
 from baiuv.experiments.asymptotic_claims import FIT_CHI2_MAX, asymptotic_claims, limit_verdict
 from baiuv.model.instance import STANDARD, GaussianInstance
+from baiuv.model.validate import log_inv_delta_of
 
 TWO = GaussianInstance(np.array([0.0, -1.0]), np.array([1.0, 0.25]), "two_arm")
 NAMED = {"standard": STANDARD.to_dict()}
@@ -235,10 +236,13 @@ def test_asymptotic_levels_and_pairs():
 
 # ------------------------------------------------------------------ simulation
 def test_cell_shards_and_determinism():
-    full = run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-3, runs=6, seed=5)
+    L3, L4 = log_inv_delta_of(1e-3), log_inv_delta_of(1e-4)
+    full = run_asymptotic_cell(TWO, "TCI", "heuristic", log_inv_delta=L3, runs=6, seed=5)
     parts = pd.concat(
         [
-            run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-3, runs=6, seed=5, n_shards=3, shard=s)
+            run_asymptotic_cell(
+                TWO, "TCI", "heuristic", log_inv_delta=L3, runs=6, seed=5, n_shards=3, shard=s
+            )
             for s in range(3)
         ],
         ignore_index=True,
@@ -247,33 +251,36 @@ def test_cell_shards_and_determinism():
     pd.testing.assert_frame_equal(full[cols], parts[cols])
     assert list(full["run"]) == list(range(6))
     assert np.allclose(full["log_inv_delta"], math.log(1e3))
-    other = run_asymptotic_cell(TWO, "TCI", "heuristic", 1e-4, runs=6, seed=5)
+    other = run_asymptotic_cell(TWO, "TCI", "heuristic", log_inv_delta=L4, runs=6, seed=5)
     assert not np.array_equal(full["stopping_time"], other["stopping_time"])  # independent cells
 
 
 def test_cell_rejects_bad_input():
     with pytest.raises(ValueError, match="algorithm"):
-        run_asymptotic_cell(TWO, "uniform", "heuristic", 0.1, runs=2, seed=0)
+        run_asymptotic_cell(TWO, "uniform", "heuristic", log_inv_delta=1.0, runs=2, seed=0)
     with pytest.raises(ValueError, match="runs"):
-        run_asymptotic_cell(TWO, "TaS", "heuristic", 0.1, runs=0, seed=0)
+        run_asymptotic_cell(TWO, "TaS", "heuristic", log_inv_delta=1.0, runs=0, seed=0)
     with pytest.raises(ValueError, match="threshold"):
-        run_asymptotic_cell(TWO, "TaS", "nope", 0.1, runs=2, seed=0)
+        run_asymptotic_cell(TWO, "TaS", "nope", log_inv_delta=1.0, runs=2, seed=0)
     with pytest.raises(ValueError, match="named"):
         run_asymptotic_cell(
-            GaussianInstance([0, -1], [1, 1]), "TaS", "heuristic", 0.1, runs=2, seed=0
+            GaussianInstance([0, -1], [1, 1]), "TaS", "heuristic", log_inv_delta=1.0, runs=2, seed=0
         )
+    with pytest.raises(TypeError):  # the level is ln(1/delta), resolved once by the caller
+        run_asymptotic_cell(TWO, "TaS", "heuristic", 0.1, runs=2, seed=0)
 
 
 def test_mean_stopping_time_grows_with_log_inv_delta_and_exceeds_lower_bound():
     """Monte Carlo: TCI with the KL threshold (delta-correct, GLR) on the two-arm instance:
     E[tau] increases from delta = 0.1 to 1e-6 and stays above T* log(1/(2.4 delta))."""
+    lo, hi = log_inv_delta_of(0.1), log_inv_delta_of(1e-6)
     runs = pd.concat(
-        [run_asymptotic_cell(TWO, "TCI", "kl", d, runs=40, seed=2) for d in (0.1, 1e-6)],
+        [run_asymptotic_cell(TWO, "TCI", "kl", log_inv_delta=L, runs=40, seed=2) for L in (lo, hi)],
         ignore_index=True,
     )
     s = summarize_asymptotic(runs, {"two_arm": TWO})
-    m = s.set_index("delta")
-    assert m.loc[1e-6, "mean_low"] > m.loc[0.1, "mean_high"]
+    m = s.set_index("log_inv_delta")
+    assert m.loc[hi, "mean_low"] > m.loc[lo, "mean_high"]
     assert (s["mean"] > s["lower_bound"]).all()
     assert (s["errors"] == 0).all()
 

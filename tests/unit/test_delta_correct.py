@@ -17,8 +17,10 @@ from baiuv.experiments.delta_correct import (
     variants_for,
 )
 from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.validate import log_inv_delta_of
 
 EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")
+L05, L01 = log_inv_delta_of(0.05), log_inv_delta_of(0.01)  # ln(1/delta), converted once
 
 
 def test_parse_variant():
@@ -37,7 +39,7 @@ def test_common_random_numbers_and_delta_correct_is_slower():
     randomness, so the δ-correct (larger) threshold stops later on every run, and the
     lazy variant stops on the grid no earlier than the eager one."""
     cells = {
-        v: run_delta_correct_cell(EASY3, "TCI", v, range(6), seed=5, delta=0.05)
+        v: run_delta_correct_cell(EASY3, "TCI", v, range(6), seed=5, log_inv_delta=L05)
         for v in ["heuristic", "box", "bob", "bob-lazy"]
     }
     h = cells["heuristic"]["stopping_time"].to_numpy()
@@ -46,7 +48,7 @@ def test_common_random_numbers_and_delta_correct_is_slower():
     assert np.all(cells["bob-lazy"]["stopping_time"].to_numpy() >= cells["bob"]["stopping_time"])
     assert cells["bob-lazy"]["lazy_ratio"].eq(1.1).all()
     assert cells["bob"]["lazy_ratio"].isna().all()
-    again = run_delta_correct_cell(EASY3, "TCI", "bob", [3, 4], seed=5, delta=0.05)
+    again = run_delta_correct_cell(EASY3, "TCI", "bob", [3, 4], seed=5, log_inv_delta=L05)
     pd.testing.assert_series_equal(
         again["stopping_time"].reset_index(drop=True),
         cells["bob"]["stopping_time"].iloc[3:5].reset_index(drop=True),
@@ -116,11 +118,15 @@ def test_config_checks():
 
 
 def test_run_cell_columns_and_bad_instance():
-    df = run_delta_correct_cell(EASY, "EV-TCI", "ev-box", [0], seed=1)
+    df = run_delta_correct_cell(EASY, "EV-TCI", "ev-box", [0], seed=1, log_inv_delta=L01)
     assert list(df.columns)[:3] == ["instance", "algorithm", "threshold"]
     assert df["correct"].item() and df["lower_bound"].item() > 0
     with pytest.raises(ValueError, match="instance"):
-        run_delta_correct_cell(GaussianInstance([1.0, 0.0], [1.0, 1.0]), "TCI", "box", [0], seed=1)
+        run_delta_correct_cell(
+            GaussianInstance([1.0, 0.0], [1.0, 1.0]), "TCI", "box", [0], seed=1, log_inv_delta=L01
+        )
+    with pytest.raises(TypeError, match="delta"):  # the level is ln(1/delta), resolved once
+        run_delta_correct_cell(EASY, "TCI", "box", [0], seed=1, delta=0.01)
 
 
 def _dc_runs(lazy_taus, eager_taus, wrong=0):

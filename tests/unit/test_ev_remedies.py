@@ -30,8 +30,8 @@ from baiuv.experiments.ev_remedies import (
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.instance import GaussianInstance
 from baiuv.simulation.ev_advice import (
-    AUDIT_MAX_CELL_ERROR,
-    AUDIT_POOLED_ERROR,
+    MEASURED_ERROR,
+    RECOMMENDED_COST,
     RECOMMENDED_N0,
     HeuristicEVWarning,
 )
@@ -160,9 +160,9 @@ def test_shard_replay_and_student_remedy_run():
 def test_identifier_warns_for_heuristic_ev_small_n0():
     from baiuv import BestArmIdentifier
 
-    with pytest.warns(HeuristicEVWarning, match=r"2\.2–3\.9 %"):
+    with pytest.warns(HeuristicEVWarning, match=r"n0 = 2 the EV rules erred in 0\.12–7 %"):
         BestArmIdentifier(3, 0.01, "ev-tci", "heuristic", n0=2, rng=0)
-    with pytest.warns(HeuristicEVWarning, match="n0 = 4"):
+    with pytest.warns(HeuristicEVWarning, match=r"n0 = 4 \(the largest measured n0 <= 5\)"):
         BestArmIdentifier(3, 0.01, "ev-tas", "heuristic", n0=5, rng=0)
     for kw in (
         dict(sampling="ev-tci", threshold="heuristic", n0=RECOMMENDED_N0),
@@ -175,26 +175,25 @@ def test_identifier_warns_for_heuristic_ev_small_n0():
             BestArmIdentifier(3, 0.01, rng=0, **kw)
 
 
-def test_warning_numbers_match_the_published_audit():
-    text = (ROOT / "docs" / "audit-resolving.md").read_text()
-    rows = re.findall(
-        r"^\| (EV-\w+) \| EV-GLR \| (\d+) \| \d+ \| (\d+) \| (\d+) \| ([\d.e-]+) \[[^]]*, "
-        r"([\d.e-]+)\] \| ([\d.]+) \| \d+ \| (\d+) \|$",
-        text,
-        re.M,
-    )
-    assert len(rows) == 12
+def test_warning_numbers_match_the_published_remedies_table():
+    """The advice's numbers are those of the paper-scale EV remedies table: per n0, the range
+    of the heuristic's error rates over its cells, and the recommended remedy and cost."""
+    text = (ROOT / "docs" / "paper-scale" / "tables" / "ev_remedies.md").read_text()
+    rows = re.findall(r"^\| heuristic n0=(\d+) \| (EV-\w+) \| (.*)\|$", text, re.M)
+    assert len(rows) == 4 * len(MEASURED_ERROR)  # every EV rule at every measured n0
     by_n0 = {}
-    for _alg, n0, _runs, _err, rate, hi, mx, flagged in rows:
-        by_n0.setdefault(int(n0), []).append((float(rate), float(hi), float(mx), int(flagged)))
-    for n0, (lo, hi) in AUDIT_POOLED_ERROR.items():
-        rates = [r[0] for r in by_n0[n0]]
-        assert (min(rates), max(rates)) == (lo, hi)
-        assert max(r[2] for r in by_n0[n0]) == AUDIT_MAX_CELL_ERROR[n0]
-    # the recommendation: the smallest audited n0 without a flagged cell and with every
-    # pooled upper bound below delta
-    ok = [n for n, v in sorted(by_n0.items()) if all(f == 0 and h < 0.01 for _, h, _, f in v)]
-    assert ok[0] == RECOMMENDED_N0
+    for n0, _alg, rest in rows:
+        rates = re.findall(r"\| ([\d.e-]+) \[[^]]*\] \(n=\d+\)", "| " + rest)
+        assert len(rates) == 4  # standard, easy, random, audit
+        by_n0.setdefault(int(n0), []).extend(float(r) for r in rates)
+    for n0, (lo, hi) in MEASURED_ERROR.items():
+        assert (min(by_n0[n0]), max(by_n0[n0])) == (lo, hi), n0
+    rec = re.search(
+        r"the \*\*recommended\*\* one, is \*\*heuristic n0=(\d+)\*\*: mean stopping time "
+        r"([\d.]+)×",
+        text,
+    )
+    assert rec and int(rec[1]) == RECOMMENDED_N0 and float(rec[2]) == RECOMMENDED_COST
 
 
 def test_cli_prints_the_advice_as_one_plain_stderr_line(capsys):
@@ -225,3 +224,68 @@ def test_config_checks_name_the_field():
         check_ev_remedies_config({**ok, "remedies": [{"threshold": "box", "n0": 2}]}, named, 0)
     with pytest.raises(ValueError, match="unknown instance 'hard'"):
         check_ev_remedies_config({**ok, "named": {"hard": 5}}, named, 0)
+
+
+def _two_instance_runs(errors_b: int, remedy: str, n0: int) -> list[dict]:
+    """One group of two instances: ``a`` (3000 runs, no error), ``b`` (1000 runs,
+    ``errors_b`` errors)."""
+    rows = []
+    for inst, n, err in (("a", 3000, 0), ("b", 1000, errors_b)):
+        for r in range(n):
+            rows.append(
+                dict(group="audit", instance=inst, algorithm="EV-TaS", remedy=remedy,
+                     threshold="heuristic", n0=n0, run=r, stopping_time=100 + 10 * n0,
+                     recommendation=0, best_arm=0, correct=r >= err, truncated=False,
+                     count_best=1, count_rec=1, lower_bound=50.0)
+            )  # fmt: skip
+    return rows
+
+
+def test_a_group_that_hides_an_erring_instance_is_not_recommended():
+    """9 errors in 1000 runs on one instance: its Wilson upper bound (0.017) is above δ,
+    while the group's cell (9 in 4000, upper 0.0043) is resolved. The check per instance
+    refuses the remedy; the remedy without error on either instance is recommended."""
+    from baiuv.experiments.ev_remedies import instance_cells, recommended
+
+    runs = pd.DataFrame(
+        _two_instance_runs(30, BASELINE, 2)
+        + _two_instance_runs(9, "heuristic n0=6", 6)
+        + _two_instance_runs(0, "heuristic n0=10", 10)
+    )
+    cells = remedy_cells(runs, delta=0.01)
+    assert cells.set_index("remedy").loc["heuristic n0=6", "resolved"]  # pooled: resolved
+    inst = instance_cells(runs, delta=0.01)
+    b6 = inst[(inst["remedy"] == "heuristic n0=6") & (inst["instance"] == "b")].iloc[0]
+    assert (b6["errors"], b6["runs"]) == (9, 1000)
+    assert b6["wilson_high"] == wilson_interval(9, 1000)[1] > 0.01 and not b6["resolved"]
+    rank = cheapest_resolved(cells, inst)
+    assert rank.iloc[0]["remedy"] == "heuristic n0=6"  # the cheapest by cells
+    rec = recommended(rank)
+    assert rec["remedy"] == "heuristic n0=10" and rec["instances_checked"] == 2
+    md = remedy_markdown(cells, delta=0.01, instances=inst)
+    assert "**recommended** one, is **heuristic n0=10**" in md
+    assert "The worst instance of heuristic n0=6: b: 0.009 [" in md
+    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, instances=inst)
+    assert "heuristic n0=10" in claims[-1].ours and claims[-1].verdict == "reproduced"
+    # an instance with fewer runs than a cell without error needs (381) is not checked
+    few = instance_cells(runs[runs["run"] < 300], delta=0.01)
+    assert few.empty
+    with pytest.raises(ValueError, match="cheapest_resolved"):
+        recommended(cheapest_resolved(cells))
+
+
+def test_readme_report_and_identifier_give_the_same_recommendation():
+    """The README's findings, the paper-scale report's row "beyond the paper" and the
+    identifier's advice name the same n0 and cost."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"n0 = {RECOMMENDED_N0} initial samples per arm is the cheapest" in readme
+    assert f"at {RECOMMENDED_COST:.2f}× the mean stopping time of n0 = 2" in readme
+    assert f"with n0 < {RECOMMENDED_N0}" in readme
+    report = (ROOT / "docs" / "paper-scale" / "reproduction.md").read_text()
+    row = re.search(r"^\|[^\n]*every cell and every instance checked[^\n]*$", report, re.M)
+    assert row, "the paper-scale report has no recommended remedy"
+    assert f"heuristic n0={RECOMMENDED_N0}: mean τ {RECOMMENDED_COST:.2f}×" in row[0]
+    from baiuv.simulation.ev_advice import heuristic_ev_message
+
+    msg = heuristic_ev_message(2)
+    assert f"n0 >= {RECOMMENDED_N0}" in msg and f"{RECOMMENDED_COST:.2f}×" in msg

@@ -46,6 +46,7 @@ if config.get("ev_remedies"):
         output:
             runs="results/ev_remedies/runs.parquet",
             cells="results/ev_remedies/cells.parquet",
+            instances="results/ev_remedies/instances.parquet",
             table="results/tables/ev_remedies.md",
         log:
             "logs/ev_remedies/aggregate.log",

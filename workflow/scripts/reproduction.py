@@ -57,7 +57,10 @@ if "ev_cells" in inp.keys():
     from baiuv.experiments.ev_remedies import ev_claims
 
     claims += ev_claims(
-        read_table(inp.ev_cells)[0], read_table(inp.ev_init)[0], delta=snakemake.params.ev_delta
+        read_table(inp.ev_cells)[0],
+        read_table(inp.ev_init)[0],
+        delta=snakemake.params.ev_delta,
+        instances=read_table(inp.ev_instances)[0],
     )
 config_name = snakemake.params.config_name
 text = render(claims, decisions(Path(inp.decisions).read_text()), config_name)

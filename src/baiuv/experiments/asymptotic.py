@@ -311,9 +311,8 @@ def run_asymptotic_cell(
     instance: GaussianInstance,
     algorithm: str,
     threshold: str,
-    delta: float | None = None,
     *,
-    log_inv_delta: float | None = None,
+    log_inv_delta: float,
     runs: int,
     seed: int,
     n0: int = 6,
@@ -323,7 +322,7 @@ def run_asymptotic_cell(
     shard: int = 0,
     progress=None,
 ) -> pd.DataFrame:
-    """Simulate the runs of one shard of one cell ``(instance, algorithm, threshold, delta)``.
+    """Simulate the runs of one shard of one cell ``(instance, algorithm, threshold, level)``.
 
     Parameters
     ----------
@@ -333,8 +332,9 @@ def run_asymptotic_cell(
         A key of :data:`THEORY` (the engine's algorithm name).
     threshold : str
         Threshold family (``baiuv.thresholds.FAMILIES``).
-    delta, log_inv_delta : float
-        Confidence level or ``ln(1/delta)`` (exactly one; decision D150).
+    log_inv_delta : float
+        The level ``ln(1/delta)`` (decisions D150, D252: resolved once by the caller, e.g.
+        :func:`asymptotic_levels`); the column ``delta`` is ``exp(-ln(1/delta))``.
     runs, n_shards, shard : int
         Total runs of the cell and the contiguous block of them simulated here.
     seed, n0, beta, max_samples
@@ -355,16 +355,16 @@ def run_asymptotic_cell(
         raise ValueError(f"algorithm must be one of {sorted(THEORY)}, got {alg.name!r}")
     if int(runs) != runs or runs < 1:
         raise ValueError(f"runs must be a positive integer, got {runs!r}")
-    lid = log_inv_delta_of(delta, log_inv_delta)
     settings = RunSettings(
-        log_inv_delta=lid, threshold=threshold, n0=n0, beta=beta, max_samples=max_samples
+        log_inv_delta=log_inv_delta, threshold=threshold, n0=n0, beta=beta, max_samples=max_samples
     )
+    lid = settings.resolved_log_inv_delta
     cell = {
         "instance": instance.name,
         "K": instance.K,
         "algorithm": alg.name,
         "threshold": threshold,
-        "delta": float(delta) if delta is not None else delta_from_log(lid),
+        "delta": delta_from_log(lid),
         "log_inv_delta": lid,
         "n0": int(n0),
     }

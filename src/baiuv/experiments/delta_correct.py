@@ -132,8 +132,7 @@ def run_delta_correct_cell(
     runs: Sequence[int],
     *,
     seed: int,
-    delta: float | None = None,
-    log_inv_delta: float | None = None,
+    log_inv_delta: float,
     n0: int = 2,
     beta: float = 0.5,
     max_samples: int = PARAMETERS["max_samples"].default,
@@ -144,14 +143,13 @@ def run_delta_correct_cell(
     Run ``r`` uses ``run_seed(seed, "delta_correct", instance.name, algorithm, r)`` for
     every variant. Returns one row per run with the columns
     :data:`RESULT_COLUMNS` (``lower_bound = T*(mu, sigma^2) ln(1/(2.4 delta))``, Lemma
-    ``lem:lower_bound_sample_complexity``). ``delta`` or ``log_inv_delta`` (at most one;
-    default ``delta = 0.01``).
+    ``lem:lower_bound_sample_complexity``). ``log_inv_delta`` is ``ln(1/delta)``, resolved
+    once by the caller (e.g. :func:`baiuv.pipeline.config.section_log_inv_delta`; decision D252).
     """
     if not isinstance(instance, GaussianInstance) or not instance.name:
         raise ValueError("instance must be a named GaussianInstance")
     family, lazy = parse_variant(variant, algorithm)
     settings = RunSettings(
-        delta=delta,
         log_inv_delta=log_inv_delta,
         threshold=family,
         n0=n0,

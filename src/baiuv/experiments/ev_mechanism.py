@@ -24,6 +24,7 @@ steps, decision D72) to read the plug-in variances and means at its stopping tim
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -111,12 +112,15 @@ def replay_state(
     run. Returns ``tau``, ``recommendation``, ``counts``, ``means`` and the
     plug-in ``variances`` at the stopping time.
     """
+    from baiuv.simulation.ev_advice import HeuristicEVWarning
     from baiuv.simulation.identify import BestArmIdentifier
 
     gen = np.random.Generator(np.random.PCG64(seed_sequence))
-    idf = BestArmIdentifier(
-        instance.K, delta, algorithm, "heuristic", n0=n0, rng=gen, max_samples=max_samples
-    )
+    with warnings.catch_warnings():  # the replay uses that configuration on purpose
+        warnings.simplefilter("ignore", HeuristicEVWarning)
+        idf = BestArmIdentifier(
+            instance.K, delta, algorithm, "heuristic", n0=n0, rng=gen, max_samples=max_samples
+        )
     sd = np.sqrt(instance.sigma2)
     mu = instance.mu
     while not idf.done:

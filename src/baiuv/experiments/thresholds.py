@@ -222,6 +222,7 @@ def initial_times(
     the statement's count at ``delta/3`` (the split inside the KL theorem, decision D21), the
     other reading of the paper's Box counts.
     """
+    from baiuv.model.validate import log_inv_delta_of
     from baiuv.thresholds.concentration import monotonicity_initial_count
     from baiuv.thresholds.families import (
         ThresholdParams,
@@ -234,12 +235,14 @@ def initial_times(
     rows = []
     dummy = np.linspace(-1.0, 1.0, 4096)  # any non-degenerate data
     for delta in deltas:
+        # each level converted once; delta/2 and delta/3 as the table's readings state them
+        lid = log_inv_delta_of(delta)
         for name in _tabulated():
             if name == "heuristic":
                 continue
-            n0 = initial_count(name, K, delta, params)
+            n0 = initial_count(name, K, params=params, log_inv_delta=lid)
             first = None
-            spec = make_threshold(name, K, delta, params)
+            spec = make_threshold(name, K, params=params, log_inv_delta=lid)
             counts = np.arange(1, 4097)
             states = (
                 _k.states_at_counts(spec.code, spec.fparams, dummy, counts)
@@ -261,9 +264,10 @@ def initial_times(
                     break
             mono = math.nan
             if name in ("kl", "bob"):
-                e0, e1 = params.etas(delta)
+                e0, e1 = params.etas(log_inv_delta=lid)
+                lid_m = lid if name == "kl" else log_inv_delta_of(delta / 2)
                 mono = monotonicity_initial_count(
-                    delta if name == "kl" else delta / 2, K=K, s=params.s, eta0=e0, eta1=e1
+                    K=K, s=params.s, eta0=e0, eta1=e1, log_inv_delta=lid_m
                 )
             rows.append(
                 dict(
@@ -274,7 +278,11 @@ def initial_times(
                     first_finite_count=first,
                     monotonicity_count=mono,
                     count_at_third=(
-                        initial_count(name, K, delta / 3, params) if name == "box" else math.nan
+                        initial_count(
+                            name, K, params=params, log_inv_delta=log_inv_delta_of(delta / 3)
+                        )
+                        if name == "box"
+                        else math.nan
                     ),
                 )
             )
@@ -304,9 +312,11 @@ def threshold_costs(
     ``ipopt_backend``, the executable when one exists, else cyipopt; NaN without Ipopt);
     ``kernel_s``: one numba ``pair_threshold_kernel`` call Median over ``repeats``.
     """
+    from baiuv.model.validate import log_inv_delta_of
     from baiuv.thresholds.bob import ipopt_backend, resolve_backend
     from baiuv.thresholds.families import ThresholdParams, make_threshold, pair_threshold
 
+    lid = log_inv_delta_of(delta)
     used = resolve_backend(backend)
     ipb = ipopt_backend()
     params = params or ThresholdParams()
@@ -315,10 +325,11 @@ def threshold_costs(
     xb = -0.2 + math.sqrt(0.5) * rng.standard_normal(n)
     rows = []
     for name in _tabulated():
-        spec = make_threshold(name, 2, delta, params)
+        spec = make_threshold(name, 2, params=params, log_inv_delta=lid)
         sa = _k.states_at_counts(spec.code, spec.fparams, xa, np.array([n]))[0]
         sb = _k.states_at_counts(spec.code, spec.fparams, xb, np.array([n]))[0]
-        kw = dict(n_a=n, n_b=n, t=2 * n, K=2, delta=delta, params=params, state_a=sa, state_b=sb)
+        kw = dict(n_a=n, n_b=n, t=2 * n, K=2, params=params, log_inv_delta=lid)
+        kw.update(state_a=sa, state_b=sb)
         if name not in STATEFUL:
             kw.pop("state_a")
             kw.pop("state_b")

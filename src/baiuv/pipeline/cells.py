@@ -55,6 +55,7 @@ def run_dc_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) ->
     stopping experiment."""
     from baiuv.experiments.delta_correct import run_delta_correct_cell
     from baiuv.model.instance import GaussianInstance
+    from baiuv.pipeline.config import section_log_inv_delta
     from baiuv.simulation import shard_runs
 
     log = setup_logging(log_path)
@@ -68,8 +69,7 @@ def run_dc_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) ->
         p["threshold"],
         runs,
         seed=p["seed"],
-        delta=sec.get("delta"),
-        log_inv_delta=sec.get("log_inv_delta"),
+        log_inv_delta=section_log_inv_delta(sec, "delta_correct"),
         n0=sec["n0"],
         beta=sec["beta"],
         max_samples=sec["max_samples"],

@@ -82,7 +82,7 @@ def _fhn_constants(settings: RunSettings, K: int) -> tuple[int, float]:
     ``fhn_n0``, else :func:`fhn_n0`) and ``2 log((K-1)/(2 delta))`` computed in log space
     (:func:`baiuv.simulation.rules.fhn_eliminate`)."""
     lid = settings.resolved_log_inv_delta
-    n0 = settings.fhn_n0 if settings.fhn_n0 is not None else fhn_n0(log_inv_delta=lid)
+    n0 = settings.fhn_n0 if settings.fhn_n0 is not None else _fhn_n0_lid(lid)
     return int(n0), 2.0 * (math.log((K - 1) / 2.0) + lid)
 
 
@@ -90,8 +90,12 @@ def fhn_n0(delta: float | None = None, *, log_inv_delta: float | None = None) ->
     """Initial sample size of FHN1/FHN2: ``max(2, ceil(10 log(1/delta)))`` (Appendix
     ``app:ss_implementation_details``; rounded up, decision D45). Give ``delta`` or
     ``log_inv_delta``."""
-    lid = log_inv_delta_of(delta, log_inv_delta)
-    return max(2, math.ceil(10.0 * lid - 1e-9))
+    return _fhn_n0_lid(log_inv_delta_of(delta, log_inv_delta))
+
+
+def _fhn_n0_lid(log_inv_delta: float) -> int:
+    """:func:`fhn_n0` at ``ln(1/delta) = log_inv_delta`` (resolved by the caller)."""
+    return max(2, math.ceil(10.0 * log_inv_delta - 1e-9))
 
 
 def _with_rule_parameters(cls):

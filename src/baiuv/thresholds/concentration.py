@@ -4,8 +4,10 @@
 All terms depend on ``delta`` only through a logarithmic term ``L``. The numba scalar
 kernels (``*_L``) take ``L`` directly; the public functions take ``delta`` or, equivalently,
 ``log_inv_delta = ln(1/delta)`` (exactly one of them: levels far below the
-smallest double, e.g. ``ln(1/delta) = 1000``, are exact) and build ``L = ln(c) + ln(1/delta)``
-as the statement they implement does:
+smallest double, e.g. ``ln(1/delta) = 1000``, are exact), resolve it once
+(:func:`~baiuv.model.validate.log_inv_delta_of`) and build ``L = ln(c) + ln(1/delta)``
+as the statement they implement does; the log terms and the ``_*_lid`` cores take
+``ln(1/delta)`` only (decision D252):
 
 * Lemma lem:delta_correct_box_thresholds (Box thresholds) uses ``L = ln(4(K-1) zeta(s)/delta)``
   for ``eps_mu``, ``eps_{-,sigma}`` and the initial time ``t^Box``;
@@ -127,21 +129,17 @@ def riemann_zeta(s: float) -> float:
     return float(zeta(_check_s(s), 1.0))
 
 
-def _lid(delta, log_inv_delta) -> float:
-    return log_inv_delta_of(delta, log_inv_delta)
-
-
-def box_log_term(
-    delta: float | None = None, K: int = 2, s: float = 2.0, *, log_inv_delta: float | None = None
-) -> float:
+def box_log_term(K: int = 2, s: float = 2.0, *, log_inv_delta: float) -> float:
     """``L = ln(4(K-1) zeta(s)) + ln(1/delta)``, log term of Lemma
-    lem:delta_correct_box_thresholds (give ``delta`` or ``log_inv_delta``)."""
-    return math.log(4.0 * (check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
+    lem:delta_correct_box_thresholds (``log_inv_delta``: ``ln(1/delta)``, resolved by the
+    caller)."""
+    return math.log(4.0 * (check_K(K) - 1) * riemann_zeta(s)) + log_inv_delta
 
 
-def single_arm_log_term(delta=None, s: float = 2.0, *, log_inv_delta=None) -> float:
-    """``L = ln(zeta(s)) + ln(1/delta)`` of the single-arm concentration results."""
-    return math.log(riemann_zeta(_check_s(s))) + _lid(delta, log_inv_delta)
+def single_arm_log_term(s: float = 2.0, *, log_inv_delta: float) -> float:
+    """``L = ln(zeta(s)) + ln(1/delta)`` of the single-arm concentration results
+    (``log_inv_delta``: ``ln(1/delta)``, resolved by the caller)."""
+    return math.log(riemann_zeta(_check_s(s))) + log_inv_delta
 
 
 # --------------------------------------------------------------------------- public terms
@@ -170,7 +168,7 @@ def eps_mu(t, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv
         On invalid ``t``, ``delta``, ``K`` or ``s``.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    L = box_log_term(K, s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     return _out(np.vectorize(lambda x: eps_mu_L(x, L, float(s)))(arr))
 
 
@@ -189,7 +187,7 @@ def one_minus_eps_minus(
         On invalid arguments.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    L = box_log_term(K, s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     e0 = _check_eta(eta0, "eta0")
     return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, float(s), e0))(arr))
 
@@ -208,7 +206,7 @@ def one_plus_eps_plus(
         On invalid arguments.
     """
     arr = _check_t(t)
-    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    L = box_log_term(K, s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     e1 = _check_eta(eta1, "eta1")
     return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, float(s), e1))(arr))
 
@@ -227,7 +225,7 @@ def mean_deviation_bound(t, delta: float | None = None, *, s: float = 2.0, log_i
     """
     arr = _check_t(t)
     s = _check_s(s)
-    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
+    L = single_arm_log_term(s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     return _out(np.vectorize(lambda x: eps_mu_L(x, L, s))(arr))
 
 
@@ -248,7 +246,7 @@ def variance_upper_bound(
     arr = _check_t(t)
     s = _check_s(s)
     e1 = _check_eta(eta1, "eta1")
-    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
+    L = single_arm_log_term(s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     return _out(np.vectorize(lambda x: one_plus_eps_plus_L(x, L, s, e1))(arr))
 
 
@@ -269,7 +267,7 @@ def variance_lower_bound(
     arr = _check_t(t)
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
-    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
+    L = single_arm_log_term(s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     return _out(np.vectorize(lambda x: one_minus_eps_minus_L(x, L, s, e0))(arr))
 
 
@@ -297,7 +295,7 @@ def variance_lower_initial_time(
     """
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
-    L = single_arm_log_term(delta, s, log_inv_delta=log_inv_delta)
+    L = single_arm_log_term(s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     return _first_integer(lambda t: t > _exp_one_plus_w0(L, s, e0, t), 1)
 
 
@@ -331,7 +329,7 @@ def box_initial_condition(
     ``n > 1 + exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln(n-1)/ln(1+eta0))) - 1/e))`` with
     ``L = ln(4(K-1)zeta(s)/delta)`` (false for ``n <= 2``).
     """
-    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    L = box_log_term(K, s, log_inv_delta=log_inv_delta_of(delta, log_inv_delta))
     e0 = _check_eta(eta0, "eta0")
     return _box_condition_L(float(n), L, float(s), e0)
 
@@ -356,8 +354,13 @@ def box_initial_count(
     ValueError
         On invalid arguments.
     """
+    return _box_initial_count_lid(log_inv_delta_of(delta, log_inv_delta), K, s, eta0)
+
+
+def _box_initial_count_lid(log_inv_delta: float, K, s, eta0) -> int:
+    """:func:`box_initial_count` at ``ln(1/delta) = log_inv_delta`` (resolved by the caller)."""
     _check_s(s)
-    L = box_log_term(delta, K, s, log_inv_delta=log_inv_delta)
+    L = box_log_term(K, s, log_inv_delta=log_inv_delta)
     e0 = _check_eta(eta0, "eta0")
     return _first_integer(lambda n: _box_condition_L(float(n), L, float(s), e0), 3)
 
@@ -381,10 +384,16 @@ def monotonicity_initial_count(
     ValueError
         On invalid arguments, or if ``L <= 1/(2(1+eta1))``.
     """
+    return _monotonicity_initial_count_lid(log_inv_delta_of(delta, log_inv_delta), K, s, eta0, eta1)
+
+
+def _monotonicity_initial_count_lid(log_inv_delta: float, K, s, eta0, eta1) -> int:
+    """:func:`monotonicity_initial_count` at ``ln(1/delta) = log_inv_delta`` (resolved by the
+    caller)."""
     s = _check_s(s)
     e0 = _check_eta(eta0, "eta0")
     e1 = _check_eta(eta1, "eta1")
-    L = math.log(12.0 * (check_K(K) - 1) * riemann_zeta(s)) + _lid(delta, log_inv_delta)
+    L = math.log(12.0 * (check_K(K) - 1) * riemann_zeta(s)) + log_inv_delta
     denom = L - 1.0 / (2.0 * (1.0 + e1))
     if denom <= 0:
         raise ValueError("monotonicity initial time undefined: ln(12(K-1)zeta(s)/delta) too small")

@@ -44,9 +44,9 @@ from baiuv.registry import (
 from . import kernels as _k
 from .bob import solve_bob
 from .concentration import (
-    box_initial_count,
+    _box_initial_count_lid,
+    _monotonicity_initial_count_lid,
     check_K,
-    monotonicity_initial_count,
     riemann_zeta,
 )
 
@@ -121,7 +121,11 @@ class ThresholdParams:
     def etas(self, delta: float | None = None, *, log_inv_delta=None) -> tuple[float, float]:
         """``(eta0, eta1)`` with ``None`` resolved to ``1/ln(1/delta)`` (give ``delta`` or
         ``log_inv_delta``)."""
-        default = 1.0 / log_inv_delta_of(delta, log_inv_delta)
+        return self._etas(log_inv_delta_of(delta, log_inv_delta))
+
+    def _etas(self, log_inv_delta: float) -> tuple[float, float]:
+        """:meth:`etas` at ``ln(1/delta) = log_inv_delta`` (resolved by the caller)."""
+        default = 1.0 / log_inv_delta
         e0 = default if self.eta0 is None else float(self.eta0)
         e1 = default if self.eta1 is None else float(self.eta1)
         return e0, e1
@@ -216,8 +220,12 @@ def student_log_ratio(
     arr = np.asarray(n, dtype=np.float64)
     if np.any(~np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
-    lid = log_inv_delta_of(delta, log_inv_delta)
-    K = check_K(K)
+    return _student_log_ratio_lid(arr, log_inv_delta_of(delta, log_inv_delta), check_K(K), s)
+
+
+def _student_log_ratio_lid(arr: np.ndarray, lid: float, K: int, s: float):
+    """:func:`student_log_ratio` at the float counts ``arr`` (integers ``>= 2``) and
+    ``ln(1/delta) = lid`` (resolved by the caller), ``K`` checked."""
     log_alpha = _student_log_alpha(arr, lid, K, s)
     from scipy import stats  # imported on use: scipy.stats is slow to import
 
@@ -237,8 +245,7 @@ def student_quantile(
     arr = np.asarray(n, dtype=np.float64)
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
-    lid = log_inv_delta_of(delta, log_inv_delta)
-    log_alpha = _student_log_alpha(arr, lid, check_K(K), s)
+    log_alpha = _student_log_alpha(arr, log_inv_delta_of(delta, log_inv_delta), check_K(K), s)
     from scipy import stats
 
     out = stats.t.isf(np.exp(log_alpha), arr - 1.0)
@@ -277,7 +284,7 @@ def initial_count(
 
 
 def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
-    e0, e1 = p.etas(log_inv_delta=lid)
+    e0, e1 = p._etas(lid)
     s = p.s
     if name == "heuristic":
         return 1
@@ -287,16 +294,16 @@ def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
         # (delta/(4(K-1)zeta))^{1/s} < 1 for every delta in (0, 1): the max is 2
         return max(2, math.ceil(math.exp(-(lid + math.log(4.0 * (K - 1) * riemann_zeta(s))) / s)))
     if name in ("box", "ev-box"):
-        return box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid)
+        return _box_initial_count_lid(lid, K, s, e0)
     if name == "kl":
         return max(
-            box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid + LN3),
-            monotonicity_initial_count(K=K, s=s, eta0=e0, eta1=e1, log_inv_delta=lid),
+            _box_initial_count_lid(lid + LN3, K, s, e0),
+            _monotonicity_initial_count_lid(lid, K, s, e0, e1),
         )
     if name == "bob":
         return _initial_count("kl", K, lid + LN2, _with_etas(p, e0, e1))
     # ev-bob
-    return box_initial_count(K=K, s=s, eta0=e0, log_inv_delta=lid + LN6)
+    return _box_initial_count_lid(lid + LN6, K, s, e0)
 
 
 def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
@@ -310,7 +317,7 @@ def _spec_cached(
     family: ThresholdFamily, K: int, lid: float, params: ThresholdParams, n_table: int
 ):
     name = family.name
-    e0, e1 = params.etas(log_inv_delta=lid)
+    e0, e1 = params._etas(lid)
     s, gamma = params.s, params.gamma
     own = family.kernel is not None  # a registered kernel: its constants are its own
     # zeta(s) only for the families that use it: scipy.special costs a quarter of a second
@@ -342,7 +349,8 @@ def _spec_cached(
         fp[_k.P_LSTUD] = -lid - math.log(2.0 * (K - 1) * z)
         table = np.full(n_table, np.inf)
         if n_table > 2:
-            table[2:] = student_log_ratio(np.arange(2, n_table), K=K, s=s, log_inv_delta=lid)
+            counts = np.arange(2, n_table, dtype=np.float64)
+            table[2:] = _student_log_ratio_lid(counts, lid, K, s)
     elif name in ("box", "ev-box"):
         fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid
     elif name in ("kl", "bob", "ev-bob"):
@@ -393,8 +401,16 @@ def make_threshold(
         level their table supports (:func:`student_max_log_inv_delta` at ``n_table - 1``).
     """
     _check_family(name)
+    _check_params(params)
+    return _make_threshold_lid(name, K, log_inv_delta_of(delta, log_inv_delta), params, n_table)
+
+
+def _make_threshold_lid(
+    name: str, K, lid: float, params: ThresholdParams | None, n_table=DEFAULT_TABLE_SIZE
+) -> ThresholdSpec:
+    """:func:`make_threshold` at ``ln(1/delta) = lid`` (resolved by the caller)."""
+    _check_family(name)
     p = _check_params(params)
-    lid = log_inv_delta_of(delta, log_inv_delta)
     K = check_K(K)
     check_integer(n_table, "n_table", 3)
     n_table = int(n_table) if name in ("student", "ev-student") else 0
@@ -422,7 +438,7 @@ def update_arm_state(
 ) -> np.ndarray:
     """Update ``state`` in place after the arm's count became ``n`` (``mean``: empirical mean,
     ``var``: 1/n empirical variance of its ``n`` samples); returns it."""
-    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
+    spec = _make_threshold_lid(name, K, log_inv_delta_of(delta, log_inv_delta), params)
     st = _check_state_array(state, "state")
     if int(n) != n or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
@@ -452,7 +468,7 @@ def arm_state_from_samples(
     x = np.asarray(samples, dtype=np.float64).reshape(-1)
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError("samples must be a non-empty array of finite floats")
-    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
+    spec = _make_threshold_lid(name, K, log_inv_delta_of(delta, log_inv_delta), params)
     return _k.states_at_counts(spec.code, spec.fparams, x, np.array([x.shape[0]]))[0]
 
 
@@ -474,7 +490,13 @@ def bob_constants(
     ``E = c^KL(N_t, delta/2)`` (``+inf`` when the KL part is not defined, decision D18)."""
     if name not in ("bob", "ev-bob"):
         raise ValueError(f"name must be 'bob' or 'ev-bob', got {name!r}")
-    spec = make_threshold(name, K, delta, params, log_inv_delta=log_inv_delta)
+    lid = log_inv_delta_of(delta, log_inv_delta)
+    return _bob_constants_lid(name, n_a, n_b, state_a, state_b, K, lid, params)
+
+
+def _bob_constants_lid(name: str, n_a, n_b, state_a, state_b, K, lid: float, params):
+    """:func:`bob_constants` at ``ln(1/delta) = lid`` (resolved by the caller)."""
+    spec = _make_threshold_lid(name, K, lid, params)
     fp = spec.fparams
     s, e0, gamma = fp[_k.P_S], fp[_k.P_ETA0], fp[_k.P_GAMMA]
     ca, da = _k.box_constants(float(n_a), fp[_k.P_LBOX], s, e0)
@@ -539,7 +561,7 @@ def pair_threshold(
     if not (check_real(t, "t", ">= 1") >= 1.0):
         raise ValueError(f"t must be >= 1, got {t!r}")
     lid = log_inv_delta_of(delta, log_inv_delta)
-    spec = make_threshold(family, K, params=p, n_table=3, log_inv_delta=lid)
+    spec = _make_threshold_lid(family, K, lid, p, n_table=3)
     if family in STATEFUL:
         if state_a is None or state_b is None:
             raise ValueError(f"family {family!r} needs state_a and state_b")
@@ -551,16 +573,14 @@ def pair_threshold(
         nmin = spec.fparams[_k.P_NMIN]
         if n_a < nmin or n_b < nmin:
             return math.inf
-        y = student_log_ratio(np.array([n_a, n_b]), K=K, s=p.s, log_inv_delta=lid)
+        y = _student_log_ratio_lid(np.array([n_a, n_b], dtype=np.float64), lid, check_K(K), p.s)
         n = np.array([n_a, n_b], dtype=float)
         vals = n * y if family == "student" else n * np.expm1(y)
         return float(np.max(vals))
     if family in ("bob", "ev-bob"):
         if n_a < spec.fparams[_k.P_NMIN] or n_b < spec.fparams[_k.P_NMIN]:
             return math.inf
-        C, D, E = bob_constants(
-            family, n_a, n_b, state_a, state_b, K=K, params=p, log_inv_delta=lid
-        )
+        C, D, E = _bob_constants_lid(family, n_a, n_b, state_a, state_b, K, lid, p)
         if not np.all(D > 0):
             return math.inf
         return solve_bob(
