@@ -18,11 +18,13 @@ Same code as the simulator
 The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` and calls
 the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
 :func:`~baiuv.model.glr_kernels.glr_stats_into`,
-:func:`~baiuv.simulation.rules.glr_stop_check` and
-:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its coins (Top Two leader draw) come from its
-own ``numpy.random.Generator``; feeding it ``mu_a + sigma_a Z`` with ``Z`` drawn from that
-same generator reproduces ``simulate_run(..., rng=<generator with the same seed>)``
-exactly (decision D72, ``tests/unit/test_identify.py``).
+:func:`~baiuv.simulation.rules.glr_stop_check` (the simulator's stopping check, on every
+statistic computed, with the family's threshold kernel) and
+:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its
+coins (Top Two leader draw) come from its own ``numpy.random.Generator``; feeding it
+``mu_a + sigma_a Z`` with ``Z`` drawn from that same generator reproduces
+``simulate_run(..., rng=<generator with the same seed>)`` exactly (decision D72,
+``tests/unit/test_identify.py``).
 
 Protocol (decision D73)
 -----------------------
@@ -622,9 +624,12 @@ class BestArmIdentifier:
                 self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
             self._checks += 1
             self._last_check_t = t
-            if self._forced < 0 and self._stop_check(t, self._thr, False):
-                self._finish("glr")
-                return
+            if self._forced < 0:
+                fail = self._stop_check(t)
+                self._check_thresholds(t, fail, self._thr)
+                if fail < 0:
+                    self._finish("glr")
+                    return
         if t >= self._max:
             self._finish("budget")
 
@@ -634,9 +639,38 @@ class BestArmIdentifier:
         size = tuple(alg.workspace)
         return rules.init_workspace(self._counts, self._params, size, alg.step is None)
 
-    def _stop_check(self, t: int, out: np.ndarray, all_pairs: bool) -> bool:
-        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`,
-        or :func:`~baiuv.simulation.rules.stop_check_with` the family's own kernel)."""
+    def _stop_check(self, t: int) -> int:
+        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`)
+        on every statistic computed: the first challenger not beaten, ``-1`` to stop. The
+        built-in families run its cached instance; a family registered with its own kernel
+        compiles it for that kernel once per process."""
+        args = (
+            self._spec.code,
+            self._spec.fparams,
+            self._spec.table,
+            self._states,
+            t,
+            self._counts,
+            self._means,
+            self._vars,
+            self._best,
+            self._alg.plug_in,
+            False,
+            rules.exact_zcache(self._Z),
+            -math.inf,
+            math.inf,
+            -1,
+        )
+        if self._thr_kernel is None:
+            fail = rules.glr_stop_check_builtin(*args)[0]
+        else:
+            fail = rules.glr_stop_check(self._thr_kernel, *args)[0]
+        return int(fail)
+
+    def _check_thresholds(self, t: int, fail: int, out: np.ndarray) -> None:
+        """The thresholds the stopping check at ``t`` compares with, written to ``out``
+        (:func:`~baiuv.simulation.rules.check_thresholds`; every challenger when
+        ``fail < 0``)."""
         args = (
             self._spec.code,
             self._spec.fparams,
@@ -644,14 +678,14 @@ class BestArmIdentifier:
             t,
             self._counts,
             self._best,
-            self._Z,
             self._states,
+            fail,
             out,
-            all_pairs,
         )
         if self._thr_kernel is None:
-            return bool(rules.glr_stop_check(*args))
-        return bool(rules.stop_check_with(self._thr_kernel, *args))
+            rules.check_thresholds_builtin(*args)
+        else:
+            rules.check_thresholds(self._thr_kernel, *args)
 
     def _finish(self, reason: str) -> None:
         self._done = True
@@ -666,7 +700,7 @@ class BestArmIdentifier:
         out = np.full(self._K, np.nan)
         if self.in_initialisation:
             return out
-        self._stop_check(self.n_samples, out, True)
+        self._check_thresholds(self.n_samples, -1, out)
         return out
 
     def glr(self) -> np.ndarray:

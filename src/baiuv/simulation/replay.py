@@ -24,14 +24,18 @@ import numpy as np
 from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best, glr_stats_into
-from baiuv.model.transport import tc_known, tc_unknown, tc_unknown_rational_bounds
 from baiuv.simulation.rules import (
     certified_arm,
+    check_thresholds,
     degenerate_arm,
+    glr_stop_check,
     lazy_check_time,
     lazy_next_index,
+    new_zcache,
     welford,
 )
+from baiuv.simulation.rules.borrow import borrowed
+from baiuv.simulation.rules.zcache import ZC_BND, ZC_OK, ZC_RAT, ZC_THR, ZC_Z
 from baiuv.thresholds.kernels import (
     depends_on_t_only,
     has_state,
@@ -99,14 +103,15 @@ def ingest(
     them, and the stopping rule takes the same decision at every row: after the
     initialisation, the GLR statistics against the empirical best arm, the degeneracy
     guard (:func:`~baiuv.simulation.rules.degenerate_arm`), on the lazy grid if any, the
-    stopping check of :func:`~baiuv.simulation.rules.glr_stop_check` (same thresholds in
-    the same order, written to ``thr``). Two shortcuts leave the decisions unchanged, as
-    in the simulator's loop: while every arm passes
-    :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191),
-    and a challenger's unknown-variance statistic is computed only when its certified
-    rational enclosure (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`,
-    decisions D210, D216) does not decide ``Z_a > c``; ``Z``, ``best`` and ``forced`` are
-    computed exactly for the last row consumed.
+    simulator's stopping check :func:`~baiuv.simulation.rules.glr_stop_check` (the
+    thresholds it compares with written to ``thr`` by
+    :func:`~baiuv.simulation.rules.check_thresholds`), with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (the identifier records the
+    rows of a family registered with its own kernel one by one). As in the simulator's loop, while
+    every arm passes :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire
+    (decision D191) and the check runs on a cache without the statistics, computing a
+    statistic, an enclosure or a threshold only where it decides (decisions D192, D210,
+    D216); ``Z``, ``best`` and ``forced`` are computed exactly for the last row consumed.
 
     Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
     ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
@@ -127,7 +132,18 @@ def ingest(
     lazy = lazy_ratio > 1.0
     stateful = has_state(thr_fparams)
     t_only = depends_on_t_only(thr_fparams)
-    thr_lo = -math.inf  # lower bound of a t-only threshold from now on
+    zc = new_zcache(K)
+    # borrowed views for the inlined stopping check (no reference counting per row, D247)
+    b_counts = borrowed(counts)
+    b_means = borrowed(means)
+    b_vars = borrowed(variances)
+    b_zc = borrowed(zc)
+    b_states = borrowed(states)
+    b_fparams = borrowed(thr_fparams)
+    b_table = borrowed(thr_table)
+    thr_lo = -math.inf  # bounds of a t-only threshold (glr_stop_check)
+    thr_hi = math.inf
+    t_hi = -1
     thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
     thr_best = -1
     thr_fail = -1
@@ -173,19 +189,29 @@ def ingest(
             checks += 1
             last_check_t = t
             if forced < 0:
-                if t_only and not exact and not plug_in:
-                    stop, fail, thr_lo = _stop_check_t_only(
-                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
-                        states, thr_lo,
-                    )  # fmt: skip
-                    thr_t, thr_best, thr_fail = t, best, fail  # thr written at the end
+                # the simulator's check on a cache of this row: every Z_a where exact,
+                # else each statistic, enclosure or threshold computed when it decides
+                for a in range(K):
+                    zc[ZC_OK, a] = 0.0
+                    zc[ZC_BND, a] = 0.0
+                    zc[ZC_RAT, a] = 0.0
+                    if exact and a != best:
+                        zc[ZC_Z, a] = Z[a]
+                        zc[ZC_THR, a] = math.nan
+                        zc[ZC_OK, a] = 1.0
+                fail, thr_lo, thr_hi, t_hi = glr_stop_check(
+                    pair_threshold_kernel, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
+                    best, plug_in, not plug_in and n_uncert == 0, b_zc, thr_lo, thr_hi, t_hi,
+                )  # fmt: skip
+                if t_only:  # thr written at the end (the threshold reads t alone)
+                    thr_t, thr_best, thr_fail = t, best, fail
                 else:
-                    stop = _stop_check(
-                        thr_code, thr_fparams, thr_table, t, counts, means, variances, best,
-                        Z, states, thr, plug_in, exact,
+                    check_thresholds(
+                        pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts,
+                        best, states, fail, thr,
                     )  # fmt: skip
                     thr_t = -1
-                if stop:
+                if fail < 0:
                     status = STATUS_GLR
                     end = i + 1
                     break
@@ -196,109 +222,12 @@ def ingest(
     if not exact:
         best = glr_stats_into(counts, means, variances, plug_in, Z)
         forced = degenerate_arm(counts, variances, Z, best)
-    if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check writes them
-        c = pair_threshold_kernel(
-            thr_code, thr_fparams, thr_table, float(thr_t), counts[0], counts[0], states[0],
-            states[0],
+    if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check compared with
+        check_thresholds(
+            pair_threshold_kernel, thr_code, thr_fparams, thr_table, thr_t, counts, thr_best,
+            states, thr_fail, thr,
         )  # fmt: skip
-        for a in range(K):
-            thr[a] = math.nan
-        for a in range(K):
-            if a != thr_best:
-                thr[a] = c
-                if a == thr_fail:
-                    break
     return end, status, best, forced, k_next, checks, last_check_t
-
-
-@njit(cache=True)
-def _stop_check_t_only(
-    thr_code, thr_fparams, thr_table, t, counts, means, variances, best, states, thr_lo
-):
-    """The decision of :func:`_stop_check` for a family whose threshold depends on ``t``
-    alone and does not decrease (``depends_on_t_only``), unknown variances, every arm
-    certified: as in the simulator's loop (decisions D192, D210, D216), a challenger whose
-    rational enclosure lies below ``thr_lo`` (a lower bound of the threshold at every
-    time from now on) fails without the threshold being computed. Returns ``(stop, the
-    challenger that failed or -1, thr_lo)``; ``thr`` is left to the caller."""
-    K = counts.shape[0]
-    mb = means[best]
-    sb = variances[best]
-    nb = counts[best]
-    c = math.nan
-    have_c = False
-    for a in range(K):
-        if a == best:
-            continue
-        lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
-        if hi <= thr_lo:
-            return False, a, thr_lo
-        if not have_c:
-            c = pair_threshold_kernel(
-                thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best],
-                states[a],
-            )  # fmt: skip
-            have_c = True
-            if math.isfinite(c):
-                thr_lo = max(thr_lo, c - 1e-9 * (1.0 + abs(c)))
-        if hi <= c:
-            return False, a, thr_lo
-        if lo > c:
-            continue
-        z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
-        if not (z > c):
-            return False, a, thr_lo
-    return True, -1, thr_lo
-
-
-@njit(cache=True)
-def _stop_check(
-    thr_code,
-    thr_fparams,
-    thr_table,
-    t,
-    counts,
-    means,
-    variances,
-    best,
-    Z,
-    states,
-    thr,
-    plug_in,
-    exact,
-):
-    """:func:`~baiuv.simulation.rules.glr_stop_check` (``all_pairs=False``): the same
-    thresholds in ``thr``, the same decision; ``Z`` is read where ``exact``, otherwise
-    each challenger's statistic comes from its rational enclosure when that decides and
-    is computed (``tc_unknown`` / ``tc_known``, as
-    :func:`~baiuv.model.glr_kernels.glr_stats_into`) when it does not."""
-    K = counts.shape[0]
-    for a in range(K):
-        thr[a] = math.nan
-    mb = means[best]
-    sb = variances[best]
-    nb = counts[best]
-    for a in range(K):
-        if a == best:
-            continue
-        c = pair_threshold_kernel(
-            thr_code, thr_fparams, thr_table, float(t), nb, counts[a], states[best], states[a]
-        )
-        thr[a] = c
-        if exact:
-            z = Z[a]
-        elif plug_in:
-            z = tc_known(mb, sb, nb, means[a], variances[a], counts[a])
-        else:
-            lo, hi = tc_unknown_rational_bounds(mb, sb, nb, means[a], variances[a], counts[a])
-            if hi <= c:
-                return False
-            if lo > c:
-                continue
-            z = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
-        if not (z > c):
-            return False
-    return True
 
 
 @njit(cache=True)

@@ -16,8 +16,11 @@ Modules
   :mod:`~baiuv.simulation.rules.alternative` (best response, divergence) and
   :mod:`~baiuv.simulation.rules.workspace` (the rules' workspace): shared by the rules;
 * :mod:`~baiuv.simulation.rules.statistics` (Welford updates, GLR statistic, degeneracy
-  guard) and :mod:`~baiuv.simulation.rules.stopping` (the GLR stopping rule, the lazy
-  grid): shared by the loop and the identifier;
+  guard), :mod:`~baiuv.simulation.rules.zcache` (the statistics cache) and
+  :mod:`~baiuv.simulation.rules.stopping` (the GLR stopping rule, the lazy grid): shared
+  by the loop and the identifier, as is the TCI challenger;
+  :mod:`~baiuv.simulation.rules.borrow` (borrowed views, the loop's arrays passed to
+  inlined kernels without reference counting);
 * :mod:`~baiuv.simulation.rules.loop`: :func:`run_glr` -- every rule combined with a GLR
   stopping rule (Section ``ssec:GLR_stopping_rule``), the GLR (``plug_in=False``) or the
   EV-GLR (``plug_in=True``); after ``n0`` pulls of each arm, the stopping rule is checked
@@ -52,20 +55,27 @@ from .statistics import (
     degenerate_arm,
     draw,
     draw_observe,
-    glr_stat,
     observe_update,
     pair_stat,
-    refresh_z,
     welford,
 )
-from .stopping import glr_stop_check, lazy_check_time, lazy_next_index, stop_check_with
+from .stopping import (
+    check_thresholds,
+    check_thresholds_builtin,
+    glr_stop_check,
+    glr_stop_check_builtin,
+    lazy_check_time,
+    lazy_next_index,
+)
 from .tas import step_tas
-from .tci import step_tci
+from .tci import step_tci, tci_challenger
 from .tracking import c_tracking, forced_exploration
 from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
+from .zcache import N_ZC, exact_zcache, invalidate, new_zcache, refresh_zcache
 
 __all__ = [
     "N_WS",
+    "N_ZC",
     "RULE_DKM",
     "RULE_FIXED",
     "RULE_FWS",
@@ -77,6 +87,8 @@ __all__ = [
     "W_X",
     "bonus_wins",
     "c_tracking",
+    "check_thresholds",
+    "check_thresholds_builtin",
     "certified_arm",
     "closest_alternative",
     "closest_alternative_work",
@@ -85,21 +97,24 @@ __all__ = [
     "dkm_gains",
     "draw",
     "draw_observe",
+    "exact_zcache",
     "fhn_eliminate",
     "forced_exploration",
     "fws_direction",
     "fws_direction_work",
-    "glr_stat",
     "glr_stop_check",
+    "glr_stop_check_builtin",
     "hedge_update",
     "hedge_weights",
     "init_workspace",
+    "invalidate",
     "is_perfect_square",
     "lazy_check_time",
     "lazy_next_index",
+    "new_zcache",
     "observe_update",
     "pair_stat",
-    "refresh_z",
+    "refresh_zcache",
     "run_fhn",
     "run_glr",
     "run_glr_loop",
@@ -108,6 +123,6 @@ __all__ = [
     "step_fws",
     "step_tas",
     "step_tci",
-    "stop_check_with",
+    "tci_challenger",
     "welford",
 ]

@@ -1,18 +1,19 @@
 """The GLR loop: one run of a sampling rule with the GLR (or EV-GLR) stopping rule.
 
-:func:`run_glr_loop` is generic over the rule's step kernel; :func:`run_glr` is its cached
-instance for the built-in rules (:func:`~baiuv.simulation.rules.select.select_arm`).
+:func:`run_glr_loop` is generic over the rule's step kernel and the threshold kernel;
+:func:`run_glr` is its cached instance for the built-in rules
+(:func:`~baiuv.simulation.rules.select.select_arm`) and threshold families
+(:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`).
 
-The loop writes out, with its caches, two steps that have a plain implementation
-elsewhere: the stopping check (:func:`~baiuv.simulation.rules.stopping.glr_stop_check`,
-which the identifier calls) and the TCI challenger
-(:func:`~baiuv.simulation.rules.tci.step_tci`). The caches decide without computing every
-statistic and threshold, and the decisions are the same bits as the plain steps
-(``tests/unit/test_kernel_exact.py``; the identifier fed with the simulator's draws
-reproduces its runs, ``tests/unit/test_identify.py``). A kernel that binds the loop's
-arrays costs reference-count updates at every call, whether numba inlines it in its IR,
-LLVM inlines it, or it is called: written as kernels of their own, these steps made the
-loop 2 to 3 times slower (decision D210).
+The loop is built from the kernels the identifier also runs: the stopping check
+(:func:`~baiuv.simulation.rules.stopping.glr_stop_check`) and the TCI challenger
+(:func:`~baiuv.simulation.rules.tci.tci_challenger`), which read and fill the statistics
+cache (:mod:`~baiuv.simulation.rules.zcache`, invalidated after each sample by
+:func:`~baiuv.simulation.rules.zcache.invalidate`) and compute a statistic, an enclosure
+or a threshold only when a decision needs it. Both are inlined into the loop and receive
+borrowed views of its arrays (:func:`~baiuv.simulation.rules.borrow.borrowed`): with the
+arrays themselves, each call would update their reference counts, atomically, and cost
+as much as the whole step of the cheapest rules (decision D247).
 """
 
 from __future__ import annotations
@@ -23,28 +24,17 @@ import numpy as np
 from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best
-from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
 from baiuv.registry import BUILTIN_WORKSPACE, P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
-from baiuv.thresholds.kernels import (
-    depends_on_t_only,
-    has_state,
-    pair_threshold_kernel,
-    update_state,
-)
+from baiuv.thresholds.kernels import has_state, pair_threshold_kernel, update_state
 
+from .borrow import borrowed
 from .select import select_arm
-from .statistics import (
-    certified_arm,
-    degenerate_arm,
-    draw,
-    draw_observe,
-    pair_stat,
-    refresh_z,
-    welford,
-)
-from .stopping import lazy_check_time, lazy_next_index
+from .statistics import certified_arm, degenerate_arm, draw, draw_observe, welford
+from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
+from .tci import tci_challenger
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
+from .zcache import ZC_Z, invalidate, new_zcache, refresh_zcache
 
 _BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
 
@@ -120,15 +110,16 @@ def run_glr_loop(
     ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
     between steps, of the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's
     record, :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator.
-    ``threshold`` is the threshold kernel,
-    with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that
-    function for the built-in families, a family's own kernel for a family registered with
-    one, run with ``thr_code = THRESHOLD_CUSTOM``). The built-in codes ``RULE_UNIFORM``,
-    ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths of this loop; a rule registered
-    with its own kernel runs with ``rule = RULE_CUSTOM``. This function is not cached
-    (numba cannot cache a function that receives a compiled function as an argument):
-    :func:`run_glr` is its cached instance for the built-in rules and families, and a
-    registered kernel costs one compilation of the loop per process.
+    ``threshold`` is the threshold kernel, with the signature of
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that function for the
+    built-in families, a family's own kernel for a family registered with one, run with
+    ``thr_code = THRESHOLD_CUSTOM``); the stopping check evaluates every threshold with it.
+    The built-in codes ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined
+    paths of this loop; a rule registered with its own kernel runs with
+    ``rule = RULE_CUSTOM``. This function is not cached (numba cannot cache a function
+    that receives a compiled function as an argument): :func:`run_glr` is its cached
+    instance for the built-in rules and families, and a registered kernel costs one
+    compilation of the loop per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
     statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
@@ -154,47 +145,33 @@ def run_glr_loop(
     means = np.zeros(K)
     m2 = np.zeros(K)
     variances = np.zeros(K)
-    for _ in range(n0):
-        for a in range(K):
-            draw_observe(
-                a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
-            )
+    initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
     t = n0 * K
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
-    # Cached statistics (decision D160): Z[a] and thr_pair[a] are valid while ok[a]; one
-    # sample of arm j invalidates j only, or every arm when j is (or the sample changes)
-    # the empirical best arm. log_counts[a] = log N_a for the TCI challenger. Z[a] and log N_a are
-    # computed when read (decision D191): by the stopping check, the TCI challenger, a
-    # registered step kernel, or the degeneracy guard when the certificate fails.
-    Z = np.empty(K)
-    thr_pair = np.empty(K)
-    ok = np.zeros(K, dtype=np.bool_)
-    log_counts = np.empty(K)  # valid where log_ok: log N_a is computed when TCI reads it
-    log_ok = np.zeros(K, dtype=np.bool_)
-    # certified enclosure [zlo[a], zhi[a]] of the computed Z_a (unknown variances, decision
-    # D210), valid where bnd_ok (invalidated with ok): it decides the stopping check and the
-    # TCI challenger without the cubic solve when it can
-    zlo = np.empty(K)
-    zhi = np.empty(K)
-    bnd_ok = np.zeros(K, dtype=np.bool_)
-    # the looser rational enclosure [rlo[a], rhi[a]] (divisions only, decision D217), valid
-    # where rat_ok (invalidated with ok): the TCI challenger tries it first
-    rlo = np.empty(K)
-    rhi = np.empty(K)
-    rat_ok = np.zeros(K, dtype=np.bool_)
-    bounded = not plug_in
+    # the statistics cache (zcache): Z_a, pair thresholds, enclosures and log N_a, each
+    # computed when read (decisions D160, D191) by the stopping check, the TCI challenger,
+    # a registered step kernel or the degeneracy guard when the certificate fails
+    zc = new_zcache(K)
+    Z = zc[ZC_Z]
+    # borrowed views of the loop's arrays for the inlined kernels: no reference counting
+    # per call (decision D247)
+    b_counts = borrowed(counts)
+    b_means = borrowed(means)
+    b_vars = borrowed(variances)
+    b_zc = borrowed(zc)
+    b_states = borrowed(states)
+    b_fparams = borrowed(thr_fparams)
+    b_table = borrowed(thr_table)
     # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
     # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
     n_uncert = 0
     for a in range(K):
         if not certified_arm(means[a], variances[a]):
             n_uncert += 1
-    t_only = depends_on_t_only(thr_fparams)
     stateful = has_state(thr_fparams)
-    thr_lo = -math.inf  # certified lower bound of the t-only threshold at every t >= now
-    thr_hi = math.inf  # certified upper bound of the t-only threshold at every t <= t_hi
+    thr_lo = -math.inf  # bounds of a t-only threshold (glr_stop_check)
+    thr_hi = math.inf
     t_hi = -1
-    st0 = states[0]  # the t-only threshold reads no state: no per-call slices (D192)
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
@@ -203,7 +180,7 @@ def run_glr_loop(
     reads_all_z = rule == RULE_TCI or rule < 0
     while True:
         if n_uncert > 0:  # exact guard: it reads every challenger's statistic
-            refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+            refresh_zcache(zc, best, plug_in, counts, means, variances)
             forced = degenerate_arm(counts, variances, Z, best)
         else:
             forced = -1
@@ -211,101 +188,13 @@ def run_glr_loop(
         if not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next)):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, int(k_next))
-            stop = forced < 0
-            thr_t = math.nan
-            have_thr_t = False
-            for a in range(K):  # glr_stop_check, in the same order, with cached values
-                if not stop:
+            if forced < 0:
+                fail, thr_lo, thr_hi, t_hi = glr_stop_check(
+                    threshold, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
+                    best, plug_in, not plug_in and n_uncert == 0, b_zc, thr_lo, thr_hi, t_hi,
+                )  # fmt: skip
+                if fail < 0:
                     break
-                if a == best:
-                    continue
-                if not ok[a]:
-                    mb = means[best]
-                    sb = variances[best]
-                    nb = counts[best]
-                    if bounded and t_only and n_uncert == 0:
-                        # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210);
-                        # a lower bound above thr_hi (an upper bound of c(t) while t <= t_hi)
-                        # decides: Z_a > c(t) (D218). Rational enclosure first (D216), then
-                        # the logarithmic one, then Z_a.
-                        if not rat_ok[a]:
-                            rlo[a], rhi[a] = tc_unknown_rational_bounds(
-                                mb, sb, nb, means[a], variances[a], counts[a]
-                            )
-                            rat_ok[a] = True
-                        if rhi[a] <= thr_lo:
-                            stop = False
-                            break
-                        if t <= t_hi and rlo[a] > thr_hi:
-                            continue
-                        if not bnd_ok[a]:
-                            zlo[a], zhi[a] = tc_unknown_bounds(
-                                mb, sb, nb, means[a], variances[a], counts[a]
-                            )
-                            bnd_ok[a] = True
-                        if zhi[a] <= thr_lo:
-                            stop = False
-                            break
-                        if t <= t_hi and zlo[a] > thr_hi:
-                            continue
-                    Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
-                    thr_pair[a] = math.nan
-                    ok[a] = True
-                z = Z[a]
-                if t_only:
-                    if not (z > thr_lo):  # then not (z > c(t)) either
-                        stop = False
-                        break
-                    if t > t_hi:  # upper bound c(t_hi) for the times up to t_hi (D192)
-                        t_hi = t + t // 16 + 1
-                        c_hi = threshold(
-                            thr_code,
-                            thr_fparams,
-                            thr_table,
-                            float(t_hi),
-                            counts[best],
-                            counts[a],
-                            st0,
-                            st0,
-                        )
-                        thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
-                        if not math.isfinite(thr_hi):
-                            thr_hi = math.inf
-                    if z > thr_hi:  # then z > c(t) too
-                        continue
-                    if not have_thr_t:
-                        thr_t = threshold(
-                            thr_code,
-                            thr_fparams,
-                            thr_table,
-                            float(t),
-                            counts[best],
-                            counts[a],
-                            st0,
-                            st0,
-                        )
-                        have_thr_t = True
-                        if math.isfinite(thr_t):
-                            thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
-                    c = thr_t
-                else:
-                    if math.isnan(thr_pair[a]):
-                        thr_pair[a] = threshold(
-                            thr_code,
-                            thr_fparams,
-                            thr_table,
-                            float(t),
-                            counts[best],
-                            counts[a],
-                            states[best],
-                            states[a],
-                        )
-                    c = thr_pair[a]
-                if not (z > c):
-                    stop = False
-                    break
-            if stop:
-                break
         if t >= max_samples:
             truncated = True
             break
@@ -317,111 +206,14 @@ def run_glr_loop(
             if rng.random() < params[P_BETA]:
                 arm = best
             else:
-                # the TCI challenger argmin_{a != best} Z_a + log N_a, first index on ties
-                # (step_tci). v_a = Z_a + log N_a lies in [zlo_a + log N_a, zhi_a +
-                # log N_a] (rounding is monotone) or is exact where ok[a]. a* has the smallest
-                # upper end v*; an arm whose lower end exceeds v* cannot attain the minimum;
-                # when every other arm is such, a* is the challenger, else the exact v_a of the
-                # remaining arms decide in index order (decision D210).
-                mb = means[best]
-                sb = variances[best]
-                nb = counts[best]
-                use_bounds = bounded and n_uncert == 0
-                for a in range(K):
-                    if a != best and not log_ok[a]:
-                        log_counts[a] = math.log(counts[a])
-                        log_ok[a] = True
-                arm = -1
-                if use_bounds:
-                    # the same test on the tightest enclosure at hand, rational where there
-                    # is no other: when it certifies a*, no logarithm is taken (D217)
-                    v_star = math.inf
-                    for a in range(K):
-                        if a == best:
-                            continue
-                        if ok[a]:
-                            hi = Z[a]
-                        elif bnd_ok[a]:
-                            hi = zhi[a]
-                        else:
-                            if not rat_ok[a]:
-                                rlo[a], rhi[a] = tc_unknown_rational_bounds(
-                                    mb, sb, nb, means[a], variances[a], counts[a]
-                                )
-                                rat_ok[a] = True
-                            hi = rhi[a]
-                        hi += log_counts[a]
-                        if hi < v_star or arm < 0:
-                            v_star = hi
-                            arm = a
-                    # the tightest lower end at hand, written out here and below: an inlined
-                    # helper for it made this loop 1.2x (K = 5) to 2x (K = 20) slower
-                    for a in range(K):
-                        if a != best and a != arm:
-                            lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
-                            if not (lo + log_counts[a] > v_star):
-                                arm = -1
-                                break
-                if arm < 0:  # not certified by the enclosures above
-                    # v_star, an upper end of some v_a, bounds min v_a: an arm whose rational
-                    # lower end exceeds it cannot attain the minimum, and keeps its rational
-                    # enclosure (no logarithms, decision D231)
-                    v_cut = v_star if use_bounds else math.inf
-                    all_exact = True
-                    v_star = math.inf
-                    for a in range(K):
-                        if a == best:
-                            continue
-                        if not ok[a] and not use_bounds:
-                            Z[a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
-                            thr_pair[a] = math.nan
-                            ok[a] = True
-                        if ok[a]:
-                            hi = Z[a] + log_counts[a]
-                        else:
-                            all_exact = False
-                            if not bnd_ok[a]:
-                                if rlo[a] + log_counts[a] > v_cut:
-                                    continue
-                                zlo[a], zhi[a] = tc_unknown_bounds(
-                                    mb, sb, nb, means[a], variances[a], counts[a]
-                                )
-                                bnd_ok[a] = True
-                            hi = zhi[a] + log_counts[a]
-                        if hi < v_star or arm < 0:
-                            v_star = hi
-                            arm = a
-                    if not all_exact:  # certify a*, else decide among the candidates
-                        unique = True
-                        for a in range(K):
-                            if a != best and a != arm:
-                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
-                                if not (lo + log_counts[a] > v_star):
-                                    unique = False
-                                    break
-                        if not unique:
-                            arm = -1
-                            vmin = math.inf
-                            for a in range(K):
-                                if a == best:
-                                    continue
-                                lo = Z[a] if ok[a] else (zlo[a] if bnd_ok[a] else rlo[a])
-                                lo += log_counts[a]
-                                if not (lo <= v_star):  # v_a >= lo > v* >= min v
-                                    continue
-                                if not ok[a]:
-                                    Z[a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
-                                    thr_pair[a] = math.nan
-                                    ok[a] = True
-                                v = Z[a] + log_counts[a]
-                                if v < vmin or arm < 0:
-                                    vmin = v
-                                    arm = a
+                arm = tci_challenger(
+                    b_counts, b_means, b_vars, best, plug_in, not plug_in and n_uncert == 0, b_zc
+                )
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
             if reads_all_z:
-                refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances)
+                refresh_zcache(zc, best, plug_in, counts, means, variances)
             arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
@@ -435,7 +227,6 @@ def run_glr_loop(
             n_uncert -= 1
         elif was_certified and not now_certified:
             n_uncert += 1
-        log_ok[arm] = False
         t += 1
         if n_uncert == 0 and arm != best:  # finite means: argmax changes only at arm
             ma = means[arm]
@@ -443,18 +234,22 @@ def run_glr_loop(
             new_best = arm if (ma > mb or (ma == mb and arm < best)) else best
         else:
             new_best = empirical_best(means)
-        if arm == best or new_best != best:
-            for a in range(K):
-                ok[a] = False
-                bnd_ok[a] = False
-                rat_ok[a] = False
-        else:
-            ok[arm] = False
-            bnd_ok[arm] = False
-            rat_ok[arm] = False
+        invalidate(b_zc, arm, best, new_best)
         best = new_best
     rec = 0
     for a in range(1, K):
         if means[a] > means[rec]:
             rec = a
     return t, rec, counts, truncated
+
+
+@njit(cache=True)
+def initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
+    """The initialisation of a run: ``n0`` rounds of one sample of each arm, in index
+    order (:func:`draw_observe`), into the zero statistics ``counts, means, m2,
+    variances``."""
+    for _ in range(n0):
+        for a in range(mu.shape[0]):
+            draw_observe(
+                a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
+            )

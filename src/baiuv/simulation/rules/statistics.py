@@ -16,10 +16,8 @@ from numba import njit
 from baiuv.model.transport import tc_known, tc_unknown
 from baiuv.thresholds.kernels import has_state, update_state
 
-# pair_stat takes scalars only: the GLR loop calls it at every sample, and an inlined
-# helper that binds arrays leaves reference-count updates (atomic) in the loop that numba's
-# pruning does not remove in a function of this size, while a call that is not inlined
-# costs more than the work (decision D210).
+# pair_stat takes scalars only: the kernels of the GLR loop call it with the entries of
+# their (borrowed, decision D247) arrays.
 
 
 @njit(cache=True)
@@ -116,23 +114,3 @@ def pair_stat(plug_in, mb, sb, nb, ma, sa, na):
     if plug_in:
         return tc_known(mb, sb, nb, ma, sa, na)
     return tc_unknown(mb, sb, nb, ma, sa, na)
-
-
-@njit(cache=True)
-def glr_stat(a, best, plug_in, counts, means, variances):
-    """``Z_a(t)`` (or ``Z^EV_a(t)``) against ``best``: the entry ``a`` of
-    :func:`baiuv.model.glr_kernels.glr_stats_into`, computed alone."""
-    return pair_stat(
-        plug_in, means[best], variances[best], counts[best], means[a], variances[a], counts[a]
-    )
-
-
-@njit(cache=True)
-def refresh_z(Z, thr_pair, ok, best, plug_in, counts, means, variances):
-    """Compute the statistic of every challenger whose cached value is invalid (the
-    degeneracy guard and a registered step kernel read all of them)."""
-    for a in range(Z.shape[0]):
-        if a != best and not ok[a]:
-            Z[a] = glr_stat(a, best, plug_in, counts, means, variances)
-            thr_pair[a] = math.nan
-            ok[a] = True

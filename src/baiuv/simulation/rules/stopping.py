@@ -1,5 +1,10 @@
 """The GLR stopping rule (Section ``ssec:GLR_stopping_rule``, eqs. ``def_stopping_rule_glrt``
-/ ``def_stopping_rule_evglrt``) and the lazy stopping rule's grid (decision D70)."""
+/ ``def_stopping_rule_evglrt``) and the lazy stopping rule's grid (decision D70).
+
+:func:`glr_stop_check` is the one stopping check of the simulator's loop, the identifier
+and its batched replay: it reads the statistics cache (:mod:`.zcache`) and computes a
+statistic, an enclosure or a threshold only when the decision needs it.
+"""
 
 from __future__ import annotations
 
@@ -7,51 +12,181 @@ import math
 
 from numba import njit
 
-from baiuv.thresholds.kernels import pair_threshold_kernel
+from baiuv.model.transport import tc_unknown_bounds, tc_unknown_rational_bounds
+from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
 
-
-@njit(cache=True)
-def glr_stop_check(
-    thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
-):
-    """GLR stopping rule: ``True`` when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
-    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
-    thresholds coming from ``baiuv.thresholds.kernels.pair_threshold_kernel``.
-
-    The thresholds are written to ``thr_out`` (``nan`` for ``hat a_t`` and, unless
-    ``all_pairs``, for the pairs after the first failing one: the simulator stops computing
-    at the first challenger that is not beaten).
-    """
-    return stop_check_with(
-        pair_threshold_kernel,
-        thr_code,
-        thr_fparams,
-        thr_table,
-        t,
-        counts,
-        best,
-        Z,
-        states,
-        thr_out,
-        all_pairs,
-    )
+from .statistics import pair_stat
+from .zcache import (
+    ZC_BND,
+    ZC_OK,
+    ZC_RAT,
+    ZC_RHI,
+    ZC_RLO,
+    ZC_THR,
+    ZC_Z,
+    ZC_ZHI,
+    ZC_ZLO,
+)
 
 
 @njit(inline="always")
-def stop_check_with(
-    threshold, thr_code, thr_fparams, thr_table, t, counts, best, Z, states, thr_out, all_pairs
+def glr_stop_check(
+    threshold,
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    t,
+    counts,
+    means,
+    variances,
+    best,
+    plug_in,
+    bounds,
+    zc,
+    thr_lo,
+    thr_hi,
+    t_hi,
 ):
-    """:func:`glr_stop_check` with the thresholds of the kernel ``threshold`` (the signature
-    of ``pair_threshold_kernel``): a threshold family registered with its own kernel. Not
-    cached (it receives a compiled function): compiled once per process for that kernel."""
+    """GLR stopping rule: stop when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
+    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
+    thresholds coming from the kernel ``threshold``; the challengers are checked in index
+    order and the check ends at the first that fails.
+
+    ``threshold`` has the signature of
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`: that function for the
+    built-in families, a family's own kernel for a family registered with one. This
+    function and the threshold helpers it calls are inlined (``inline="always"``), so that
+    the kernel never passes a call as a value, which numba cannot cache: they are compiled
+    into their cached callers (the simulator's loop, the batched replay,
+    :func:`glr_stop_check_builtin` for the identifier), or once per process and kernel
+    when called from Python.
+
+    ``zc`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
+    is computed (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, and a
+    pair threshold of a family that does not depend on ``t`` is stored with it. For a
+    family that depends on ``t`` alone (``depends_on_t_only``), ``thr_lo`` is a certified
+    lower bound of the threshold at every time from now on and ``thr_hi`` an upper bound at
+    every time up to ``t_hi`` (decisions D160, D192): a statistic at most ``thr_lo`` fails
+    and one above ``thr_hi`` passes without the threshold at ``t``. With ``bounds``
+    (unknown variances, every arm certified, decision D191) the rational and then the
+    logarithmic enclosure of ``Z_a`` decide first when they can (decisions D210, D216,
+    D218). Every shortcut takes the decision the computed ``Z_a`` and threshold take.
+
+    Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
+    beaten, ``-1`` when the rule stops; the bounds to pass to the next check (start with
+    ``-inf, inf, -1``).
+    """
     K = counts.shape[0]
-    for a in range(K):
-        thr_out[a] = math.nan
-    stop = True
+    t_only = depends_on_t_only(thr_fparams)
+    thr_t = math.nan
+    have_thr_t = False
     for a in range(K):
         if a == best:
             continue
-        c = threshold(
+        if zc[ZC_OK, a] == 0.0:
+            mb = means[best]
+            sb = variances[best]
+            nb = counts[best]
+            if bounds and t_only:
+                # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210); a
+                # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
+                # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
+                # one, then Z_a.
+                if zc[ZC_RAT, a] == 0.0:
+                    zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
+                        mb, sb, nb, means[a], variances[a], counts[a]
+                    )
+                    zc[ZC_RAT, a] = 1.0
+                if zc[ZC_RHI, a] <= thr_lo:
+                    return a, thr_lo, thr_hi, t_hi
+                if t <= t_hi and zc[ZC_RLO, a] > thr_hi:
+                    continue
+                if zc[ZC_BND, a] == 0.0:
+                    zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
+                        mb, sb, nb, means[a], variances[a], counts[a]
+                    )
+                    zc[ZC_BND, a] = 1.0
+                if zc[ZC_ZHI, a] <= thr_lo:
+                    return a, thr_lo, thr_hi, t_hi
+                if t <= t_hi and zc[ZC_ZLO, a] > thr_hi:
+                    continue
+            zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
+            zc[ZC_THR, a] = math.nan
+            zc[ZC_OK, a] = 1.0
+        z = zc[ZC_Z, a]
+        if t_only:
+            if not (z > thr_lo):  # then not (z > c(t)) either
+                return a, thr_lo, thr_hi, t_hi
+            if t > t_hi:
+                t_hi, thr_hi = t_only_upper_bound(
+                    threshold, thr_code, thr_fparams, thr_table, t, counts, states
+                )
+            if z > thr_hi:  # then z > c(t) too
+                continue
+            if not have_thr_t:
+                thr_t = t_only_threshold(
+                    threshold, thr_code, thr_fparams, thr_table, t, counts, states
+                )
+                have_thr_t = True
+                if math.isfinite(thr_t):
+                    thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
+            c = thr_t
+        else:
+            if math.isnan(zc[ZC_THR, a]):
+                zc[ZC_THR, a] = threshold(
+                    thr_code,
+                    thr_fparams,
+                    thr_table,
+                    float(t),
+                    counts[best],
+                    counts[a],
+                    states[best],
+                    states[a],
+                )
+            c = zc[ZC_THR, a]
+        if not (z > c):
+            return a, thr_lo, thr_hi, t_hi
+    return -1, thr_lo, thr_hi, t_hi
+
+
+@njit(inline="always")
+def t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
+    """Threshold (kernel ``threshold``) at time ``t`` of a family that depends on ``t``
+    alone (the counts and states it does not read are those of arm 0)."""
+    st0 = states[0]
+    n0 = counts[0]
+    return threshold(thr_code, thr_fparams, thr_table, float(t), n0, n0, st0, st0)
+
+
+@njit(inline="always")
+def t_only_upper_bound(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
+    """``(t_hi, thr_hi)``: ``t_hi = t + t // 16 + 1`` and an upper bound ``thr_hi`` of the
+    threshold of a non-decreasing family that depends on ``t`` alone at every time up to
+    ``t_hi`` (its value there, widened for rounding; ``inf`` when not finite; D192)."""
+    t_hi = t + t // 16 + 1
+    c_hi = t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t_hi, counts, states)
+    thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
+    if not math.isfinite(thr_hi):
+        thr_hi = math.inf
+    return t_hi, thr_hi
+
+
+@njit(inline="always")
+def check_thresholds(
+    threshold, thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
+):
+    """The thresholds the stopping check compares with (kernel ``threshold``, as in
+    :func:`glr_stop_check`): ``thr_out[a]`` is ``c_{hat a_t, a}(N_t, delta)`` for every
+    challenger up to ``fail`` (every challenger when ``fail < 0``), ``nan`` at ``hat a_t``
+    and after ``fail``."""
+    K = counts.shape[0]
+    for a in range(K):
+        thr_out[a] = math.nan
+    for a in range(K):
+        if a == best:
+            continue
+        thr_out[a] = threshold(
             thr_code,
             thr_fparams,
             thr_table,
@@ -61,12 +196,47 @@ def stop_check_with(
             states[best],
             states[a],
         )
-        thr_out[a] = c
-        if not (Z[a] > c):
-            stop = False
-            if not all_pairs:
-                break
-    return stop
+        if a == fail:
+            break
+
+
+@njit(cache=True)
+def glr_stop_check_builtin(
+    thr_code,
+    thr_fparams,
+    thr_table,
+    states,
+    t,
+    counts,
+    means,
+    variances,
+    best,
+    plug_in,
+    bounds,
+    zc,
+    thr_lo,
+    thr_hi,
+    t_hi,
+):
+    """:func:`glr_stop_check` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache (the
+    identifier's check from Python, compiled once)."""
+    return glr_stop_check(
+        pair_threshold_kernel, thr_code, thr_fparams, thr_table, states, t, counts, means,
+        variances, best, plug_in, bounds, zc, thr_lo, thr_hi, t_hi,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def check_thresholds_builtin(
+    thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
+):
+    """:func:`check_thresholds` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache."""
+    check_thresholds(
+        pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts, best, states,
+        fail, thr_out,
+    )  # fmt: skip
 
 
 @njit(cache=True)

@@ -2,8 +2,10 @@
 algorithm"): the empirical best arm (leader) with probability ``beta``, else the TCI
 challenger ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}``.
 
-:func:`step_tci` is the plain step (every statistic given), which the identifier runs; the
-GLR loop writes it out with its caches (:mod:`baiuv.simulation.rules.loop`).
+:func:`tci_challenger` is the one challenger of the simulator's loop and of
+:func:`step_tci` (the step the identifier runs, every statistic given): it reads the
+statistics cache (:mod:`.zcache`) and decides from certified enclosures of ``Z_a`` where
+they suffice.
 """
 
 from __future__ import annotations
@@ -12,25 +14,152 @@ import math
 
 from numba import njit
 
+from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
+
+from .statistics import pair_stat
+from .zcache import (
+    ZC_BND,
+    ZC_LOG,
+    ZC_LOGN,
+    ZC_OK,
+    ZC_RAT,
+    ZC_RHI,
+    ZC_RLO,
+    ZC_THR,
+    ZC_Z,
+    ZC_ZHI,
+    ZC_ZLO,
+    exact_zcache,
+)
+
 
 @njit(cache=True)
 def step_tci(counts, Z, best, beta, rng):
     """beta-EB-TCI / beta-EB-EVTCI (paragraph "Top Two algorithm").
 
     Leader = empirical best, pulled with probability ``beta``; otherwise the TCI challenger
-    ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}`` where ``C_t(leader, a)`` is the
-    GLR (or EV-GLR) statistic ``Z_a(t)`` already computed by the stopping rule.
+    ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}`` (:func:`tci_challenger`) where
+    ``C_t(leader, a)`` is the GLR (or EV-GLR) statistic ``Z_a(t)`` already computed by the
+    stopping rule.
     """
     if rng.random() < beta:
         return best
+    return tci_challenger(counts, counts, counts, best, False, False, exact_zcache(Z))
+
+
+@njit(cache=True, inline="always")
+def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
+    """The TCI challenger ``argmin_{a != best} Z_a + log N_a``, first index on ties.
+
+    ``zc`` is the statistics cache (:mod:`.zcache`); the statistics it lacks are computed
+    (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, unless ``bounds``
+    (unknown variances, every arm certified, decision D191). Then ``v_a = Z_a + log N_a``
+    lies in ``[lo_a + log N_a, hi_a + log N_a]`` for a certified enclosure ``[lo_a, hi_a]``
+    of ``Z_a`` (rounding is monotone), or is exact where ``Z_a`` is cached: ``a*`` has the
+    smallest upper end ``v*``; an arm whose lower end exceeds ``v*`` cannot attain the
+    minimum; when every other arm is such, ``a*`` is the challenger, else the exact ``v_a``
+    of the remaining arms decide in index order (decisions D210, D217, D231). The
+    challenger is the one of every ``Z_a`` computed.
+    """
     K = counts.shape[0]
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    for a in range(K):
+        if a != best and zc[ZC_LOG, a] == 0.0:
+            zc[ZC_LOGN, a] = math.log(counts[a])
+            zc[ZC_LOG, a] = 1.0
+    arm = -1
+    v_star = math.inf
+    if bounds:
+        # the same test on the tightest enclosure at hand, rational where there is no
+        # other: when it certifies a*, no logarithm is taken (D217)
+        for a in range(K):
+            if a == best:
+                continue
+            if zc[ZC_OK, a] != 0.0:
+                hi = zc[ZC_Z, a]
+            elif zc[ZC_BND, a] != 0.0:
+                hi = zc[ZC_ZHI, a]
+            else:
+                if zc[ZC_RAT, a] == 0.0:
+                    zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
+                        mb, sb, nb, means[a], variances[a], counts[a]
+                    )
+                    zc[ZC_RAT, a] = 1.0
+                hi = zc[ZC_RHI, a]
+            hi += zc[ZC_LOGN, a]
+            if hi < v_star or arm < 0:
+                v_star = hi
+                arm = a
+        if _only_candidate(zc, best, arm, v_star):
+            return arm
+        arm = -1
+    # v_star, an upper end of some v_a, bounds min v_a: an arm whose rational lower end
+    # exceeds it cannot attain the minimum, and keeps its rational enclosure (no
+    # logarithms, decision D231)
+    v_cut = v_star
+    all_exact = True
+    v_star = math.inf
+    for a in range(K):
+        if a == best:
+            continue
+        if zc[ZC_OK, a] == 0.0 and not bounds:
+            zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
+            zc[ZC_THR, a] = math.nan
+            zc[ZC_OK, a] = 1.0
+        if zc[ZC_OK, a] != 0.0:
+            hi = zc[ZC_Z, a] + zc[ZC_LOGN, a]
+        else:
+            all_exact = False
+            if zc[ZC_BND, a] == 0.0:
+                if zc[ZC_RLO, a] + zc[ZC_LOGN, a] > v_cut:
+                    continue
+                zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
+                    mb, sb, nb, means[a], variances[a], counts[a]
+                )
+                zc[ZC_BND, a] = 1.0
+            hi = zc[ZC_ZHI, a] + zc[ZC_LOGN, a]
+        if hi < v_star or arm < 0:
+            v_star = hi
+            arm = a
+    if all_exact or _only_candidate(zc, best, arm, v_star):
+        return arm
     arm = -1
     vmin = math.inf
     for a in range(K):
         if a == best:
             continue
-        v = Z[a] + math.log(counts[a])
+        if not (_lower_end(zc, a) + zc[ZC_LOGN, a] <= v_star):  # v_a >= lo > v* >= min v
+            continue
+        if zc[ZC_OK, a] == 0.0:
+            zc[ZC_Z, a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
+            zc[ZC_THR, a] = math.nan
+            zc[ZC_OK, a] = 1.0
+        v = zc[ZC_Z, a] + zc[ZC_LOGN, a]
         if v < vmin or arm < 0:
             vmin = v
             arm = a
     return arm
+
+
+@njit(cache=True, inline="always")
+def _lower_end(zc, a):
+    """The tightest lower end of ``Z_a`` at hand: ``Z_a`` where cached, else the
+    logarithmic enclosure's where valid, else the rational one's."""
+    if zc[ZC_OK, a] != 0.0:
+        return zc[ZC_Z, a]
+    if zc[ZC_BND, a] != 0.0:
+        return zc[ZC_ZLO, a]
+    return zc[ZC_RLO, a]
+
+
+@njit(cache=True, inline="always")
+def _only_candidate(zc, best, arm, v_star):
+    """``True`` when every challenger but ``arm`` has a lower end of ``v_a`` above
+    ``v_star`` (then ``arm`` is the minimiser)."""
+    for a in range(zc.shape[1]):
+        if a != best and a != arm:
+            if not (_lower_end(zc, a) + zc[ZC_LOGN, a] > v_star):
+                return False
+    return True
