@@ -1,15 +1,28 @@
 """Bad configurations are refused before any job starts, with a message naming the field.
 
-Each case mutates the tiny configuration (``config/test.yaml``) and runs the real command a
-user would type, ``snakemake --cores 1 --configfile bad.yaml`` (not a dry run: if the
-config slipped through, jobs would start and results would change). In every case the
-command exits non-zero, the output names the offending field and, where there is a closed
-list, the allowed values; no job starts; and nothing under ``results/`` or ``figures/``
-(the committed, published copies) changes (size and mtime of every file, and no new files).
+The workflow checks its configuration with one call,
+``baiuv.pipeline.config.validate_workflow_config``, which ``workflow/rules/common.smk``
+makes on Snakemake's merged ``config`` (``config/config.yaml`` with every ``--configfile``
+merged over it) before it schedules anything. Checks come from two places: the JSON schema
+(``workflow/schemas/config.schema.yaml``: types, ranges, enums, unknown keys) and the
+cross-field checks (``baiuv.pipeline.config.validate_config_semantics`` and each experiment
+section's own).
 
-Checks come from two places: the JSON schema (``workflow/schemas/config.schema.yaml``:
-types, ranges, enums, unknown keys) and ``baiuv.pipeline.config.validate_config_semantics``
-(cross-field checks), called by ``workflow/rules/common.smk`` right after the schema.
+Each case mutates the tiny configuration (``config/test.yaml``) and writes it to a file.
+
+* In process, every case: the file is merged over ``config/config.yaml`` as Snakemake merges
+  it (:func:`snakemake.common.configfile.load_configfile`,
+  :func:`snakemake.utils.update_config`) and given to ``validate_workflow_config``: it is
+  refused, the message names the offending field and, where there is a closed list, the
+  allowed values, and nothing is written.
+* End to end, a few cases (a schema error, a cross-field error, a partial overlay over
+  ``config/test.yaml``): the real command a user would type,
+  ``snakemake --cores 1 --configfile bad.yaml`` (not a dry run: if the config slipped
+  through, jobs would start and results would change), exits non-zero with the in-process
+  message verbatim in its output; no job starts; and nothing under ``results/``, ``logs/``
+  or ``figures/`` (the committed, published copies) changes (size and mtime of every file,
+  and no new files). That the workflow calls the same function as the in-process cases is
+  checked on ``common.smk`` itself.
 """
 
 from __future__ import annotations
@@ -17,12 +30,20 @@ from __future__ import annotations
 import copy
 import math
 import re
+from pathlib import Path
 
 import pytest
 import yaml
 from pipeline_helpers import REPO, copy_repo, run_snakemake, tree_state
+from snakemake.common.configfile import load_configfile
+from snakemake.utils import update_config
 
-from baiuv.pipeline.config import ConfigError, validate_config_semantics
+from baiuv.pipeline.config import (
+    SCHEMA_PATH,
+    ConfigError,
+    validate_config_semantics,
+    validate_workflow_config,
+)
 
 BASE = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
 
@@ -223,19 +244,33 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory):
-    """One private copy of the repository with sentinel results and figures."""
-    root = copy_repo(tmp_path_factory.mktemp("badcfg") / "repo")
-    for rel in (
-        "results/characteristic_times/sentinel.parquet",
-        "results/figures/sentinel.png",
-        "figures/sentinel.png",
-    ):
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(b"sentinel")
-    return root
+def merged_config(workdir: Path, *configfiles: Path) -> dict:
+    """Snakemake's ``config`` for ``--configfile <configfiles>`` in ``workdir``: the files
+    merged in order into the command-line config, which is merged over the Snakefile's
+    ``configfile: "config/config.yaml"`` (``snakemake.workflow.Workflow.configfile``)."""
+    overwrite: dict = {}
+    for f in configfiles:
+        update_config(overwrite, load_configfile(str(f)))
+    config = load_configfile(str(workdir / "config" / "config.yaml"))
+    update_config(config, overwrite)
+    return config
+
+
+def refusal(workdir: Path, *configfiles: Path) -> str:
+    """The workflow's refusal of ``--configfile <configfiles>``, checked in process; fails
+    the test when the configuration is accepted."""
+    config = merged_config(workdir, *configfiles)
+    with pytest.raises(ValueError, match=r"^invalid configuration: ") as info:
+        validate_workflow_config(config, workdir)
+    return str(info.value)
+
+
+def _bad_file(tmp_path: Path, case_id: str, mutate) -> Path:
+    cfg = copy.deepcopy(BASE)
+    mutate(cfg)
+    bad = tmp_path / f"{case_id}.yaml"
+    bad.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return bad
 
 
 def test_at_least_fifteen_cases():
@@ -245,28 +280,100 @@ def test_at_least_fifteen_cases():
 
 def test_base_config_is_valid():
     validate_config_semantics(copy.deepcopy(BASE))
+    # and the merged configuration the cases start from passes the workflow's check
+    validate_workflow_config(merged_config(REPO, REPO / "config" / "test.yaml"), REPO)
+
+
+@pytest.mark.parametrize("case_id,mutate,patterns", CASES, ids=[c[0] for c in CASES])
+def test_bad_config_is_refused_in_process(tmp_path, monkeypatch, case_id, mutate, patterns):
+    bad = _bad_file(tmp_path, case_id, mutate)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    message = refusal(REPO, bad)
+    for pat in patterns:
+        assert re.search(pat, message, re.S), f"{case_id}: /{pat}/ not in {message!r}"
+    assert not any(work.iterdir()), sorted(work.iterdir())
+
+
+def test_the_workflow_checks_its_config_with_the_same_call():
+    # the in-process cases call what common.smk calls, on the config Snakemake hands it
+    smk = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    assert re.search(
+        r"^from baiuv\.pipeline\.config import \([^)]*\bvalidate_workflow_config,", smk, re.M
+    )
+    calls = re.findall(r"^(\w+)\(config\b.*$", smk, re.M)
+    assert calls.count("validate_workflow_config") == 1, calls
+    assert "validate_workflow_config(config, workflow.basedir)" in smk
+    assert "validate_config(" not in smk
+    assert (REPO / SCHEMA_PATH).is_file()
+    snakefile = (REPO / "Snakefile").read_text()
+    first_include = snakefile.index("include:")
+    assert snakefile.index('configfile: "config/config.yaml"') < first_include
+    assert snakefile[first_include:].startswith('include: "workflow/rules/common.smk"')
+
+
+def _partial_overlay(tmp_path: Path, root: Path) -> list[Path]:
+    """``--configfile config/test.yaml overlay.yaml``, the overlay holding one bad key."""
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text(yaml.safe_dump({"simulation": {"experiments": {"easy": {"runs": 0}}}}))
+    return [root / "config" / "test.yaml", overlay]
+
+
+# (id, config files, regexes that must all appear in the output): one schema error, one
+# cross-field error, and an overlay of one key merged over the tiny configuration
+END_TO_END = [
+    ("unknown_top_level_key", "schema", None),
+    ("tied_best_arm", "cross-field", None),
+    ("partial_overlay", "overlay", [r"experiments.*easy.*runs", r"less than the minimum of 1"]),
+]
+
+
+def _end_to_end_files(case_id: str, tmp_path: Path, root: Path) -> tuple[list[Path], list[str]]:
+    """Config files (absolute paths) and expected patterns of an end-to-end case."""
+    if case_id == "partial_overlay":
+        return _partial_overlay(tmp_path, root), END_TO_END[-1][2]
+    (mutate, patterns) = next((m, p) for c, m, p in CASES if c == case_id)
+    return [_bad_file(tmp_path, case_id, mutate)], patterns
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    """One private copy of the repository with sentinel results, logs and figures."""
+    root = copy_repo(tmp_path_factory.mktemp("badcfg") / "repo")
+    for rel in (
+        "results/characteristic_times/sentinel.parquet",
+        "results/figures/sentinel.png",
+        "logs/characteristic_times/sentinel.log",
+        "figures/sentinel.png",
+    ):
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"sentinel")
+    return root
 
 
 @pytest.mark.pipeline
-@pytest.mark.parametrize("case_id,mutate,patterns", CASES, ids=[c[0] for c in CASES])
-def test_bad_config_is_refused(repo, tmp_path, case_id, mutate, patterns):
-    cfg = copy.deepcopy(BASE)
-    mutate(cfg)
-    bad = tmp_path / f"{case_id}.yaml"
-    bad.write_text(yaml.safe_dump(cfg, sort_keys=False))
-    before = tree_state(repo, "results", "figures")
-    assert before, "sentinel files missing"
+@pytest.mark.parametrize("case_id", [c[0] for c in END_TO_END])
+def test_snakemake_refuses_before_any_job(repo, tmp_path, case_id):
+    files, patterns = _end_to_end_files(case_id, tmp_path, repo)
+    expected = refusal(repo, *files)  # the in-process check, on the copy the run uses
+    before = tree_state(repo, "results", "logs", "figures")
+    assert len(before) == 4, "sentinel files missing"
 
-    res = run_snakemake(repo, "--cores", "1", "--configfile", str(bad), timeout=300)
+    args = ("--cores", "1", "--configfile", *map(str, files))
+    res = run_snakemake(repo, *args, timeout=300)
 
     out = res.stdout
     assert res.returncode != 0, f"{case_id}: accepted\n{out[-3000:]}"
     for pat in patterns:
         assert re.search(pat, out, re.S), f"{case_id}: /{pat}/ not in output:\n{out[-3000:]}"
+    # the same message as in process: the same check on the same merged configuration
+    assert expected in out, f"{case_id}: {expected!r} not in output:\n{out[-3000:]}"
     # no job started (snakemake prints "rule <name>:" / "localrule" for every job it runs)
     assert not re.search(r"^\s*(local)?rule \w+:", out, re.M), out[-3000:]
     assert "Select jobs to execute" not in out
-    assert tree_state(repo, "results", "figures") == before
+    assert tree_state(repo, "results", "logs", "figures") == before
 
 
 def test_semantic_errors_are_value_errors_naming_the_field():

@@ -56,6 +56,21 @@ def test_null_section_is_skipped():
         validate_config({**default, "simulation": None}, SCHEMA)  # required: not skippable
 
 
+def test_tiny_config_sizes_every_experiment_section():
+    """config/test.yaml (the test suite's run) sizes every experiment section that
+    config/config.yaml enables, so that none runs at the default's size inherited through
+    Snakemake's merge (decision D67)."""
+    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    tiny = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+    enabled = [key for key in OPTIONAL_SECTIONS if default.get(key)]
+    assert enabled
+    assert [key for key in enabled if not isinstance(tiny.get(key), dict)] == []
+    shards = {key: tiny[key]["shards"] for key in enabled}
+    assert shards == dict.fromkeys(enabled, 1)
+
+
 def test_audit_resolving_config_resolves_delta():
     """400 runs per cell: enough for a cell without error to be resolved below delta (D89)."""
     from baiuv.experiments.audit import runs_to_resolve

@@ -6,12 +6,11 @@ import os
 from snakemake_interface_executor_plugins.settings import ExecMode
 
 from baiuv.pipeline.config import (
-    ConfigError,
     publish_paths,
     publish_tables_dir,
     section_delta,
     section_log_inv_delta,
-    validate_config,
+    validate_workflow_config,
 )
 from baiuv.pipeline.batches import local_batches
 from baiuv.pipeline.numba_cache import configure_numba_cache
@@ -20,14 +19,9 @@ from baiuv.storage.provenance import source_hash
 CONDA_ENV = "../envs/baiuv.yaml"
 
 # One validation call: schema (enums and run-parameter defaults from baiuv.registry),
-# defaults filled in, cross-field and experiment-section checks.
-try:
-    validate_config(
-        config,
-        os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml"),
-    )
-except ConfigError as exc:
-    raise ValueError(f"invalid configuration: {exc}") from None
+# defaults filled in, cross-field and experiment-section checks; tests call the same
+# function on the same merged configuration (tests/integration/test_bad_config.py).
+validate_workflow_config(config, workflow.basedir)
 
 # Results depend on the package sources: edited science reruns, unchanged science does not.
 SRC_HASH = source_hash()

@@ -1,4 +1,5 @@
-"""Validation of the pipeline configuration: one call, :func:`validate_config`.
+"""Validation of the pipeline configuration: one call, :func:`validate_config`
+(:func:`validate_workflow_config` for the workflow, which calls it before any job).
 
 1. The JSON schema (``workflow/schemas/config.schema.yaml``) checks types, ranges and
    unknown keys and fills the defaults; its ``registry:`` marks become the enums of the
@@ -116,6 +117,32 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     return config
+
+
+#: The configuration schema, relative to the workflow's base directory.
+SCHEMA_PATH = os.path.join("workflow", "schemas", "config.schema.yaml")
+
+
+def validate_workflow_config(config: MutableMapping, basedir: str | os.PathLike) -> None:
+    """The workflow's check of its merged configuration (``workflow/rules/common.smk``).
+
+    Parameters
+    ----------
+    config : MutableMapping
+        Snakemake's ``config``: ``config/config.yaml`` with the ``--configfile`` files and
+        ``--config`` values merged over it; validated in place (:func:`validate_config`).
+    basedir : str or os.PathLike
+        The workflow's base directory (holds :data:`SCHEMA_PATH`).
+
+    Raises
+    ------
+    ValueError
+        ``invalid configuration: <field>: <what is wrong>``, before any job is scheduled.
+    """
+    try:
+        validate_config(config, os.path.join(basedir, SCHEMA_PATH))
+    except ConfigError as exc:
+        raise ValueError(f"invalid configuration: {exc}") from None
 
 
 def _message(err, where: str) -> str:
