@@ -87,6 +87,22 @@ def test_readme_command_has_no_executor_flags():
         assert re.search(rf"^\s*# {key}: ", profile, re.M), key
 
 
+def test_a_dangling_link_to_a_test_cluster_is_stale_and_nothing_else(tmp_path):
+    """A link left by a killed test cluster does not count as a SLURM installation; a real
+    file, a live link and a dangling link elsewhere do."""
+    gone = tmp_path / "slurm1" / "cluster" / "slurm.conf"  # never created
+    link = tmp_path / "link.conf"
+    link.symlink_to(gone)
+    assert stale_test_link(link)
+    other = tmp_path / "other.conf"
+    other.symlink_to(tmp_path / "site" / "slurm.conf.d")
+    assert not stale_test_link(other)
+    gone.parent.mkdir(parents=True)
+    gone.write_text("ClusterName=x\n")
+    assert not stale_test_link(link)  # its cluster is up
+    assert not stale_test_link(gone)  # a file
+
+
 # ------------------------------------------------------------------------------ cluster
 def _skip_reason(accounting: bool) -> str | None:
     if os.name != "posix" or shutil.which("bash") is None:
@@ -96,9 +112,19 @@ def _skip_reason(accounting: bool) -> str | None:
     if check.returncode != 0:
         return check.stderr.strip() or "tests/integration/slurm/cluster.sh check failed"
     conf = Path("/etc/slurm/slurm.conf")
-    if conf.exists() or conf.is_symlink():
+    if conf.exists() or (conf.is_symlink() and not stale_test_link(conf)):
         return f"{conf} exists: a SLURM installation is configured here, not starting a test one"
     return None
+
+
+def stale_test_link(conf: Path) -> bool:
+    """Whether ``conf`` is a dangling link to a test cluster's ``slurm.conf``, left by a test
+    cluster killed before ``cluster.sh down``: ``cluster.sh up`` removes it."""
+    return (
+        conf.is_symlink()
+        and not conf.exists()
+        and os.readlink(conf).endswith("/cluster/slurm.conf")
+    )
 
 
 class Cluster:

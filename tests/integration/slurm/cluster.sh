@@ -216,6 +216,12 @@ EOF
     # slurm-jobstep executor drop every SLURM_* variable before calling srun, which then
     # reads the compiled-in /etc/slurm/slurm.conf (as on a real cluster). Provide it as a
     # symlink, only if there is none (recorded, and removed again by `down`).
+    # A dangling link to a test cluster's slurm.conf was left by a test cluster killed
+    # before `down` (its directory is gone): remove it.
+    if [[ -L /etc/slurm/slurm.conf && ! -e /etc/slurm/slurm.conf \
+        && $(readlink /etc/slurm/slurm.conf) == */cluster/slurm.conf ]]; then
+        rm -f /etc/slurm/slurm.conf
+    fi
     if [[ -e /etc/slurm/slurm.conf || -L /etc/slurm/slurm.conf ]]; then
         if [[ $(readlink /etc/slurm/slurm.conf 2>/dev/null) != "$dir/slurm.conf" ]]; then
             echo "/etc/slurm/slurm.conf exists (a real SLURM installation?): refusing to" \
