@@ -253,6 +253,24 @@ def run_remedy_shard(
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
+def _errors(c: pd.DataFrame, delta: float, level: float) -> dict:
+    """Runs, errors, error rate, Wilson interval, ``resolved`` (upper bound below ``delta``
+    and no truncated run) and truncated runs of the runs ``c``."""
+    n = len(c)
+    err = int((~c["correct"].astype(bool)).sum())
+    lo, hi = wilson_interval(err, n, level)
+    trunc = int(c["truncated"].sum())
+    return {
+        "runs": n,
+        "errors": err,
+        "error_rate": err / n,
+        "wilson_low": lo,
+        "wilson_high": hi,
+        "resolved": bool(hi < delta and trunc == 0),
+        "truncated": trunc,
+    }
+
+
 def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd.DataFrame:
     """Per ``(group, algorithm, remedy)``: runs, errors, error rate and Wilson interval,
     ``resolved`` (upper bound below ``delta`` and no truncated run), truncated runs, mean
@@ -266,10 +284,6 @@ def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd
         raise ValueError("runs must not be empty")
     rows = []
     for (g, alg, rem), c in runs.groupby(["group", "algorithm", "remedy"], sort=False):
-        n = len(c)
-        err = int((~c["correct"].astype(bool)).sum())
-        lo, hi = wilson_interval(err, n, level)
-        trunc = int(c["truncated"].sum())
         rows.append(
             {
                 "group": g,
@@ -277,13 +291,7 @@ def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd
                 "remedy": rem,
                 "threshold": c["threshold"].iloc[0],
                 "n0": int(c["n0"].iloc[0]),
-                "runs": n,
-                "errors": err,
-                "error_rate": err / n,
-                "wilson_low": lo,
-                "wilson_high": hi,
-                "resolved": bool(hi < d and trunc == 0),
-                "truncated": trunc,
+                **_errors(c, d, level),
                 "mean_tau": float(c["stopping_time"].mean()),
                 "cost_vs_lb": float((c["stopping_time"] / c["lower_bound"]).mean()),
             }
@@ -313,24 +321,11 @@ def instance_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> 
         n = len(c)
         if n < need:
             continue
-        err = int((~c["correct"].astype(bool)).sum())
-        lo, hi = wilson_interval(err, n, level)
-        trunc = int(c["truncated"].sum())
         rows.append(
-            {
-                "remedy": rem,
-                "instance": inst,
-                "group": c["group"].iloc[0],
-                "runs": n,
-                "errors": err,
-                "error_rate": err / n,
-                "wilson_low": lo,
-                "wilson_high": hi,
-                "resolved": bool(hi < d and trunc == 0),
-            }
+            {"remedy": rem, "instance": inst, "group": c["group"].iloc[0], **_errors(c, d, level)}
         )
     cols = ["remedy", "instance", "group", "runs", "errors", "error_rate", "wilson_low",
-            "wilson_high", "resolved"]  # fmt: skip
+            "wilson_high", "resolved", "truncated"]  # fmt: skip
     return pd.DataFrame(rows, columns=cols)
 
 
