@@ -62,3 +62,64 @@ def test_paired_ratio_interval_refuses_unpaired_input():
         _bench().paired_ratio_interval([1.0, 2.0], [1.0])
     g, lo, hi = _bench().paired_ratio_interval([2.0], [3.0])
     assert g == pytest.approx(1.5) and lo != lo and hi != hi  # one pair: no interval
+
+
+def test_marked_worker_calls_getppid_before_each_cell_and_after_the_last(capsys, monkeypatch):
+    """The dump points of the counted run: one file of counts per cell, in the printed order."""
+    import os
+
+    calls = []
+    monkeypatch.setattr(os, "getppid", lambda: calls.append(len(calls)) or 1)
+    _bench().worker(1, ["uniform", "EV-TCI"], marks=True)
+    cells = json.loads(capsys.readouterr().out)
+    assert set(cells) == {f"{r}|{K}" for r in ("uniform", "EV-TCI") for K in (5, 10, 20)}
+    assert len(calls) == len(cells) + 1
+    assert all(v["samples"] >= 1 and v["runs"] == 1 for v in cells.values())
+
+
+_DUMP = """# callgrind format
+version: 1
+creator: callgrind-3.19.0
+events: Ir Bc Bcm Bi Bim
+summary: {ir} 500 {bcm} 40 {bim}
+fn=(1) main
+0 {ir} 500 {bcm} 40 {bim}
+totals: {ir} 500 {bcm} 40 {bim}
+"""
+
+
+def _dumps(tmp_path, counts):
+    paths = []
+    for k, (ir, bcm, bim) in enumerate(counts, start=1):
+        p = tmp_path / f"cg.out.{k}"
+        p.write_text(_DUMP.format(ir=ir, bcm=bcm, bim=bim))
+        paths.append(p)
+    return paths
+
+
+def test_callgrind_totals_are_read_by_event_name(tmp_path):
+    (path,) = _dumps(tmp_path, [(123456, 7, 3)])
+    assert _bench().read_callgrind_totals(path) == {
+        "Ir": 123456, "Bc": 500, "Bcm": 7, "Bi": 40, "Bim": 3
+    }  # fmt: skip
+    bad = tmp_path / "other.txt"
+    bad.write_text("not a profile\n")
+    with pytest.raises(ValueError, match="not a callgrind output file"):
+        _bench().read_callgrind_totals(bad)
+
+
+def test_cell_counts_skip_the_start_up_and_divide_by_the_samples(tmp_path):
+    """File 1 is the start-up (imports, compilation check); file k + 1 is cell k."""
+    dumps = _dumps(tmp_path, [(10**9, 1, 1), (4000, 10, 2), (9000, 30, 0)])
+    cells = {"a|5": {"samples": 4, "runs": 1}, "a|10": {"samples": 3, "runs": 1}}
+    got = _bench().cell_counts(cells, dumps)
+    assert got["a|5"]["ir"] == 1000.0 and got["a|5"]["mispredicts"] == 3.0
+    assert got["a|10"]["ir"] == 3000.0 and got["a|10"]["mispredicts"] == 10.0
+    with pytest.raises(ValueError, match="expected 3 callgrind files"):
+        _bench().cell_counts(cells, dumps[:2])
+
+
+def test_counts_take_no_repeats(capsys):
+    with pytest.raises(SystemExit):
+        _bench().main(["HEAD~1", "--instructions", "--repeats", "3"])
+    assert "--repeats does not apply to --instructions" in capsys.readouterr().err
