@@ -17,7 +17,9 @@ site settings the README lists (partition, and an account on the cluster that ha
 accounts). Every output file must be byte-identical to the local tiny run
 (``tiny_pipeline``) except the documented timing files (``baiuv.pipeline.timings``, decision D131).
 An interrupted run (jobs cancelled with ``scancel``, Snakemake interrupted with SIGINT)
-must complete when the same command is run again, with the same files.
+must complete when the same command is run again, with the same files; it builds one
+experiment's simulations (a target added to the command), the uninterrupted run builds
+everything.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ README = REPO / "README.md"
 PARTITION = "debug"  # the test cluster's only partition (cluster.sh)
 ACCOUNT = "baiuv"  # created on the accounting cluster, as a site would have one
 GENERATED = ("results", "logs", ".snakemake", "benchmarks/out")
+# The experiment the interrupted run builds (12 shard jobs of the tiny configuration).
+EXPERIMENT = "standard"
+TARGET = f"results/simulations/{EXPERIMENT}.parquet"
 
 
 def readme_slurm_command() -> list[str]:
@@ -227,9 +232,12 @@ def set_site_settings(root: Path, partition: str, account: str | None = None) ->
     profile.write_text(text)
 
 
-def start(root: Path, cluster: Cluster, *extra: str) -> subprocess.Popen:
-    """Start the README's command in ``root`` (``snakemake`` of this environment); its
-    output goes to ``proc.log`` (read it with :func:`output`)."""
+def start(
+    root: Path, cluster: Cluster, *extra: str, targets: tuple[str, ...] = ()
+) -> subprocess.Popen:
+    """Start the README's command in ``root`` (``snakemake`` of this environment), with
+    ``targets`` before its arguments (``--configfile`` takes several values) and ``extra``
+    after them; its output goes to ``proc.log`` (read it with :func:`output`)."""
     argv = readme_slurm_command()
     log = root.parent / f"snakemake-{time.monotonic_ns()}.log"
     # A user's Ctrl-C reaches a Snakemake whose SIGINT has its default action. A test run
@@ -240,7 +248,7 @@ def start(root: Path, cluster: Cluster, *extra: str) -> subprocess.Popen:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(log, "w") as fh:
         proc = subprocess.Popen(
-            snakemake_cmd(*argv[1:], *extra),
+            snakemake_cmd(*targets, *argv[1:], *extra),
             cwd=root,
             env=job_env(root, **cluster.env),
             stdout=fh,
@@ -267,8 +275,14 @@ def finish(proc: subprocess.Popen, timeout: float) -> str:
     return output(proc)
 
 
-def run_readme_command(root: Path, cluster: Cluster, *extra: str, timeout: float = 3600) -> str:
-    proc = start(root, cluster, *extra)
+def run_readme_command(
+    root: Path,
+    cluster: Cluster,
+    *extra: str,
+    targets: tuple[str, ...] = (),
+    timeout: float = 3600,
+) -> str:
+    proc = start(root, cluster, *extra, targets=targets)
     out = finish(proc, timeout)
     assert proc.returncode == 0, out[-8000:]
     return out
@@ -356,7 +370,13 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
 ):
     """sacct status; jobs cancelled with scancel and Snakemake interrupted (SIGINT) in the
     middle; the same command completes, reruns nothing that was finished, and every file
-    equals the local run's (no half-written file accepted)."""
+    equals the local run's (no half-written file accepted).
+
+    The command builds one experiment's simulations (its aggregate named as the target,
+    the only argument added to the README's command): what is claimed here is about
+    cancelled jobs and resumed shards, which its shard jobs show; every rule of the tiny
+    configuration runs through SLURM, with files equal to the local run's, in
+    :func:`test_readme_command_on_a_cluster_without_accounting`."""
     cl = cluster_with_accounting
     cl.run("sacctmgr", "-i", "add", "account", ACCOUNT)
     cl.run("sacctmgr", "-i", "add", "user", "root", f"account={ACCOUNT}")
@@ -367,7 +387,7 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
         return sorted(f for f in finished_outputs(out) if f.startswith("results/simulations/"))
 
     t0 = time.monotonic()
-    proc = start(checkout, cl)
+    proc = start(checkout, cl, targets=(TARGET,))
     try:
         # interrupt once Snakemake saw shards finish and other jobs are running
         deadline = time.monotonic() + 3000
@@ -401,7 +421,7 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
         assert params, f"{f}: written without its parameters"
 
     t1 = time.monotonic()
-    out2 = run_readme_command(checkout, cl)
+    out2 = run_readme_command(checkout, cl, targets=(TARGET,))
     elapsed = time.monotonic() - t1
     assert "SLURM job status from sacct (job accounting answers)" in out2, out2[-5000:]
     ids = submitted(out2)
@@ -409,7 +429,8 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
     assert ids and {acct[i][0] for i in ids} == {"COMPLETED"}, acct
     for f, mtime in before.items():  # finished before the interruption: not rerun
         assert (checkout / f).stat().st_mtime_ns == mtime, f"{f} was computed again"
-    n = assert_same_results(checkout, tiny_pipeline)
+    n = assert_same_results(checkout, tiny_pipeline, under=f"results/simulations/{EXPERIMENT}")
+    assert (checkout / TARGET).read_bytes() == (tiny_pipeline / TARGET).read_bytes(), TARGET
     leftovers = [p for p in (checkout / "results").rglob("*") if PARTIAL.match(p.name)]
     print(
         f"SLURM run with accounting: interrupted after {interrupted_after:.0f} s "

@@ -40,7 +40,7 @@ def test_override_wins_even_inside_slurm(tmp_path):
     assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
 
 
-def test_node_local_cache_is_seeded_once_from_shared_cache(tmp_path):
+def test_node_local_cache_is_seeded_once_per_state_of_the_shared_cache(tmp_path):
     work = tmp_path / "work"
     shared = work / ".numba_cache" / "some" / "dir"
     shared.mkdir(parents=True)
@@ -74,7 +74,32 @@ def test_concurrent_jobs_on_one_node_see_a_complete_cache(tmp_path):
     expected = sorted(str(q.relative_to(shared)) for q in shared.rglob("*.nbc"))
     assert all(listing == expected for listing in listings)
     # no temporary seeding directories left behind
-    assert [p.name for p in (tmp_path / "node").iterdir()] == [f"baiuv-numba-{os.getuid()}-h"]
+    path, _ = numba_cache_dir(work, "h", env)
+    assert [p.name for p in (tmp_path / "node").iterdir()] == [path.name]
+
+
+def test_a_node_seeded_before_the_kernels_were_compiled_gets_them_later(tmp_path):
+    """A job that starts while the local kernels rules still compile seeds its node with
+    an incomplete copy; a job started after they wrote new entries gets a copy with them
+    (a new generation), while the older copy stays as it was for the jobs using it."""
+    work = tmp_path / "work"
+    shared = work / ".numba_cache" / "src"
+    shared.mkdir(parents=True)
+    (shared / "threshold.nbi").write_bytes(b"thresholds")
+    env = {"SLURM_JOB_ID": "5", "TMPDIR": str(tmp_path / "node")}
+    early = configure_numba_cache(work, "h", dict(env))
+    assert sorted(p.name for p in (early / "src").iterdir()) == ["threshold.nbi"]
+    (early / "src" / "mine.nbc").write_bytes(b"compiled in the early job")
+    (shared / "loop.nbi").write_bytes(b"index")
+    (shared / "loop.1.nbc").write_bytes(b"the loop")
+    (shared / "loop.2.nbc.tmp.0123abcd").write_bytes(b"being written")  # not a new generation
+    late = configure_numba_cache(work, "h", dict(env))
+    assert late != early
+    assert (late / "src" / "loop.1.nbc").read_bytes() == b"the loop"
+    assert not (late / "src" / "loop.2.nbc.tmp.0123abcd").exists()
+    assert (early / "src" / "mine.nbc").exists() and not (early / "src" / "loop.nbi").exists()
+    (shared / "loop.2.nbc.tmp.0123abcd").unlink()
+    assert configure_numba_cache(work, "h", dict(env)) == late  # unchanged: same copy
 
 
 @pytest.mark.parametrize("bad", ["", "a/b", None])

@@ -11,11 +11,15 @@ The workflow therefore sets ``NUMBA_CACHE_DIR`` for every job (``workflow/rules/
 calls :func:`configure_numba_cache` before any job starts):
 
 * inside a SLURM job (``SLURM_JOB_ID`` set): a **node-local** directory,
-  ``$TMPDIR/baiuv-numba-<uid>-<source hash>`` (``/tmp`` when ``TMPDIR`` is unset). It is
-  warmed once per node: if it does not exist yet it is seeded with a copy of the shared
-  cache of the project (``<workdir>/.numba_cache``, filled by local runs), copied to a
-  private temporary directory and renamed into place, so two jobs starting together on one
-  node never see a half-copied cache. Jobs only ever write to their node's directory.
+  ``$TMPDIR/baiuv-numba-<uid>-<source hash>-<generation>`` (``/tmp`` when ``TMPDIR`` is
+  unset). It is warmed once per node and per *generation* of the shared cache of the
+  project (``<workdir>/.numba_cache``, filled by local runs and by the workflow's local
+  ``kernels`` rules): the generation is a digest of the names of the shared cache's files,
+  so a job started after the kernels were compiled seeds a new node-local copy holding
+  them, even on a node where an earlier job (started before the compilation ended) had
+  seeded an incomplete one. The copy is made in a private temporary directory and renamed
+  into place, so two jobs starting together on one node never see a half-copied cache.
+  Jobs only ever write to their node's directory.
 * outside SLURM: the shared project cache ``<workdir>/.numba_cache`` (one machine,
   local file system: numba's own write-to-temporary-then-rename is enough).
 * ``BAIUV_NUMBA_CACHE_DIR`` overrides both (e.g. a site-specific scratch directory).
@@ -26,6 +30,7 @@ process, which inherits the environment of the Snakemake process that set it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -65,8 +70,34 @@ def numba_cache_dir(
         return Path(env[OVERRIDE_VAR]), False
     if env.get("SLURM_JOB_ID"):
         base = Path(env.get("TMPDIR") or tempfile.gettempdir())
-        return base / f"baiuv-numba-{os.getuid()}-{src_hash}", True
+        generation = cache_generation(Path(workdir).resolve() / SHARED_NAME)
+        return base / f"baiuv-numba-{os.getuid()}-{src_hash}-{generation}", True
     return Path(workdir).resolve() / SHARED_NAME, False
+
+
+def cache_generation(shared: Path) -> str:
+    """A short digest of the names of the numba cache files (``*.nbi``, ``*.nbc``) under
+    ``shared`` (their paths relative to it), so a cache that gained entries has a new
+    generation; ``"empty"`` when there is none. Temporary files of writes in progress
+    (numba's ``<name>.tmp.<id>``) are left out.
+
+    Parameters
+    ----------
+    shared : Path
+        The shared project cache (``<workdir>/.numba_cache``); need not exist.
+
+    Returns
+    -------
+    str
+        12 hexadecimal digits, or ``"empty"``.
+    """
+    names = []
+    for root, _dirs, files in os.walk(shared):
+        rel = os.path.relpath(root, shared)
+        names += [os.path.join(rel, f) for f in files if f.endswith((".nbi", ".nbc"))]
+    if not names:
+        return "empty"
+    return hashlib.sha256("\n".join(sorted(names)).encode()).hexdigest()[:12]
 
 
 def _seed(target: Path, shared: Path) -> None:
@@ -77,7 +108,15 @@ def _seed(target: Path, shared: Path) -> None:
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         if shared.is_dir():
-            shutil.copytree(shared, tmp, dirs_exist_ok=True, ignore_dangling_symlinks=True)
+            # numba writes a file to "<name>.tmp.<id>" and renames it: such a file may be
+            # gone by the time it would be copied, and is never read
+            shutil.copytree(
+                shared,
+                tmp,
+                dirs_exist_ok=True,
+                ignore_dangling_symlinks=True,
+                ignore=shutil.ignore_patterns("*.tmp.*"),
+            )
         try:
             os.rename(tmp, target)  # atomic; fails if another job won the race
         except OSError:
@@ -93,8 +132,8 @@ def configure_numba_cache(
 ) -> Path:
     """Set ``NUMBA_CACHE_DIR`` in ``env`` (default ``os.environ``) and create the directory.
 
-    Inside a SLURM job the node-local directory is seeded once from the shared project
-    cache (see the module docstring).
+    Inside a SLURM job the node-local directory of the shared project cache's current
+    generation is seeded once from it (see the module docstring).
 
     Parameters
     ----------
