@@ -29,8 +29,8 @@ worker runs once under Valgrind's ``callgrind`` (with its branch predictor model
 writes the counts of each cell to a file of their own (the worker calls ``getppid``
 between cells, and ``--dump-before=getppid`` starts a new file there). It prints the
 instructions and the mispredicted branches per sample of every cell at each revision and
-their ratios. The counts are the same on every run, whatever the load of the machine (no
-repeats), so they tell a change of the work done per sample apart from a timing noise of
+their ratios. The counts repeat to a fraction of a per mille, whatever the load of the
+machine (no repeats), so they tell a change of the work done per sample apart from a timing noise of
 a few per cent; they are not times (memory stalls and the host's branch predictor are not
 in them). The kernels are compiled for a generic x86-64 processor (``NUMBA_CPU_NAME``)
 in this mode, natively before the counted run, with Python's hash seed fixed.
@@ -153,10 +153,12 @@ def worker_cmd(min_samples: int, only: str = "", marks: bool = False) -> list[st
     )
 
 
-def run_worker(src: Path, cache: Path, min_samples: int, only: str = "") -> dict:
+def run_worker(
+    src: Path, cache: Path, min_samples: int, only: str = "", counting: bool = False
+) -> dict:
     res = subprocess.run(
         worker_cmd(min_samples, only),
-        env=worker_env(src, cache),
+        env=worker_env(src, cache, counting),
         capture_output=True,
         text=True,
     )
@@ -202,10 +204,8 @@ def cell_counts(cells: dict[str, dict], dumps: list[Path]) -> dict[str, dict]:
 def start_count(src: Path, cache: Path, min_samples: int, only: str, out: Path):
     """Compile the revision's kernels natively (a generic processor), then start its worker
     under callgrind, its files in ``out``; returns the process."""
+    run_worker(src, cache, 1, only, counting=True)
     env = worker_env(src, cache, counting=True)
-    warm = subprocess.run(worker_cmd(1, only), env=env, capture_output=True, text=True)
-    if warm.returncode != 0:
-        sys.exit(f"worker for {src} failed ({warm.returncode}):\n{warm.stderr[-3000:]}")
     out.mkdir(parents=True)
     cmd = [
         "valgrind",
@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.before is None:
         ap.error("give the revision to compare against, e.g. HEAD~10")
     if args.instructions and args.repeats is not None:
-        ap.error("--repeats does not apply to --instructions: the counts do not vary")
+        ap.error("--repeats does not apply to --instructions: the counts repeat")
     if args.repeats is None:
         args.repeats = 2
     if args.repeats < 1:
