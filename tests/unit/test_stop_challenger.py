@@ -40,25 +40,26 @@ def exact_z(counts, means, variances, best, plug_in):
 
 
 def random_cache(g, counts, means, variances, best, z):
-    """A valid cache: each challenger's statistic, enclosures and log N_a cached or not."""
+    """A valid cache ``(zc, zf)``: each challenger's statistic, enclosures and log N_a
+    cached or not."""
     K = len(counts)
-    zc = rules.new_zcache(K)
+    zc, zf = rules.new_zcache(K)
     b = best
     for a in range(K):
         if a == b:
             continue
         args = (means[b], variances[b], counts[b], means[a], variances[a], counts[a])
         if g.random() < 0.3:
-            zc[zc_.ZC_Z, a], zc[zc_.ZC_THR, a], zc[zc_.ZC_OK, a] = z[a], math.nan, 1.0
+            zc[zc_.ZC_Z, a], zc[zc_.ZC_THR, a], zf[zc_.ZF_OK, a] = z[a], math.nan, 1
         if g.random() < 0.3:
             zc[zc_.ZC_ZLO, a], zc[zc_.ZC_ZHI, a] = tc_unknown_bounds(*args)
-            zc[zc_.ZC_BND, a] = 1.0
+            zf[zc_.ZF_BND, a] = 1
         if g.random() < 0.5:
             zc[zc_.ZC_RLO, a], zc[zc_.ZC_RHI, a] = rational_bounds(*args)
-            zc[zc_.ZC_RAT, a] = 1.0
+            zf[zc_.ZF_RAT, a] = 1
         if g.random() < 0.5:
-            zc[zc_.ZC_LOGN, a], zc[zc_.ZC_LOG, a] = math.log(counts[a]), 1.0
-    return zc
+            zc[zc_.ZC_LOGN, a], zf[zc_.ZF_LOG, a] = math.log(counts[a]), 1
+    return zc, zf
 
 
 @pytest.mark.parametrize("family", ["heuristic", "student", "box"])
@@ -99,10 +100,10 @@ def test_stop_check_fails_at_the_plain_rules_first_unbeaten_challenger(family, p
         spec = threshold_spec(family, K, min(max(lid, 1e-3), 200.0), ())
         thr_lo, thr_hi, t_hi = -math.inf, math.inf, -1
         for _ in range(8):
-            zc = random_cache(g, counts, means, variances, best, z)
+            zc, zf = random_cache(g, counts, means, variances, best, z)
             fail, thr_lo, thr_hi, t_hi = rules.glr_stop_check(
                 pair_threshold_kernel, spec.code, spec.fparams, spec.table, states, t, counts,
-                means, variances, best, plug_in, not plug_in, zc, thr_lo, thr_hi, t_hi,
+                means, variances, best, plug_in, not plug_in, zc, zf, thr_lo, thr_hi, t_hi,
             )  # fmt: skip
             plain = -1
             for a in range(K):
@@ -115,7 +116,7 @@ def test_stop_check_fails_at_the_plain_rules_first_unbeaten_challenger(family, p
                     break
             assert fail == plain
             outcomes.add(fail < 0)
-            ok = zc[zc_.ZC_OK] != 0.0
+            ok = zf[zc_.ZF_OK] != 0
             assert np.array_equal(zc[zc_.ZC_Z][ok], np.asarray(z)[ok])  # exact where cached
             t += int(g.integers(0, 3 * t))
     # both outcomes with the heuristic family, whose threshold moves one for one with
@@ -137,8 +138,8 @@ def test_tci_challenger_is_the_first_minimiser(plug_in):
         v = [math.inf if a == best else z[a] + math.log(counts[a]) for a in range(K)]
         plain = min(range(K), key=lambda a: (v[a], a))
         ties += sum(x == v[plain] for x in v) > 1
-        zc = random_cache(g, counts, means, variances, best, z)
-        arm = rules.tci_challenger(counts, means, variances, best, plug_in, not plug_in, zc)
+        zc, zf = random_cache(g, counts, means, variances, best, z)
+        arm = rules.tci_challenger(counts, means, variances, best, plug_in, not plug_in, zc, zf)
         assert arm == plain
         assert rules.step_tci(counts, np.asarray(z), best, 0.0, g) == plain
     assert ties > 50

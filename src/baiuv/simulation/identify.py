@@ -656,7 +656,7 @@ class BestArmIdentifier:
             self._best,
             self._alg.plug_in,
             False,
-            rules.exact_zcache(self._Z),
+            *rules.exact_zcache(self._Z),
             -math.inf,
             math.inf,
             -1,

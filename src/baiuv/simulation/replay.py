@@ -35,7 +35,7 @@ from baiuv.simulation.rules import (
     welford,
 )
 from baiuv.simulation.rules.borrow import borrowed
-from baiuv.simulation.rules.zcache import ZC_BND, ZC_OK, ZC_RAT, ZC_THR, ZC_Z
+from baiuv.simulation.rules.zcache import ZC_THR, ZC_Z, ZF_BND, ZF_OK, ZF_RAT
 from baiuv.thresholds.kernels import (
     depends_on_t_only,
     has_state,
@@ -132,12 +132,13 @@ def ingest(
     lazy = lazy_ratio > 1.0
     stateful = has_state(thr_fparams)
     t_only = depends_on_t_only(thr_fparams)
-    zc = new_zcache(K)
+    zc, zf = new_zcache(K)
     # borrowed views for the inlined stopping check (no reference counting per row, D247)
     b_counts = borrowed(counts)
     b_means = borrowed(means)
     b_vars = borrowed(variances)
     b_zc = borrowed(zc)
+    b_zf = borrowed(zf)
     b_states = borrowed(states)
     b_fparams = borrowed(thr_fparams)
     b_table = borrowed(thr_table)
@@ -192,16 +193,16 @@ def ingest(
                 # the simulator's check on a cache of this row: every Z_a where exact,
                 # else each statistic, enclosure or threshold computed when it decides
                 for a in range(K):
-                    zc[ZC_OK, a] = 0.0
-                    zc[ZC_BND, a] = 0.0
-                    zc[ZC_RAT, a] = 0.0
+                    zf[ZF_OK, a] = 0
+                    zf[ZF_BND, a] = 0
+                    zf[ZF_RAT, a] = 0
                     if exact and a != best:
                         zc[ZC_Z, a] = Z[a]
                         zc[ZC_THR, a] = math.nan
-                        zc[ZC_OK, a] = 1.0
+                        zf[ZF_OK, a] = 1
                 fail, thr_lo, thr_hi, t_hi = glr_stop_check(
                     pair_threshold_kernel, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
-                    best, plug_in, not plug_in and n_uncert == 0, b_zc, thr_lo, thr_hi, t_hi,
+                    best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
                 )  # fmt: skip
                 if t_only:  # thr written at the end (the threshold reads t alone)
                     thr_t, thr_best, thr_fail = t, best, fail

@@ -71,11 +71,12 @@ from .tas import step_tas
 from .tci import step_tci, tci_challenger
 from .tracking import c_tracking, forced_exploration
 from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
-from .zcache import N_ZC, exact_zcache, invalidate, new_zcache, refresh_zcache
+from .zcache import N_ZC, N_ZF, exact_zcache, invalidate, new_zcache, refresh_zcache
 
 __all__ = [
     "N_WS",
     "N_ZC",
+    "N_ZF",
     "RULE_DKM",
     "RULE_FIXED",
     "RULE_FWS",

@@ -151,7 +151,7 @@ def run_glr_loop(
     # the statistics cache (zcache): Z_a, pair thresholds, enclosures and log N_a, each
     # computed when read (decisions D160, D191) by the stopping check, the TCI challenger,
     # a registered step kernel or the degeneracy guard when the certificate fails
-    zc = new_zcache(K)
+    zc, zf = new_zcache(K)
     Z = zc[ZC_Z]
     # borrowed views of the loop's arrays for the inlined kernels: no reference counting
     # per call (decision D247)
@@ -159,6 +159,7 @@ def run_glr_loop(
     b_means = borrowed(means)
     b_vars = borrowed(variances)
     b_zc = borrowed(zc)
+    b_zf = borrowed(zf)
     b_states = borrowed(states)
     b_fparams = borrowed(thr_fparams)
     b_table = borrowed(thr_table)
@@ -180,7 +181,7 @@ def run_glr_loop(
     reads_all_z = rule == RULE_TCI or rule < 0
     while True:
         if n_uncert > 0:  # exact guard: it reads every challenger's statistic
-            refresh_zcache(zc, best, plug_in, counts, means, variances)
+            refresh_zcache(zc, zf, best, plug_in, counts, means, variances)
             forced = degenerate_arm(counts, variances, Z, best)
         else:
             forced = -1
@@ -191,7 +192,7 @@ def run_glr_loop(
             if forced < 0:
                 fail, thr_lo, thr_hi, t_hi = glr_stop_check(
                     threshold, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
-                    best, plug_in, not plug_in and n_uncert == 0, b_zc, thr_lo, thr_hi, t_hi,
+                    best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
                 )  # fmt: skip
                 if fail < 0:
                     break
@@ -207,13 +208,14 @@ def run_glr_loop(
                 arm = best
             else:
                 arm = tci_challenger(
-                    b_counts, b_means, b_vars, best, plug_in, not plug_in and n_uncert == 0, b_zc
-                )
+                    b_counts, b_means, b_vars, best, plug_in, not plug_in and n_uncert == 0, b_zc,
+                    b_zf,
+                )  # fmt: skip
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
             if reads_all_z:
-                refresh_zcache(zc, best, plug_in, counts, means, variances)
+                refresh_zcache(zc, zf, best, plug_in, counts, means, variances)
             arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
@@ -234,7 +236,7 @@ def run_glr_loop(
             new_best = arm if (ma > mb or (ma == mb and arm < best)) else best
         else:
             new_best = empirical_best(means)
-        invalidate(b_zc, arm, best, new_best)
+        invalidate(b_zf, arm, best, new_best)
         best = new_best
     rec = 0
     for a in range(1, K):

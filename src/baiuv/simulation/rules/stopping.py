@@ -17,15 +17,15 @@ from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
 
 from .statistics import pair_stat
 from .zcache import (
-    ZC_BND,
-    ZC_OK,
-    ZC_RAT,
     ZC_RHI,
     ZC_RLO,
     ZC_THR,
     ZC_Z,
     ZC_ZHI,
     ZC_ZLO,
+    ZF_BND,
+    ZF_OK,
+    ZF_RAT,
 )
 
 
@@ -44,6 +44,7 @@ def glr_stop_check(
     plug_in,
     bounds,
     zc,
+    zf,
     thr_lo,
     thr_hi,
     t_hi,
@@ -62,7 +63,7 @@ def glr_stop_check(
     :func:`glr_stop_check_builtin` for the identifier), or once per process and kernel
     when called from Python.
 
-    ``zc`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
+    ``zc, zf`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
     is computed (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, and a
     pair threshold of a family that does not depend on ``t`` is stored with it. For a
     family that depends on ``t`` alone (``depends_on_t_only``), ``thr_lo`` is a certified
@@ -84,7 +85,7 @@ def glr_stop_check(
     for a in range(K):
         if a == best:
             continue
-        if zc[ZC_OK, a] == 0.0:
+        if zf[ZF_OK, a] == 0:
             mb = means[best]
             sb = variances[best]
             nb = counts[best]
@@ -93,27 +94,27 @@ def glr_stop_check(
                 # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
                 # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
                 # one, then Z_a.
-                if zc[ZC_RAT, a] == 0.0:
+                if zf[ZF_RAT, a] == 0:
                     zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
                         mb, sb, nb, means[a], variances[a], counts[a]
                     )
-                    zc[ZC_RAT, a] = 1.0
+                    zf[ZF_RAT, a] = 1
                 if zc[ZC_RHI, a] <= thr_lo:
                     return a, thr_lo, thr_hi, t_hi
                 if t <= t_hi and zc[ZC_RLO, a] > thr_hi:
                     continue
-                if zc[ZC_BND, a] == 0.0:
+                if zf[ZF_BND, a] == 0:
                     zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
                         mb, sb, nb, means[a], variances[a], counts[a]
                     )
-                    zc[ZC_BND, a] = 1.0
+                    zf[ZF_BND, a] = 1
                 if zc[ZC_ZHI, a] <= thr_lo:
                     return a, thr_lo, thr_hi, t_hi
                 if t <= t_hi and zc[ZC_ZLO, a] > thr_hi:
                     continue
             zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
             zc[ZC_THR, a] = math.nan
-            zc[ZC_OK, a] = 1.0
+            zf[ZF_OK, a] = 1
         z = zc[ZC_Z, a]
         if t_only:
             if not (z > thr_lo):  # then not (z > c(t)) either
@@ -214,6 +215,7 @@ def glr_stop_check_builtin(
     plug_in,
     bounds,
     zc,
+    zf,
     thr_lo,
     thr_hi,
     t_hi,
@@ -223,7 +225,7 @@ def glr_stop_check_builtin(
     identifier's check from Python, compiled once)."""
     return glr_stop_check(
         pair_threshold_kernel, thr_code, thr_fparams, thr_table, states, t, counts, means,
-        variances, best, plug_in, bounds, zc, thr_lo, thr_hi, t_hi,
+        variances, best, plug_in, bounds, zc, zf, thr_lo, thr_hi, t_hi,
     )  # fmt: skip
 
 

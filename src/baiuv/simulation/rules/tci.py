@@ -18,17 +18,17 @@ from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rati
 
 from .statistics import pair_stat
 from .zcache import (
-    ZC_BND,
-    ZC_LOG,
     ZC_LOGN,
-    ZC_OK,
-    ZC_RAT,
     ZC_RHI,
     ZC_RLO,
     ZC_THR,
     ZC_Z,
     ZC_ZHI,
     ZC_ZLO,
+    ZF_BND,
+    ZF_LOG,
+    ZF_OK,
+    ZF_RAT,
     exact_zcache,
 )
 
@@ -44,14 +44,15 @@ def step_tci(counts, Z, best, beta, rng):
     """
     if rng.random() < beta:
         return best
-    return tci_challenger(counts, counts, counts, best, False, False, exact_zcache(Z))
+    zc, zf = exact_zcache(Z)
+    return tci_challenger(counts, counts, counts, best, False, False, zc, zf)
 
 
 @njit(cache=True, inline="always")
-def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
+def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
     """The TCI challenger ``argmin_{a != best} Z_a + log N_a``, first index on ties.
 
-    ``zc`` is the statistics cache (:mod:`.zcache`); the statistics it lacks are computed
+    ``zc, zf`` is the statistics cache (:mod:`.zcache`); the statistics it lacks are computed
     (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, unless ``bounds``
     (unknown variances, every arm certified, decision D191). Then ``v_a = Z_a + log N_a``
     lies in ``[lo_a + log N_a, hi_a + log N_a]`` for a certified enclosure ``[lo_a, hi_a]``
@@ -66,9 +67,9 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
     sb = variances[best]
     nb = counts[best]
     for a in range(K):
-        if a != best and zc[ZC_LOG, a] == 0.0:
+        if a != best and zf[ZF_LOG, a] == 0:
             zc[ZC_LOGN, a] = math.log(counts[a])
-            zc[ZC_LOG, a] = 1.0
+            zf[ZF_LOG, a] = 1
     arm = -1
     v_star = math.inf
     if bounds:
@@ -77,22 +78,22 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
         for a in range(K):
             if a == best:
                 continue
-            if zc[ZC_OK, a] != 0.0:
+            if zf[ZF_OK, a] != 0:
                 hi = zc[ZC_Z, a]
-            elif zc[ZC_BND, a] != 0.0:
+            elif zf[ZF_BND, a] != 0:
                 hi = zc[ZC_ZHI, a]
             else:
-                if zc[ZC_RAT, a] == 0.0:
+                if zf[ZF_RAT, a] == 0:
                     zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
                         mb, sb, nb, means[a], variances[a], counts[a]
                     )
-                    zc[ZC_RAT, a] = 1.0
+                    zf[ZF_RAT, a] = 1
                 hi = zc[ZC_RHI, a]
             hi += zc[ZC_LOGN, a]
             if hi < v_star or arm < 0:
                 v_star = hi
                 arm = a
-        if _only_candidate(zc, best, arm, v_star):
+        if _only_candidate(zc, zf, best, arm, v_star):
             return arm
         arm = -1
     # v_star, an upper end of some v_a, bounds min v_a: an arm whose rational lower end
@@ -104,38 +105,38 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
     for a in range(K):
         if a == best:
             continue
-        if zc[ZC_OK, a] == 0.0 and not bounds:
+        if zf[ZF_OK, a] == 0 and not bounds:
             zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
             zc[ZC_THR, a] = math.nan
-            zc[ZC_OK, a] = 1.0
-        if zc[ZC_OK, a] != 0.0:
+            zf[ZF_OK, a] = 1
+        if zf[ZF_OK, a] != 0:
             hi = zc[ZC_Z, a] + zc[ZC_LOGN, a]
         else:
             all_exact = False
-            if zc[ZC_BND, a] == 0.0:
+            if zf[ZF_BND, a] == 0:
                 if zc[ZC_RLO, a] + zc[ZC_LOGN, a] > v_cut:
                     continue
                 zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
                     mb, sb, nb, means[a], variances[a], counts[a]
                 )
-                zc[ZC_BND, a] = 1.0
+                zf[ZF_BND, a] = 1
             hi = zc[ZC_ZHI, a] + zc[ZC_LOGN, a]
         if hi < v_star or arm < 0:
             v_star = hi
             arm = a
-    if all_exact or _only_candidate(zc, best, arm, v_star):
+    if all_exact or _only_candidate(zc, zf, best, arm, v_star):
         return arm
     arm = -1
     vmin = math.inf
     for a in range(K):
         if a == best:
             continue
-        if not (_lower_end(zc, a) + zc[ZC_LOGN, a] <= v_star):  # v_a >= lo > v* >= min v
+        if not (_lower_end(zc, zf, a) + zc[ZC_LOGN, a] <= v_star):  # v_a >= lo > v* >= min v
             continue
-        if zc[ZC_OK, a] == 0.0:
+        if zf[ZF_OK, a] == 0:
             zc[ZC_Z, a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
             zc[ZC_THR, a] = math.nan
-            zc[ZC_OK, a] = 1.0
+            zf[ZF_OK, a] = 1
         v = zc[ZC_Z, a] + zc[ZC_LOGN, a]
         if v < vmin or arm < 0:
             vmin = v
@@ -144,22 +145,22 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc):
 
 
 @njit(cache=True, inline="always")
-def _lower_end(zc, a):
+def _lower_end(zc, zf, a):
     """The tightest lower end of ``Z_a`` at hand: ``Z_a`` where cached, else the
     logarithmic enclosure's where valid, else the rational one's."""
-    if zc[ZC_OK, a] != 0.0:
+    if zf[ZF_OK, a] != 0:
         return zc[ZC_Z, a]
-    if zc[ZC_BND, a] != 0.0:
+    if zf[ZF_BND, a] != 0:
         return zc[ZC_ZLO, a]
     return zc[ZC_RLO, a]
 
 
 @njit(cache=True, inline="always")
-def _only_candidate(zc, best, arm, v_star):
+def _only_candidate(zc, zf, best, arm, v_star):
     """``True`` when every challenger but ``arm`` has a lower end of ``v_a`` above
     ``v_star`` (then ``arm`` is the minimiser)."""
     for a in range(zc.shape[1]):
         if a != best and a != arm:
-            if not (_lower_end(zc, a) + zc[ZC_LOGN, a] > v_star):
+            if not (_lower_end(zc, zf, a) + zc[ZC_LOGN, a] > v_star):
                 return False
     return True
