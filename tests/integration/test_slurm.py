@@ -233,11 +233,16 @@ def set_site_settings(root: Path, partition: str, account: str | None = None) ->
 
 
 def start(
-    root: Path, cluster: Cluster, *extra: str, targets: tuple[str, ...] = ()
+    root: Path,
+    cluster: Cluster,
+    *extra: str,
+    targets: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen:
     """Start the README's command in ``root`` (``snakemake`` of this environment), with
     ``targets`` before its arguments (``--configfile`` takes several values) and ``extra``
-    after them; its output goes to ``proc.log`` (read it with :func:`output`)."""
+    after them, ``env`` added to its environment; its output goes to ``proc.log`` (read it
+    with :func:`output`)."""
     argv = readme_slurm_command()
     log = root.parent / f"snakemake-{time.monotonic_ns()}.log"
     # A user's Ctrl-C reaches a Snakemake whose SIGINT has its default action. A test run
@@ -250,7 +255,7 @@ def start(
         proc = subprocess.Popen(
             snakemake_cmd(*targets, *argv[1:], *extra),
             cwd=root,
-            env=job_env(root, **cluster.env),
+            env=job_env(root, **cluster.env, **(env or {})),
             stdout=fh,
             stderr=subprocess.STDOUT,
             text=True,
@@ -281,8 +286,9 @@ def run_readme_command(
     *extra: str,
     targets: tuple[str, ...] = (),
     timeout: float = 3600,
+    env: dict[str, str] | None = None,
 ) -> str:
-    proc = start(root, cluster, *extra, targets=targets)
+    proc = start(root, cluster, *extra, targets=targets, env=env)
     out = finish(proc, timeout)
     assert proc.returncode == 0, out[-8000:]
     return out
@@ -345,12 +351,17 @@ def test_stops_at_once_when_no_status_command_can_follow_jobs(cluster_without_ac
 def test_readme_command_on_a_cluster_without_accounting(
     cluster_without_accounting, checkout, tiny_pipeline
 ):
-    """Completes with squeue status, every job through SLURM, files equal to the local run."""
+    """Completes with squeue status, every job through SLURM, files equal to the local run;
+    the node keeps one copy of numba's cache per stage of the kernels' compilation, in
+    ``$TMPDIR`` (D60)."""
     cl = cluster_without_accounting
     clean(checkout)
     set_site_settings(checkout, PARTITION)
+    node_tmp = checkout.parent / "node-tmp"
+    shutil.rmtree(node_tmp, ignore_errors=True)
+    node_tmp.mkdir()
     t0 = time.monotonic()
-    out = run_readme_command(checkout, cl)
+    out = run_readme_command(checkout, cl, env={"TMPDIR": str(node_tmp)})
     elapsed = time.monotonic() - t0
     assert "SLURM job status from squeue: job accounting does not answer" in out, out[-5000:]
     jobs = cl.jobs()
@@ -359,7 +370,12 @@ def test_readme_command_on_a_cluster_without_accounting(
     assert {jobs.get(i) for i in ids} == {"COMPLETED"}, jobs
     assert re.search(r"^localrule sim_figure:", out, re.M), "no local rule ran"
     n = assert_same_results(checkout, tiny_pipeline)
-    print(f"SLURM run without accounting: {len(ids)} jobs, {elapsed:.0f} s, {n} files equal")
+    copies = sorted(p.name for p in node_tmp.glob("baiuv-numba-*"))
+    assert 1 <= len(copies) <= 4, copies
+    print(
+        f"SLURM run without accounting: {len(ids)} jobs, {elapsed:.0f} s, {n} files equal, "
+        f"{len(copies)} copies of numba's cache on the node"
+    )
     # nothing left to do afterwards
     dry = run_readme_command(checkout, cl, "-n", timeout=600)
     assert "Nothing to be done" in dry, dry[-3000:]

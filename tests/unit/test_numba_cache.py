@@ -80,26 +80,37 @@ def test_concurrent_jobs_on_one_node_see_a_complete_cache(tmp_path):
 
 def test_a_node_seeded_before_the_kernels_were_compiled_gets_them_later(tmp_path):
     """A job that starts while the local kernels rules still compile seeds its node with
-    an incomplete copy; a job started after they wrote new entries gets a copy with them
-    (a new generation), while the older copy stays as it was for the jobs using it."""
+    an incomplete copy; a job started after a kernels rule wrote its marker gets a copy
+    with the kernels (a new generation), while the older copy stays as it was for the jobs
+    using it. Files added to the shared cache without a new marker (kernels that local
+    rules compile) start no generation: one copy per set of markers."""
     work = tmp_path / "work"
     shared = work / ".numba_cache" / "src"
     shared.mkdir(parents=True)
+    markers = ["results/kernels/a.txt", "results/kernels.txt"]
     (shared / "threshold.nbi").write_bytes(b"thresholds")
     env = {"SLURM_JOB_ID": "5", "TMPDIR": str(tmp_path / "node")}
-    early = configure_numba_cache(work, "h", dict(env))
+    early = configure_numba_cache(work, "h", dict(env), markers)
     assert sorted(p.name for p in (early / "src").iterdir()) == ["threshold.nbi"]
     (early / "src" / "mine.nbc").write_bytes(b"compiled in the early job")
     (shared / "loop.nbi").write_bytes(b"index")
     (shared / "loop.1.nbc").write_bytes(b"the loop")
-    (shared / "loop.2.nbc.tmp.0123abcd").write_bytes(b"being written")  # not a new generation
-    late = configure_numba_cache(work, "h", dict(env))
+    assert configure_numba_cache(work, "h", dict(env), markers) == early  # no new marker
+    (work / "results" / "kernels").mkdir(parents=True)
+    (work / "results" / "kernels" / "a.txt").write_text("compiled")
+    (shared / "loop.2.nbc.tmp.0123abcd").write_bytes(b"being written")
+    late = configure_numba_cache(work, "h", dict(env), markers)
     assert late != early
     assert (late / "src" / "loop.1.nbc").read_bytes() == b"the loop"
     assert not (late / "src" / "loop.2.nbc.tmp.0123abcd").exists()
     assert (early / "src" / "mine.nbc").exists() and not (early / "src" / "loop.nbi").exists()
-    (shared / "loop.2.nbc.tmp.0123abcd").unlink()
-    assert configure_numba_cache(work, "h", dict(env)) == late  # unchanged: same copy
+    (shared / "plot.nbi").write_bytes(b"a local rule's kernel")
+    assert configure_numba_cache(work, "h", dict(env), markers) == late  # same copy
+    (work / "results" / "kernels.txt").write_text("compiled")
+    last = configure_numba_cache(work, "h", dict(env), markers)
+    assert (last / "src" / "plot.nbi").exists()
+    node_dirs = sorted(p.name for p in (tmp_path / "node").iterdir())
+    assert node_dirs == sorted(d.name for d in (early, late, last))
 
 
 @pytest.mark.parametrize("bad", ["", "a/b", None])

@@ -1,6 +1,6 @@
-# Helpers shared by the other .smk files (configuration checks, provenance, numba's cache,
-# the instances, the default targets). The package is installed in the workflow's
-# environment (pip install -e ., or envs/baiuv.post-deploy.sh in conda environments).
+# Helpers shared by the other .smk files (configuration checks, provenance, the instances,
+# the default targets). The package is installed in the workflow's environment (pip install
+# -e ., or envs/baiuv.post-deploy.sh in conda environments).
 import os
 
 from snakemake_interface_executor_plugins.settings import ExecMode
@@ -13,7 +13,6 @@ from baiuv.pipeline.config import (
     validate_workflow_config,
 )
 from baiuv.pipeline.batches import local_batches
-from baiuv.pipeline.numba_cache import configure_numba_cache
 from baiuv.storage.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
@@ -30,10 +29,6 @@ SRC_HASH = source_hash()
 # envs/baiuv.post-deploy.sh, which runs in this process when the environment is created
 # (so no job needs the variable).
 os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
-
-# numba's on-disk cache: node-local inside SLURM jobs, <workdir>/.numba_cache otherwise
-# (decision D60; jobs inherit NUMBA_CACHE_DIR from this process).
-configure_numba_cache(os.getcwd(), SRC_HASH)
 
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 

@@ -14,12 +14,15 @@ calls :func:`configure_numba_cache` before any job starts):
   ``$TMPDIR/baiuv-numba-<uid>-<source hash>-<generation>`` (``/tmp`` when ``TMPDIR`` is
   unset). It is warmed once per node and per *generation* of the shared cache of the
   project (``<workdir>/.numba_cache``, filled by local runs and by the workflow's local
-  ``kernels`` rules): the generation is a digest of the names of the shared cache's files,
-  so a job started after the kernels were compiled seeds a new node-local copy holding
-  them, even on a node where an earlier job (started before the compilation ended) had
-  seeded an incomplete one. The copy is made in a private temporary directory and renamed
-  into place, so two jobs starting together on one node never see a half-copied cache.
-  Jobs only ever write to their node's directory.
+  ``kernels`` rules): the generation names the ``kernels`` rules' marker files present
+  (``markers``), so a job started after the kernels were compiled seeds a new node-local
+  copy holding them, even on a node where an earlier job (started before the compilation
+  ended) had seeded an incomplete one, and a run leaves at most one copy per set of
+  markers on a node. Kernels that local rules compile later (tables, figures) do not start
+  a new generation: a job that needs one compiles it into its node's copy. The copy is
+  made in a private temporary directory and renamed into place, so two jobs starting
+  together on one node never see a half-copied cache. Jobs only ever write to their
+  node's directory.
 * outside SLURM: the shared project cache ``<workdir>/.numba_cache`` (one machine,
   local file system: numba's own write-to-temporary-then-rename is enough).
 * ``BAIUV_NUMBA_CACHE_DIR`` overrides both (e.g. a site-specific scratch directory).
@@ -34,7 +37,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 
 OVERRIDE_VAR = "BAIUV_NUMBA_CACHE_DIR"
@@ -42,7 +45,10 @@ SHARED_NAME = ".numba_cache"
 
 
 def numba_cache_dir(
-    workdir: str | os.PathLike, src_hash: str, env: MutableMapping[str, str] | None = None
+    workdir: str | os.PathLike,
+    src_hash: str,
+    env: MutableMapping[str, str] | None = None,
+    markers: Sequence[str] = (),
 ) -> tuple[Path, bool]:
     """Choose the numba cache directory for this process (see module docstring).
 
@@ -55,6 +61,9 @@ def numba_cache_dir(
         caches are keyed by it so a changed package never reuses stale machine code.
     env : mapping, optional
         Environment to read (default ``os.environ``).
+    markers : sequence of str, optional
+        Paths, relative to ``workdir``, of the files written once kernels are in the
+        shared cache (the ``kernels`` rules' outputs); their presence makes the generation.
 
     Returns
     -------
@@ -70,34 +79,31 @@ def numba_cache_dir(
         return Path(env[OVERRIDE_VAR]), False
     if env.get("SLURM_JOB_ID"):
         base = Path(env.get("TMPDIR") or tempfile.gettempdir())
-        generation = cache_generation(Path(workdir).resolve() / SHARED_NAME)
+        generation = cache_generation(Path(workdir).resolve(), markers)
         return base / f"baiuv-numba-{os.getuid()}-{src_hash}-{generation}", True
     return Path(workdir).resolve() / SHARED_NAME, False
 
 
-def cache_generation(shared: Path) -> str:
-    """A short digest of the names of the numba cache files (``*.nbi``, ``*.nbc``) under
-    ``shared`` (their paths relative to it), so a cache that gained entries has a new
-    generation; ``"empty"`` when there is none. Temporary files of writes in progress
-    (numba's ``<name>.tmp.<id>``) are left out.
+def cache_generation(workdir: Path, markers: Sequence[str]) -> str:
+    """The generation of the shared cache: which of the ``markers`` exist under
+    ``workdir``, as a short digest of their names; ``"none"`` when none does.
 
     Parameters
     ----------
-    shared : Path
-        The shared project cache (``<workdir>/.numba_cache``); need not exist.
+    workdir : Path
+        The working directory of the workflow.
+    markers : sequence of str
+        Paths of marker files relative to ``workdir``.
 
     Returns
     -------
     str
-        12 hexadecimal digits, or ``"empty"``.
+        12 hexadecimal digits, or ``"none"``.
     """
-    names = []
-    for root, _dirs, files in os.walk(shared):
-        rel = os.path.relpath(root, shared)
-        names += [os.path.join(rel, f) for f in files if f.endswith((".nbi", ".nbc"))]
-    if not names:
-        return "empty"
-    return hashlib.sha256("\n".join(sorted(names)).encode()).hexdigest()[:12]
+    present = sorted(str(m) for m in markers if (workdir / m).is_file())
+    if not present:
+        return "none"
+    return hashlib.sha256("\n".join(present).encode()).hexdigest()[:12]
 
 
 def _seed(target: Path, shared: Path) -> None:
@@ -128,7 +134,10 @@ def _seed(target: Path, shared: Path) -> None:
 
 
 def configure_numba_cache(
-    workdir: str | os.PathLike, src_hash: str, env: MutableMapping[str, str] | None = None
+    workdir: str | os.PathLike,
+    src_hash: str,
+    env: MutableMapping[str, str] | None = None,
+    markers: Sequence[str] = (),
 ) -> Path:
     """Set ``NUMBA_CACHE_DIR`` in ``env`` (default ``os.environ``) and create the directory.
 
@@ -137,7 +146,7 @@ def configure_numba_cache(
 
     Parameters
     ----------
-    workdir, src_hash, env
+    workdir, src_hash, env, markers
         As in :func:`numba_cache_dir`.
 
     Returns
@@ -146,7 +155,7 @@ def configure_numba_cache(
         The directory now in ``env["NUMBA_CACHE_DIR"]``.
     """
     env = os.environ if env is None else env
-    path, node_local = numba_cache_dir(workdir, src_hash, env)
+    path, node_local = numba_cache_dir(workdir, src_hash, env, markers)
     if node_local:
         _seed(path, Path(workdir).resolve() / SHARED_NAME)
     else:
