@@ -101,34 +101,25 @@ def ingest(
     The statistics (``counts, means, m2, variances, states, Z, thr``) are updated in place
     exactly as one :meth:`~baiuv.BestArmIdentifier.observe` call per row would update
     them, and the stopping rule takes the same decision at every row: after the
-    initialisation, the GLR statistics against the empirical best arm, the degeneracy
-    guard (:func:`~baiuv.simulation.rules.degenerate_arm`), on the lazy grid if any, the
-    simulator's stopping check :func:`~baiuv.simulation.rules.glr_stop_check` (the
-    thresholds it compares with written to ``thr`` by
-    :func:`~baiuv.simulation.rules.check_thresholds`), with the built-in families' kernel
-    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (the identifier records the
-    rows of a family registered with its own kernel one by one). As in the simulator's loop, while
-    every arm passes :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire
-    (decision D191) and the check runs on a cache without the statistics, computing a
-    statistic, an enclosure or a threshold only where it decides (decisions D192, D210,
-    D216); ``Z``, ``best`` and ``forced`` are computed exactly for the last row consumed.
+    initialisation, the degeneracy guard (:func:`~baiuv.simulation.rules.degenerate_arm`)
+    and, on the lazy grid if any, the simulator's stopping check
+    :func:`~baiuv.simulation.rules.glr_stop_check` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (the thresholds it compares
+    with written to ``thr``; a family with its own kernel is recorded row by row by the
+    identifier). As in the simulator's loop, while every arm passes
+    :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191)
+    and the check runs on a cache without the statistics, computing a statistic, an
+    enclosure or a threshold only where it decides (decisions D192, D210, D216); ``Z``,
+    ``best`` and ``forced`` are computed exactly for the last row consumed.
 
     Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
     ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
     other values are the identifier's scalars after row ``end - 1``.
     """
     K = counts.shape[0]
-    t = 0
-    n_under = 0  # arms still below n0 observations (initialisation while > 0)
-    cert = np.empty(K, dtype=np.bool_)
-    n_uncert = 0  # arms outside certified_arm: the guard and the exact statistics decide
-    for a in range(K):
-        t += counts[a]
-        if counts[a] < n0:
-            n_under += 1
-        cert[a] = certified_arm(means[a], variances[a])
-        if not cert[a]:
-            n_uncert += 1
+    # n_under arms below n0 observations (initialisation while > 0); n_uncert arms outside
+    # certified_arm (cert): the guard and the exact statistics decide while > 0
+    t, n_under, cert, n_uncert = _counters(counts, means, variances, n0)
     lazy = lazy_ratio > 1.0
     stateful = has_state(thr_fparams)
     t_only = depends_on_t_only(thr_fparams)
@@ -545,3 +536,23 @@ def label_table(labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         starts[j + 1] = starts[j] + len(encoded[i])
     data = np.frombuffer(b"".join(encoded[i] for i in order), np.uint8).copy()
     return data, starts, np.array(order, np.int64)
+
+
+@njit(cache=True)
+def _counters(counts, means, variances, n0):
+    """``(t, n_under, cert, n_uncert)`` of statistics: the number of observations, of arms
+    below ``n0`` observations, whether each arm passes
+    :func:`~baiuv.simulation.rules.certified_arm`, and the number of arms that do not."""
+    K = counts.shape[0]
+    t = 0
+    n_under = 0
+    cert = np.empty(K, dtype=np.bool_)
+    n_uncert = 0
+    for a in range(K):
+        t += counts[a]
+        if counts[a] < n0:
+            n_under += 1
+        cert[a] = certified_arm(means[a], variances[a])
+        if not cert[a]:
+            n_uncert += 1
+    return t, n_under, cert, n_uncert

@@ -106,33 +106,27 @@ def run_glr_loop(
     ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule, t,
     counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``,
     called before every sample after the initialisation (unless the degeneracy guard
-    forces an arm): ``Z[a]`` is the current GLR (or EV-GLR) statistic ``Z_a(t)`` of every
-    ``a != best``, ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept
-    between steps, of the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's
-    record, :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator.
-    ``threshold`` is the threshold kernel, with the signature of
-    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (that function for the
-    built-in families, a family's own kernel for a family registered with one, run with
-    ``thr_code = THRESHOLD_CUSTOM``); the stopping check evaluates every threshold with it.
-    The built-in codes ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined
-    paths of this loop; a rule registered with its own kernel runs with
-    ``rule = RULE_CUSTOM``. This function is not cached (numba cannot cache a function
-    that receives a compiled function as an argument): :func:`run_glr` is its cached
-    instance for the built-in rules and families, and a registered kernel costs one
-    compilation of the loop per process.
+    forces an arm): ``Z[a]`` is the current statistic ``Z_a(t)`` of every ``a != best``,
+    ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept between steps, of
+    the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's record,
+    :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator. The built-in codes
+    ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths; a registered
+    rule runs with ``rule = RULE_CUSTOM``. ``threshold`` is the threshold kernel, with the
+    signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (a registered
+    family's own kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not cached (numba
+    cannot cache a function that receives a compiled function): :func:`run_glr` is its
+    cached instance, and a registered kernel costs one compilation per process.
 
-    Each arm is first pulled ``n0`` times (round robin). Then, before every sample, the
-    statistics ``Z_a(t)`` (``plug_in=False``; ``tc_unknown`` with counts) or ``Z^EV_a(t)``
-    (``plug_in=True``) are computed against the empirical best arm ``hat a_t``
-    (:func:`baiuv.model.glr_kernels.glr_stats_into`) and the run stops at the first ``t`` with ``Z_a(t) >
-    c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t`` (:func:`glr_stop_check`, eqs.
-    ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``). Variances are the ``1/N``
-    empirical variances of Section ``ssec:GLR_stopping_rule``.
-
-    With ``lazy_ratio > 1`` the stopping rule is only evaluated at the times
-    ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule of Section
-    ``ssec:simulations_stopping_thresholds``, decision D70); sampling and the per-arm
-    states are updated at every step. ``lazy_ratio = 0`` checks at every step.
+    Each arm is first pulled ``n0`` times (round robin). Then the run stops at the first
+    ``t`` with ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t``
+    (:func:`glr_stop_check`, eqs. ``def_stopping_rule_glrt`` /
+    ``def_stopping_rule_evglrt``), ``Z_a(t)`` being the GLR statistic (``plug_in=False``;
+    ``tc_unknown`` with counts) or ``Z^EV_a(t)`` (``plug_in=True``) against the empirical
+    best arm ``hat a_t``, with the ``1/N`` empirical variances of Section
+    ``ssec:GLR_stopping_rule``. With ``lazy_ratio > 1`` the stopping rule is only
+    evaluated at the times ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule
+    of Section ``ssec:simulations_stopping_thresholds``, decision D70); ``lazy_ratio = 0``
+    checks at every step.
 
     Returns
     -------
