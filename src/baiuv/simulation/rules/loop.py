@@ -126,12 +126,9 @@ def run_glr_loop(
     ``ssec:GLR_stopping_rule``. With ``lazy_ratio > 1`` the stopping rule is only
     evaluated at the times ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule
     of Section ``ssec:simulations_stopping_thresholds``, decision D70); ``lazy_ratio = 0``
-    checks at every step.
-
-    Returns
-    -------
-    (tau, recommendation, counts, truncated) : stopping time (all samples counted), the
-    empirical best arm at ``tau``, final counts, and whether ``max_samples`` was hit.
+    checks at every step. Returns ``(tau, recommendation, counts, truncated)``: the
+    stopping time (all samples counted), the empirical best arm at ``tau``, the final
+    counts, and whether ``max_samples`` was hit.
     """
     K = mu.shape[0]
     sd = np.sqrt(sigma2)
@@ -142,9 +139,7 @@ def run_glr_loop(
     initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
     t = n0 * K
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
-    # the statistics cache (zcache): Z_a, pair thresholds, enclosures and log N_a, each
-    # computed when read (decisions D160, D191) by the stopping check, the TCI challenger,
-    # a registered step kernel or the degeneracy guard when the certificate fails
+    # the statistics cache (zcache), each entry computed when read (decisions D160, D191)
     zc, zf = new_zcache(K)
     Z = zc[ZC_Z]
     # borrowed views of the loop's arrays for the inlined kernels: no reference counting
