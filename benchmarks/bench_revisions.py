@@ -30,9 +30,9 @@ writes the counts of each cell to a file of their own (the worker calls ``getppi
 between cells, and ``--dump-before=getppid`` starts a new file there). It prints the
 instructions and the mispredicted branches per sample of every cell at each revision and
 their ratios. The counts repeat to a fraction of a per mille, whatever the load of the
-machine (no repeats), so they tell a change of the work done per sample apart from a timing noise of
-a few per cent; they are not times (memory stalls and the host's branch predictor are not
-in them). The kernels are compiled for a generic x86-64 processor (``NUMBA_CPU_NAME``)
+machine (no repeats), so they tell a change of the work done per sample apart from a
+timing noise of a few per cent; they are not times (memory stalls and the host's branch
+predictor are not in them). The kernels are compiled for a generic x86-64 processor (``NUMBA_CPU_NAME``)
 in this mode, natively before the counted run, with Python's hash seed fixed.
 
 Usage::

@@ -10,10 +10,11 @@ from baiuv.pipeline.numba_cache import configure_numba_cache
 
 KERNELS = "results/kernels.txt"
 KERNEL_PARTS = ["thresholds", "rules"]
+KERNEL_PART = "results/kernels/{part}.txt"
 # The rules part compiles the TaS oracle with the argument types characteristic_time passes
 # it: rules computing characteristic times take this marker as input and load the oracle
 # from the cache instead of compiling it (decision D220).
-KERNEL_ORACLE = "results/kernels/rules.txt"
+KERNEL_ORACLE = KERNEL_PART.format(part="rules")
 
 # numba's on-disk cache: node-local inside SLURM jobs, one copy per node and set of the
 # markers above present; <workdir>/.numba_cache otherwise (decision D60; jobs inherit
@@ -21,13 +22,13 @@ KERNEL_ORACLE = "results/kernels/rules.txt"
 configure_numba_cache(
     os.getcwd(),
     SRC_HASH,
-    markers=[KERNELS] + [f"results/kernels/{part}.txt" for part in KERNEL_PARTS],
+    markers=[KERNELS] + expand(KERNEL_PART, part=KERNEL_PARTS),
 )
 
 
 rule kernels_part:
     output:
-        "results/kernels/{part}.txt",
+        KERNEL_PART,
     log:
         "logs/kernels/{part}.log",
     wildcard_constraints:
@@ -43,7 +44,7 @@ rule kernels_part:
 
 rule kernels:
     input:
-        expand("results/kernels/{part}.txt", part=KERNEL_PARTS),
+        expand(KERNEL_PART, part=KERNEL_PARTS),
     output:
         KERNELS,
     log:

@@ -7,7 +7,7 @@ a shared file system and dozens of jobs on different nodes would compile and rew
 same index files at once; renames and locks on NFS/Lustre are not reliable enough for
 that (decision D60 in ``docs/decisions/architecture.md``).
 
-The workflow therefore sets ``NUMBA_CACHE_DIR`` for every job (``workflow/rules/common.smk``
+The workflow therefore sets ``NUMBA_CACHE_DIR`` for every job (``workflow/rules/kernels.smk``
 calls :func:`configure_numba_cache` before any job starts):
 
 * inside a SLURM job (``SLURM_JOB_ID`` set): a **node-local** directory,
