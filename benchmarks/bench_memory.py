@@ -115,7 +115,7 @@ def main():
     floor = peak_rss_mb("import baiuv.simulation, baiuv.storage.shards")
     shard = peak_rss_mb(SHARD, args.algorithm)
     print("== peak RSS (MB)")
-    print(f"import baiuv.simulation + baiuv.shards: {floor:8.1f}")
+    print(f"import baiuv.simulation + baiuv.storage.shards: {floor:8.1f}")
     print(f"paper-scale shard (standard, {args.algorithm}, shard 0): {shard:8.1f}")
 
     df = synthetic_table(np.random.default_rng(0))

@@ -96,7 +96,7 @@ def rst_escape(text: str) -> str:
 def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     """reStructuredText of the verdict counts and of every claim that differs from the paper.
 
-    ``claims``: :class:`baiuv.reproduction.Claim` objects (fields ``claim``, ``where``,
+    ``claims``: :class:`baiuv.claims.Claim` objects (fields ``claim``, ``where``,
     ``paper``, ``ours``, ``verdict``, ``reason``).
     """
     from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
