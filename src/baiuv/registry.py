@@ -3,75 +3,15 @@ stopping rules and parameters. The single source of truth that the engine, the i
 the configuration schema (its enums and the defaults of the run parameters), the
 experiments, the reproduction report and the figures read.
 
-Adding a sampling rule (with a tuning parameter)
-------------------------------------------------
-Three files: the rule's module, this one, and its test.
-
-1. In a module of its own (e.g. ``src/baiuv/simulation/my_rule.py``), write its step kernel,
-   a ``numba.njit`` function with the signature of
-   :func:`baiuv.simulation.rules.select_arm`, ``step(rule, t, counts, means, variances,
-   best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``: the statistics after ``t``
-   samples, ``Z[a]`` the GLR (or EV-GLR) statistic of every challenger ``a != best``,
-   ``params[P]`` its parameter with ``P = PARAMETERS["my_param"].slot`` (a module constant
-   read from this module), ``ws``/``scal`` its workspace (zero at the start of a run, kept
-   between steps), ``rng`` the run's generator.
-2. Here: add its parameter to :data:`PARAMETERS`, ``Parameter("my_param", 0.5, "what it
-   is", slot=N, schema={"type": "number", "exclusiveMinimum": 0},
-   sections=("simulation",))`` with the next free slot ``N`` (= :data:`N_PARAMS`), and the
-   rule to ``_ALL``, ``Algorithm("my-rule", "glr", step="baiuv.simulation.my_rule:step",
-   workspace=Workspace(rows=1, scalars=2), description="...")`` (``plug_in=True`` for the
-   EV-GLR stopping rule; ``workspace``: the rows of ``K`` floats, rows per arm and scalars
-   its kernel uses).
-3. Test it (``tests/unit/test_my_rule.py``): its choices against an independent
-   computation, and through the configuration's validation, one shard and the identifier
-   (``tests/unit/test_registry.py`` does so for a toy rule registered in the test).
-
-Then the rule runs in the engine's GLR loop (:func:`baiuv.simulation.rules.run_glr_loop`,
-compiled once per process for its kernel) with any threshold, in the identifier
-(``BestArmIdentifier(..., sampling="my-rule", my_param=...)``), can be named in every
-algorithm list of a configuration, and is drawn in its own colour; ``my_param`` is a field
-of :class:`~baiuv.simulation.engine.RunSettings` and a key of the configuration sections
-it names, with its default, bounds and description (the configuration page too). A rule
-or parameter registered at run time (:func:`register` with the compiled function as
-``step``) runs the same way, but a parameter is added here: ``RunSettings`` and the
-identifier are made from :data:`PARAMETERS` at import.
+How to add a sampling rule, a run parameter or a threshold family (its module, a record
+here, its test): ``docs/extending.md``.
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
 ``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
-sharing :data:`BUILTIN_WORKSPACE`, compiled into the cached loop
+sharing :data:`BUILTIN_WORKSPACE`; the built-in families are branches of
+:func:`~baiuv.thresholds.kernels.pair_threshold_kernel` under the codes below, with their
+constants in :mod:`baiuv.thresholds.families`; both are compiled into the cached loop
 :func:`~baiuv.simulation.rules.run_glr`.
-
-Adding a threshold family
--------------------------
-Three files: the family's module, this one, and its test.
-
-1. In a module of its own (e.g. ``src/baiuv/thresholds/my_family.py``), write its kernel,
-   a ``numba.njit`` function with the signature of
-   :func:`baiuv.thresholds.kernels.pair_threshold_kernel`, ``kernel(code, fparams, table,
-   t, n_a, n_b, state_a, state_b) -> float``: the threshold ``c_{a,b}`` of a pair with
-   counts ``n_a``, ``n_b`` at time ``t``, ``+inf`` before its initial times; ``fparams``
-   holds ``K``, ``ln(1/delta)``, ``s``, ``gamma``... at the
-   ``baiuv.thresholds.kernels.P_*`` slots, ``table`` the array that an optional
-   ``constants(K, log_inv_delta, params) -> sequence of floats`` (a plain function of the
-   same module) computes once per threshold. It keeps no per-arm state, and depends either
-   on ``t`` alone, non-decreasing in it (``t_only=True``), or on the pair's counts and not
-   on ``t`` (the loop keeps a pair's threshold while its counts stay).
-2. Here: add ``ThresholdFamily("my-family", rules=("GLR",),
-   kernel="baiuv.thresholds.my_family:kernel",
-   constants="baiuv.thresholds.my_family:constants", delta_correct=False)`` to
-   :data:`THRESHOLD_FAMILIES` (``rules``: the stopping rules it serves, ``"GLR"``,
-   ``"EV-GLR"`` or both; ``t_only``, ``tight``, ``base`` and ``label`` as the records
-   below).
-3. Test it (``tests/unit/test_my_family.py``) against an independent computation of the
-   formula, and through the configuration's validation, one shard and the identifier
-   (``tests/unit/test_registry.py`` does so for a toy family registered in the test).
-
-Then the family is a valid value of every threshold list of a configuration, of
-:class:`~baiuv.simulation.engine.RunSettings` and of the identifier, runs in the engine's
-loop (compiled once per process for its kernel) and the identifier's stopping check, and
-is drawn in the threshold figures in its own colour (``paper=False`` leaves it out of
-them). The built-in families are branches of ``pair_threshold_kernel`` under the codes
-below, with their constants in ``baiuv.thresholds.families``.
 
 Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
 validates a configuration.

@@ -156,3 +156,41 @@ def test_every_dotted_reference_resolves(no_snakemake):
     assert len(seen) > 100
     assert not broken, f"dotted references that do not resolve: {broken}"
 
+
+EXTENDING = REPO / "docs" / "extending.md"
+#: A placeholder path of the experiment recipe: ``x.py``, ``test_x.py``, ``x_shard.py``.
+PLACEHOLDER_FILE = re.compile(r"(?:^|/|_)x(?:[._])[^/]*$")
+
+
+def recipe_files(text: str) -> tuple[list[str], int]:
+    """The files of the experiment recipe's table and the count its text states."""
+    section = text.split("## An experiment\n", 1)[1].split("\n## ", 1)[0]
+    files = [re.match(r"`([^`]+)`", c.strip()).group(1) for c in _table_first_cells(section)[1:]]
+    return files, int(re.search(r"That is (\d+) files", section).group(1))
+
+
+def test_the_experiment_recipe_counts_its_files_and_names_files_that_exist():
+    files, stated = recipe_files(EXTENDING.read_text())
+    assert len(files) == len(set(files)) == stated
+    for name in files:
+        path = REPO / name
+        if PLACEHOLDER_FILE.search(name):
+            assert path.parent.is_dir(), name
+        else:
+            assert path.is_file(), name
+    assert {"Snakefile", "src/baiuv/pipeline/cells.py", "workflow/rules/common.smk"} <= set(files)
+
+
+def test_one_copy_of_each_recipe():
+    """The recipes live in ``docs/extending.md``; the registry, the rules package and the
+    architecture page point to it."""
+    copies = [
+        str(p.relative_to(REPO))
+        for pattern in ("docs/**/*.md", "src/**/*.py", "README.md")
+        for p in REPO.glob(pattern)
+        if 'Algorithm("my-rule"' in p.read_text() or 'ThresholdFamily("my-family"' in p.read_text()
+    ]
+    assert copies == ["docs/extending.md"]
+    for path in ("src/baiuv/registry.py", "src/baiuv/simulation/rules/__init__.py"):
+        assert "docs/extending.md" in (REPO / path).read_text(), path
+    assert "{doc}`extending`" in ARCHITECTURE.read_text()

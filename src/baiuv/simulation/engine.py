@@ -10,7 +10,7 @@ or render run tables start without numba (decision D227).
 Registry
 --------
 The sampling rules (:data:`ALGORITHMS`, :class:`Algorithm`) and the run parameters with
-their defaults live in :mod:`baiuv.registry`, with the recipe for adding a rule; the table
+their defaults live in :mod:`baiuv.registry` (adding a rule: ``docs/extending.md``); the table
 of the rules is ``baiuv.registry.ALGORITHMS`` (name, kernel, stopping rule, description).
 
 Randomness

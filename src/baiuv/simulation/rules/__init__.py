@@ -29,10 +29,7 @@ Modules
 * :mod:`~baiuv.simulation.rules.fhn`: :func:`run_fhn` -- the elimination procedures
   FHN1/FHN2 (Algorithm ``algo:fhn2``), with their own stopping rule.
 
-Adding a sampling rule (see also :mod:`baiuv.registry`): write a compiled function with
-the signature of :func:`select_arm` in a module of its own and name it as the ``step`` of a
-registered :class:`~baiuv.registry.Algorithm`; the engine and the identifier run it in
-:func:`run_glr_loop`, this package is not edited.
+Adding a sampling rule (its own module, run by :func:`run_glr_loop`): ``docs/extending.md``.
 """
 
 from baiuv.registry import (
