@@ -25,6 +25,7 @@ PIPELINE_PACKAGES = {
     "yaml": "PyYAML",
     "jsonschema": "jsonschema",
     "markdown_it": "markdown-it-py",
+    "tabulate": "tabulate",
     "snakemake": "snakemake",
 }
 

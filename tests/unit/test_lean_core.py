@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
 import inspect
 import json
 import re
@@ -169,3 +171,57 @@ def test_public_names_have_type_hints(name):
     params = [p for p in sig.parameters.values() if p.name != "self"]
     assert all(p.annotation is not inspect.Parameter.empty for p in params), (name, sig)
     assert sig.return_annotation is not inspect.Signature.empty, (name, sig)
+
+
+def imported_packages(source: str) -> set[str]:
+    """Top-level names of the modules a Python source imports: its import statements
+    (function-local ones too) and the modules named to the deferred imports
+    (``import_module("markdown_it", ...)``, ``DeferredModule("pyomo.environ", ...)``)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", "")) in DEFERRING
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names.add(str(node.args[0].value).split(".")[0])
+    return names - set(sys.stdlib_module_names) - {"baiuv"}
+
+
+#: The calls that import the module they name.
+DEFERRING = {"import_module", "DeferredModule"}
+#: Distributions of the import names that are not installed in every environment.
+NOT_ALWAYS_INSTALLED = {"idaes": "idaes-pse", "cyipopt": "cyipopt-wheels"}
+
+
+def test_every_imported_package_is_declared():
+    """Each third-party package the sources import is a dependency of pyproject.toml or of
+    one of its extras (the lock pins exactly those)."""
+    declared = {
+        re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower()
+        for reqs in [PYPROJECT["project"]["dependencies"]]
+        + list(PYPROJECT["project"]["optional-dependencies"].values())
+        for r in reqs
+    }
+    dists = importlib.metadata.packages_distributions()
+    undeclared = {}
+    for path in sorted((ROOT / "src" / "baiuv").rglob("*.py")):
+        for name in imported_packages(path.read_text()):
+            dist = NOT_ALWAYS_INSTALLED.get(name) or dists.get(name, [name])[0]
+            if dist.lower() not in declared:
+                undeclared.setdefault(dist, []).append(str(path.relative_to(ROOT)))
+    assert not undeclared, f"imported but declared in no dependency list: {undeclared}"
+
+
+def test_imports_are_read_from_statements_and_deferred_imports():
+    source = (
+        "import os, numpy.linalg\nfrom scipy import optimize\nfrom . import x\n"
+        "def f():\n    from tabulate import tabulate\n"
+        'm = import_module("markdown_it", "pages")\np = DeferredModule("pyomo.environ", "x")\n'
+    )
+    assert imported_packages(source) == {"numpy", "scipy", "tabulate", "markdown_it", "pyomo"}
