@@ -137,3 +137,40 @@ def test_a_disagreeing_conda_file_is_caught():
 
 def test_license_is_an_spdx_expression():
     assert PYPROJECT["project"]["license"] == "MIT"  # not the deprecated {text = ...} table
+
+
+#: The first line and the grant of each license the project may declare (SPDX id).
+LICENSE_TEXTS = {
+    "MIT": ("MIT License", "Permission is hereby granted, free of charge, to any person")
+}
+
+
+def license_mismatches(spdx: str, text: str, files: list[str]) -> list[str]:
+    """What keeps ``LICENSE`` (``text``) from being the license ``spdx`` of pyproject.toml
+    (``license-files``: ``files``)."""
+    if spdx not in LICENSE_TEXTS:
+        return [f"no known text for {spdx!r}"]
+    title, grant = LICENSE_TEXTS[spdx]
+    flat = " ".join(text.split())
+    bad = [] if text.startswith(title + "\n") else [f"does not start with {title!r}"]
+    bad += [] if grant in flat else [f"lacks {grant!r}"]
+    if not re.search(r"(?m)^Copyright \(c\) \d{4} \S", text):
+        bad.append("no copyright line")
+    if files != ["LICENSE"]:
+        bad.append(f"license-files is {files}, not ['LICENSE']")
+    return bad
+
+
+def test_the_license_file_is_the_declared_license():
+    project = PYPROJECT["project"]
+    text = (ROOT / "LICENSE").read_text() if (ROOT / "LICENSE").is_file() else ""
+    assert license_mismatches(project["license"], text, project.get("license-files")) == []
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["license"] == project["license"]
+
+
+def test_a_license_that_disagrees_is_caught():
+    text = (ROOT / "LICENSE").read_text()
+    assert license_mismatches("MIT", text.replace("MIT License", "BSD License"), ["LICENSE"])
+    assert license_mismatches("Apache-2.0", text, ["LICENSE"])
+    assert license_mismatches("MIT", text, None)
