@@ -2,7 +2,7 @@
 
 ``import baiuv`` runs in every pipeline job and every Snakemake parse; importing scipy,
 Pyomo, the threshold kernels and the simulation engine eagerly cost seconds each time
-(decision D105).
+(decision D105: ``import baiuv`` is cheap, names are imported on first use).
 
 * :func:`deferred_attributes`: a package lists its public names and the module defining
   each one (PEP 562); the defining module is imported the first time the name is looked up.

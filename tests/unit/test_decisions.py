@@ -8,7 +8,10 @@ the two files; the reproduction report reads the paper's records with its own pa
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 from baiuv.report.reproduction import decisions
@@ -59,3 +62,57 @@ def test_the_report_lists_the_paper_records():
     listed = decisions(FILES["paper"].read_text())
     assert [int(i[1:]) for i, _ in listed] == _records(FILES["paper"])
     assert ("D1", "complexity ratio of the standard instance") in listed
+
+
+#: A parenthesised list of decision numbers: ``(D160, D191)``, ``(decisions D210, D216)``.
+POINTER = re.compile(r"\(((?:decisions?\s+)?D\d{1,3}(?:\s*(?:,|;|and)\s*(?:#\s*)?D\d{1,3})*)\)")
+
+
+def _prose(source: str) -> list[tuple[int, str]]:
+    """``(line number, text)`` of the comments and docstrings of a Python source."""
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            out.append((tok.start[0], tok.string))
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                out.append((value.lineno, source.splitlines()[value.lineno - 1 : value.end_lineno]))
+    return [(n, t if isinstance(t, str) else "\n".join(t)) for n, t in out]
+
+
+def bare_pointers(text: str) -> list[str]:
+    """The bare pointers of a comment or docstring: a parenthesised list of several decision
+    numbers (one reason cannot be read for each), or one alone on its line."""
+    bare = []
+    for m in POINTER.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        line = text[start : end if end >= 0 else len(text)]
+        rest = line[: m.start() - start] + line[m.end() - start :]
+        several = len(re.findall(r"D\d+", m.group(1))) > 1
+        if several or not re.search(r"[A-Za-z]{2,}", rest.replace('"""', "")):
+            bare.append(m.group(0))
+    return bare
+
+
+def test_a_bare_pointer_is_found():
+    assert bare_pointers("# the cache (decisions D160, D191)") == ["(decisions D160, D191)"]
+    assert bare_pointers('"""Long sentence\n(D105)."""') == ["(D105)"]
+    assert bare_pointers("    (decision D105).") == ["(decision D105)"]
+    assert bare_pointers("# typed int64, not the literal 0 (D225)") == []
+    assert bare_pointers("# cached (D160: each entry computed when read)") == []
+
+
+def test_decisions_cited_in_the_package_carry_their_reason():
+    """Each decision cited in a comment or docstring of ``src/`` is next to the words that
+    say why (``(D225)`` after its reason, ``D160: ...``), not in a bare list of numbers."""
+    bare = {}
+    for path in sorted(REPO.glob("src/**/*.py")):
+        for line, text in _prose(path.read_text()):
+            found = bare_pointers(text)
+            if found:
+                bare[f"{path.relative_to(REPO)}:{line}"] = found
+    assert not bare, f"bare pointers to decision records: {bare}"

@@ -1,5 +1,5 @@
 """Shape check of the identifier's data: does an arm's sample look far from Gaussian?
-(decision D121).
+(decision D121: the identifier warns when the data do not look Gaussian).
 
 ``ShapeCheck`` keeps, per arm, what the checks need (counts of a few distinct values and
 the moments) as observations arrive, and lists the problems of an arm in plain words.

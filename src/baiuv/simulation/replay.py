@@ -109,7 +109,8 @@ def ingest(
     identifier). As in the simulator's loop, while every arm passes
     :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191)
     and the check runs on a cache without the statistics, computing a statistic, an
-    enclosure or a threshold only where it decides (decisions D192, D210, D216); ``Z``,
+    enclosure or a threshold only where it decides (D192: a certified upper bound of a
+    ``t``-only threshold; D210, D216: certified enclosures of ``Z_a``); ``Z``,
     ``best`` and ``forced`` are computed exactly for the last row consumed.
 
     Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows

@@ -35,8 +35,9 @@ def closest_alternative_work(means, variances, w, best, plug_in, lo, hi):
     sample).
 
     With unknown variances and at least two challengers, certified enclosures of the costs
-    rule out arms without solving their cubics (decisions D214, D216): the cost ``v*`` of the
-    arm with the smallest upper end of its rational enclosure
+    rule out arms without solving their cubics (D214: DKM and FWS solve the costs only where
+    they can decide; D216: the rational enclosure ahead of the logarithmic one): the cost
+    ``v*`` of the arm with the smallest upper end of its rational enclosure
     (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`, divisions only) is solved;
     an arm whose rational lower bound, then whose logarithmic one
     (:func:`~baiuv.model.transport.tc_unknown_bounds`), exceeds ``v*`` has a cost above the

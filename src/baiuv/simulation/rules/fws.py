@@ -64,7 +64,8 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
     allocates nothing per sample outside the game solver.
 
     With unknown variances and at least two challengers, ``f_j`` is solved only for the arms
-    that can be in ``H`` (decisions D214, D216): ``f*`` of the arm with the smallest upper
+    that can be in ``H`` (D214: the costs solved only where they can decide; D216: the
+    rational enclosure ahead of the logarithmic one): ``f*`` of the arm with the smallest upper
     end of its rational enclosure (:func:`~baiuv.model.transport.tc_unknown_rational_bounds`)
     is solved, and with ``c = fl(f* + r)`` (at least ``f*``) an arm whose rational lower
     bound, then whose logarithmic one (:func:`~baiuv.model.transport.tc_unknown_bounds`),

@@ -139,7 +139,8 @@ def run_glr_loop(
     initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
     t = n0 * K
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
-    # the statistics cache (zcache), each entry computed when read (decisions D160, D191)
+    # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry
+    # computed when read (D191: statistics computed when read)
     zc, zf = new_zcache(K)
     Z = zc[ZC_Z]
     # borrowed views of the loop's arrays for the inlined kernels: no reference counting

@@ -68,11 +68,13 @@ def glr_stop_check(
     pair threshold of a family that does not depend on ``t`` is stored with it. For a
     family that depends on ``t`` alone (``depends_on_t_only``), ``thr_lo`` is a certified
     lower bound of the threshold at every time from now on and ``thr_hi`` an upper bound at
-    every time up to ``t_hi`` (decisions D160, D192): a statistic at most ``thr_lo`` fails
+    every time up to ``t_hi`` (D160: certified skips of the threshold; D192: its certified
+    upper bound): a statistic at most ``thr_lo`` fails
     and one above ``thr_hi`` passes without the threshold at ``t``. With ``bounds``
     (unknown variances, every arm certified, decision D191) the rational and then the
-    logarithmic enclosure of ``Z_a`` decide first when they can (decisions D210, D216,
-    D218). Every shortcut takes the decision the computed ``Z_a`` and threshold take.
+    logarithmic enclosure of ``Z_a`` decide first when they can (D210, D216: certified
+    enclosures of ``Z_a``, the rational one first; D218: a challenger passed on a certified
+    lower bound). Every shortcut takes the decision the computed ``Z_a`` and threshold take.
 
     Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
     beaten, ``-1`` when the rule stops; the bounds to pass to the next check (start with

@@ -24,7 +24,8 @@ def step_tas(counts, means, variances, best, t, plug_in, ws, scal):
     of the same empirical best arm; when the best arm changes, from the solution kept for
     it when it was the best arm before the last change (``scal[3:5]``, rows ``W_XS2``,
     ``W_LS2``), else from none. The result does not depend on the warm start beyond
-    rounding (decisions D95, D213)."""
+    rounding (D213: the warm-started oracle iterates on the joint system; D95: its accuracy
+    and cost as ``K`` grows)."""
     K = counts.shape[0]
     if scal[2] != best:
         # the empirical best arm changed: the solution kept for the new one, when it was the

@@ -59,7 +59,9 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
     of ``Z_a`` (rounding is monotone), or is exact where ``Z_a`` is cached: ``a*`` has the
     smallest upper end ``v*``; an arm whose lower end exceeds ``v*`` cannot attain the
     minimum; when every other arm is such, ``a*`` is the challenger, else the exact ``v_a``
-    of the remaining arms decide in index order (decisions D210, D217, D231). The
+    of the remaining arms decide in index order (D210: certified enclosures of ``Z_a``;
+    D217: the rational enclosure tried first; D231: no logarithmic enclosure for an arm
+    that cannot attain the minimum). The
     challenger is the one of every ``Z_a`` computed.
     """
     K = counts.shape[0]
