@@ -84,7 +84,9 @@ def worker(min_samples: int, only: list[str] | None = None, marks: bool = False)
 
     algorithms = {
         **ALGORITHMS,
-        "EV-uniform": Algorithm("EV-uniform", "glr", RULE_UNIFORM, True, "uniform", "EV"),
+        "EV-uniform": Algorithm(
+            "EV-uniform", "glr", rule=RULE_UNIFORM, plug_in=True, family="uniform", wrapper="EV"
+        ),
     }
     instances = {
         5: STANDARD,

@@ -20,9 +20,9 @@ NOT_CHECKABLE = "not checkable"
 VERDICTS = (REPRODUCED, DIFFERS, NOT_CHECKABLE)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Claim:
-    """One checked claim of the paper.
+    """One checked claim of the paper (built with keywords).
 
     Attributes
     ----------

@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import NamedTuple
 
 __all__ = [
@@ -312,6 +312,7 @@ class Algorithm:
 
     name: str
     kernel: str
+    _: KW_ONLY  # the other fields by keyword
     rule: int = -1
     plug_in: bool = False
     family: str = ""
@@ -384,17 +385,27 @@ class Algorithm:
 def _pair(name, rule, desc, constants):
     (c, src), (c_ev, src_ev) = constants
     return (
-        Algorithm(name, "glr", rule, False, name, "adapted", desc + " (adapted costs)", c, src),
+        Algorithm(
+            name,
+            "glr",
+            rule=rule,
+            plug_in=False,
+            family=name,
+            wrapper="adapted",
+            description=desc + " (adapted costs)",
+            constant=c,
+            constant_source=src,
+        ),
         Algorithm(
             f"EV-{name}",
             "glr",
-            rule,
-            True,
-            name,
-            "EV",
-            desc + " (empirical variance)",
-            c_ev,
-            src_ev,
+            rule=rule,
+            plug_in=True,
+            family=name,
+            wrapper="EV",
+            description=desc + " (empirical variance)",
+            constant=c_ev,
+            constant_source=src_ev,
         ),
     )
 
@@ -426,19 +437,43 @@ _ALL = (
         (("T_star", _CONJ), ("T_star_known", _CONJ)),
     ),
     *_pair("FWS", RULE_FWS, "Frank-Wolfe Sampling", (("T_star", _CONJ), ("T_star_known", _CONJ))),
-    Algorithm("FHN2", "fhn", -1, False, "FHN2", "baseline", "Fan-Hong-Nelson procedure 2"),
-    Algorithm("FHN1", "fhn", -1, False, "FHN1", "baseline", "Fan-Hong-Nelson procedure 1"),
-    Algorithm("uniform", "glr", RULE_UNIFORM, False, "uniform", "baseline", "round robin"),
+    Algorithm(
+        "FHN2",
+        "fhn",
+        rule=-1,
+        plug_in=False,
+        family="FHN2",
+        wrapper="baseline",
+        description="Fan-Hong-Nelson procedure 2",
+    ),
+    Algorithm(
+        "FHN1",
+        "fhn",
+        rule=-1,
+        plug_in=False,
+        family="FHN1",
+        wrapper="baseline",
+        description="Fan-Hong-Nelson procedure 1",
+    ),
+    Algorithm(
+        "uniform",
+        "glr",
+        rule=RULE_UNIFORM,
+        plug_in=False,
+        family="uniform",
+        wrapper="baseline",
+        description="round robin",
+    ),
     Algorithm(
         "fixed",
         "glr",
-        RULE_FIXED,
-        False,
-        "fixed",
-        "baseline",
-        "C-tracking of the true w*(mu, sigma^2)",
-        "T_star",
-        "tracking of w*(mu, sigma^2) (no theorem; decision D82)",
+        rule=RULE_FIXED,
+        plug_in=False,
+        family="fixed",
+        wrapper="baseline",
+        description="C-tracking of the true w*(mu, sigma^2)",
+        constant="T_star",
+        constant_source="tracking of w*(mu, sigma^2) (no theorem; decision D82)",
         needs_instance=True,
     ),
 )
@@ -506,6 +541,7 @@ class ThresholdFamily:
     """
 
     name: str
+    _: KW_ONLY  # the other fields by keyword
     code: int = THRESHOLD_CUSTOM
     rules: tuple[str, ...] = ()
     stateful: bool = False
@@ -571,21 +607,26 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
     f.name: f
     for f in (
         ThresholdFamily(
-            "heuristic", HEURISTIC, ("GLR", "EV-GLR"), delta_correct=False, tight=True, t_only=True
+            "heuristic",
+            code=HEURISTIC,
+            rules=("GLR", "EV-GLR"),
+            delta_correct=False,
+            tight=True,
+            t_only=True,
         ),
-        ThresholdFamily("student", STUDENT, ("GLR",), label="Student"),
-        ThresholdFamily("box", BOX, ("GLR",), label="Box"),
-        ThresholdFamily("kl", KL, ("GLR",), stateful=True, tight=True, label="KL"),
-        ThresholdFamily("bob", BOB, ("GLR",), stateful=True, tight=True, label="BoB"),
-        ThresholdFamily("ev-student", EV_STUDENT, ("EV-GLR",), label="EV-Student"),
-        ThresholdFamily("ev-box", EV_BOX, ("EV-GLR",), label="EV-Box"),
-        ThresholdFamily("ev-bob", EV_BOB, ("EV-GLR",), stateful=True, label="EV-BoB"),
+        ThresholdFamily("student", code=STUDENT, rules=("GLR",), label="Student"),
+        ThresholdFamily("box", code=BOX, rules=("GLR",), label="Box"),
+        ThresholdFamily("kl", code=KL, rules=("GLR",), stateful=True, tight=True, label="KL"),
+        ThresholdFamily("bob", code=BOB, rules=("GLR",), stateful=True, tight=True, label="BoB"),
+        ThresholdFamily("ev-student", code=EV_STUDENT, rules=("EV-GLR",), label="EV-Student"),
+        ThresholdFamily("ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box"),
+        ThresholdFamily("ev-bob", code=EV_BOB, rules=("EV-GLR",), stateful=True, label="EV-BoB"),
         # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
         # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.experiments.ev_remedies)
         ThresholdFamily(
             "ev-heuristic-student",
-            EV_HEURISTIC_STUDENT,
-            ("EV-GLR",),
+            code=EV_HEURISTIC_STUDENT,
+            rules=("EV-GLR",),
             delta_correct=False,
             base="heuristic",
             label="EV-heuristic-Student",

@@ -38,12 +38,32 @@ def toy(monkeypatch):
     """A toy rule with both wrappers and a toy threshold family with its EV version,
     registered for one test (the registry's dictionaries are restored afterwards)."""
     for alg in (
-        Algorithm("toy", "glr", RULE_UNIFORM, False, "toy", "adapted", "toy rule"),
-        Algorithm("EV-toy", "glr", RULE_UNIFORM, True, "toy", "EV", "toy rule, EV"),
+        Algorithm(
+            "toy",
+            "glr",
+            rule=RULE_UNIFORM,
+            plug_in=False,
+            family="toy",
+            wrapper="adapted",
+            description="toy rule",
+        ),
+        Algorithm(
+            "EV-toy",
+            "glr",
+            rule=RULE_UNIFORM,
+            plug_in=True,
+            family="toy",
+            wrapper="EV",
+            description="toy rule, EV",
+        ),
     ):
         monkeypatch.setitem(ALGORITHMS, alg.name, alg)
-    monkeypatch.setitem(THRESHOLD_FAMILIES, "tiny", ThresholdFamily("tiny", 90, ("GLR",)))
-    monkeypatch.setitem(THRESHOLD_FAMILIES, "ev-tiny", ThresholdFamily("ev-tiny", 91, ("EV-GLR",)))
+    monkeypatch.setitem(
+        THRESHOLD_FAMILIES, "tiny", ThresholdFamily("tiny", code=90, rules=("GLR",))
+    )
+    monkeypatch.setitem(
+        THRESHOLD_FAMILIES, "ev-tiny", ThresholdFamily("ev-tiny", code=91, rules=("EV-GLR",))
+    )
 
 
 def _rgb(c) -> tuple:

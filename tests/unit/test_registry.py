@@ -171,7 +171,7 @@ def test_bad_registrations_are_refused():
     with pytest.raises(ValueError, match="rule"):
         Algorithm("x", "glr")
     with pytest.raises(ValueError, match="already registered"):
-        register(Algorithm("TaS", "glr", RULE_UNIFORM))
+        register(Algorithm("TaS", "glr", rule=RULE_UNIFORM))
 
 
 @njit
@@ -243,7 +243,7 @@ def test_a_rule_declares_its_workspace():
     with pytest.raises(ValueError, match="workspace"):
         Algorithm("x", "glr", step=sized_step, workspace=(1, -1, 0))
     with pytest.raises(ValueError, match="workspace is declared"):
-        Algorithm("x", "glr", RULE_UNIFORM, workspace=registry.Workspace(1))
+        Algorithm("x", "glr", rule=RULE_UNIFORM, workspace=registry.Workspace(1))
     assert get_algorithm("TaS").workspace == registry.BUILTIN_WORKSPACE
     counts = np.array([2, 3, 4])
     ws, scal = rules.init_workspace(counts, np.zeros(registry.N_PARAMS), (2, 1, 3), False)
@@ -268,7 +268,7 @@ def test_a_rule_declares_its_workspace():
 
 def test_step_kernels_are_checked_at_registration():
     with pytest.raises(ValueError, match="step"):
-        Algorithm("x", "glr", RULE_UNIFORM, step=toy_step)
+        Algorithm("x", "glr", rule=RULE_UNIFORM, step=toy_step)
     with pytest.raises(ValueError, match="step"):
         Algorithm("x", "fhn", step=toy_step)
     with pytest.raises(ValueError, match="module:function"):
@@ -457,7 +457,7 @@ def test_family_kernels_are_checked_at_registration():
     with pytest.raises(ValueError, match="code >= 0"):
         fam("x", rules=("GLR",))
     with pytest.raises(ValueError, match="code left unset"):
-        fam("x", registry.BOX, ("GLR",), kernel=toy_threshold)
+        fam("x", code=registry.BOX, rules=("GLR",), kernel=toy_threshold)
     with pytest.raises(ValueError, match="per-arm state"):
         fam("x", rules=("GLR",), stateful=True, kernel=toy_threshold)
     with pytest.raises(ValueError, match="rules"):

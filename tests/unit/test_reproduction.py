@@ -15,11 +15,11 @@ from baiuv.report.reproduction import decisions, render
 
 
 def test_claim_requires_reason_unless_reproduced():
-    Claim("t", "c", "w", "1", "1", REPRODUCED)
+    Claim(topic="t", claim="c", where="w", paper="1", ours="1", verdict=REPRODUCED)
     with pytest.raises(ValueError, match="reason"):
-        Claim("t", "c", "w", "1", "2", DIFFERS)
+        Claim(topic="t", claim="c", where="w", paper="1", ours="2", verdict=DIFFERS)
     with pytest.raises(ValueError, match="verdict"):
-        Claim("t", "c", "w", "1", "2", "maybe", "x")
+        Claim(topic="t", claim="c", where="w", paper="1", ours="2", verdict="maybe", reason="x")
 
 
 def test_characteristic_claims_on_real_sweeps():
@@ -58,7 +58,19 @@ def test_render_and_decisions():
     md = "# x\n\n## D1: first\ntext\n## D12: second one\n"
     assert decisions(md) == [("D1", "first"), ("D12", "second one")]
     text = render(
-        [Claim("thresholds", "c", "w", "1", "2", NOT_CHECKABLE, "machine")], decisions(md), "cfg"
+        [
+            Claim(
+                topic="thresholds",
+                claim="c",
+                where="w",
+                paper="1",
+                ours="2",
+                verdict=NOT_CHECKABLE,
+                reason="machine",
+            )
+        ],
+        decisions(md),
+        "cfg",
     )
     assert "| c | w | 1 | 2 | not checkable | machine |" in text
     assert "**D12**: second one" in text
@@ -210,9 +222,26 @@ def test_ipopt_claim_both_ways():
 
 
 def test_heading_keeps_delta():
-    text = render([Claim("δ-correctness audit", "c", "w", "1", "1", REPRODUCED)], [], "cfg")
+    text = render(
+        [
+            Claim(
+                topic="δ-correctness audit",
+                claim="c",
+                where="w",
+                paper="1",
+                ours="1",
+                verdict=REPRODUCED,
+            )
+        ],
+        [],
+        "cfg",
+    )
     assert "## δ-correctness audit" in text and "Δ" not in text
-    assert "## Thresholds" in render([Claim("thresholds", "c", "w", "1", "1", REPRODUCED)], [], "c")
+    assert "## Thresholds" in render(
+        [Claim(topic="thresholds", claim="c", where="w", paper="1", ours="1", verdict=REPRODUCED)],
+        [],
+        "c",
+    )
 
 
 def test_figure_1a_is_judged_on_the_figures_range_only():

@@ -105,15 +105,15 @@ def _limit_claim(r) -> Claim:
     )
     v, reason = limit_verdict(r)
     return Claim(
-        "asymptotic regime",
-        f"{cell_name(r.algorithm, r.threshold)} on {r.instance}: "
+        topic="asymptotic regime",
+        claim=f"{cell_name(r.algorithm, r.threshold)} on {r.instance}: "
         f"lim sup E[τ_δ]/ln(1/δ) ≤ {CONSTANT_LABELS[key]}",
-        where,
-        f"lim sup ≤ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule: (a), or (b) with an "
+        where=where,
+        paper=f"lim sup ≤ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule: (a), or (b) with an "
         f"adequate fit (χ²/dof ≤ {FIT_CHI2_MAX:g}) below C(1 + {tol}) (D154)",
-        ours,
-        v,
-        reason,
+        ours=ours,
+        verdict=v,
+        reason=reason,
     )
 
 
@@ -142,14 +142,14 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
         below = adapted[adapted["mean_high"] < adapted["lower_bound"]]
         out.append(
             Claim(
-                "asymptotic regime",
-                "δ-correct algorithms need E[τ_δ] ≥ T*(μ,σ²) ln(1/(2.4δ))",
-                "Lemma lem:lower_bound_sample_complexity",
-                "holds",
-                f"{len(below)} of {len(adapted)} cells (GLR stopping, thresholds "
+                topic="asymptotic regime",
+                claim="δ-correct algorithms need E[τ_δ] ≥ T*(μ,σ²) ln(1/(2.4δ))",
+                where="Lemma lem:lower_bound_sample_complexity",
+                paper="holds",
+                ours=f"{len(below)} of {len(adapted)} cells (GLR stopping, thresholds "
                 f"{', '.join(sorted(set(adapted['threshold'])))}) significantly below the bound",
-                REPRODUCED if below.empty else DIFFERS,
-                ""
+                verdict=REPRODUCED if below.empty else DIFFERS,
+                reason=""
                 if below.empty
                 else "some cells are below the lower bound: "
                 + ", ".join(
@@ -179,16 +179,16 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
             )
         out.append(
             Claim(
-                "asymptotic regime",
-                f"{cell_name(r.algorithm, r.threshold)} on {r.instance}: E[τ_δ]/ln(1/δ) "
+                topic="asymptotic regime",
+                claim=f"{cell_name(r.algorithm, r.threshold)} on {r.instance}: E[τ_δ]/ln(1/δ) "
                 "significantly below T*(μ,σ²), so the EV-GLR rule with an asymptotically "
                 "tight threshold is not δ-correct",
-                "Theorem thm:impossibility_result, App. app:expected_sample_complexity",
-                f"→ {CONSTANT_LABELS[THEORY[r.algorithm][0]]} = {r.theory:.4g} < "
+                where="Theorem thm:impossibility_result, App. app:expected_sample_complexity",
+                paper=f"→ {CONSTANT_LABELS[THEORY[r.algorithm][0]]} = {r.theory:.4g} < "
                 f"T*(μ,σ²) = {r.T_star:.4g}",
-                ratio_txt,
-                verdict,
-                reason,
+                ours=ratio_txt,
+                verdict=verdict,
+                reason=reason,
             )
         )
     return out

@@ -555,17 +555,17 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
             v, reason = NOT_CHECKABLE, f"too few runs to resolve δ/100 = {d / 100:g}"
         out.append(
             Claim(
-                "δ-correctness audit",
-                f'"yields an empirical error which is several order of magnitude lower than δ" '
+                topic="δ-correctness audit",
+                claim=f'"yields an empirical error which is several order of magnitude lower than δ" '
                 f"(heuristic threshold, GLR stopping, n0 = {n0}; beyond the paper: over many "
                 "instances)",
-                "Sec. ssec:experiments",
-                f"pooled 95% Wilson interval below δ/100 = {d / 100:g} (D232)",
-                f"{err} errors in {runs} runs over "
+                where="Sec. ssec:experiments",
+                paper=f"pooled 95% Wilson interval below δ/100 = {d / 100:g} (D232)",
+                ours=f"{err} errors in {runs} runs over "
                 f"{int((glr_cells['n0'] == n0).sum())} cells: {err / runs:.2g} "
                 f"[{_p(lo)}, {_p(hi)}]; flagged cells: {nflag}",
-                v,
-                reason,
+                verdict=v,
+                reason=reason,
             )
         )
     ev = summary[summary["stopping"] == "EV-GLR"]
@@ -589,15 +589,15 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
             )
         out.append(
             Claim(
-                "δ-correctness audit",
-                f"EV-GLR stopping with the heuristic threshold, n0 = {n0}: error below δ",
-                "Sec. ssec:upper_bound_sample_complexity",
-                f"< δ = {d:g}",
-                f"{err} errors in {runs} runs ({nc} cells): {err / runs:.2g} "
+                topic="δ-correctness audit",
+                claim=f"EV-GLR stopping with the heuristic threshold, n0 = {n0}: error below δ",
+                where="Sec. ssec:upper_bound_sample_complexity",
+                paper=f"< δ = {d:g}",
+                ours=f"{err} errors in {runs} runs ({nc} cells): {err / runs:.2g} "
                 f"[{_p(lo)}, {_p(hi)}]; max cell rate {g['max_cell_error_rate'].max():.2g}; "
                 f"flagged cells: {nflag}",
-                v,
-                reason,
+                verdict=v,
+                reason=reason,
             )
         )
     return out

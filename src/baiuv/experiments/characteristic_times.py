@@ -138,13 +138,13 @@ def characteristic_claims(
         ok = round(r.ratio, 3) == paper
         out.append(
             Claim(
-                "characteristic times",
-                f"T*(μ,σ²)/T*_σ²(μ) on the {r.instance} instance",
-                "Sec. Experiments (ssec:experiments)",
-                f"≈{paper}",
-                f"{r.ratio:.6f} (T*={r.T_unknown:.4f}, T*_σ²={r.T_known:.4f}; exact to 1e-12)",
-                verdict(ok),
-                ""
+                topic="characteristic times",
+                claim=f"T*(μ,σ²)/T*_σ²(μ) on the {r.instance} instance",
+                where="Sec. Experiments (ssec:experiments)",
+                paper=f"≈{paper}",
+                ours=f"{r.ratio:.6f} (T*={r.T_unknown:.4f}, T*_σ²={r.T_known:.4f}; exact to 1e-12)",
+                verdict=verdict(ok),
+                reason=""
                 if ok
                 else "our value is the equalised max–min of Theorem thm:equivalent_optimization_problem, "
                 "confirmed by nested bisection, Brent+Newton and a brute-force max–min (decision D1); "
@@ -156,14 +156,14 @@ def characteristic_claims(
     upper = int((sweep["ratio"] > sweep["bound"] * (1 + 1e-9)).sum())
     out.append(
         Claim(
-            "characteristic times",
-            "1 < T*/T*_σ² ≤ d/ln(1+d) over the sweeps",
-            "Lemma lem:complexity_inequalities, Fig. fig:evolution_ratios_characteristic_times",
-            "holds for every instance",
-            f"{len(sweep)} instances; violations: {lower} (lower), {upper} (upper); "
+            topic="characteristic times",
+            claim="1 < T*/T*_σ² ≤ d/ln(1+d) over the sweeps",
+            where="Lemma lem:complexity_inequalities, Fig. fig:evolution_ratios_characteristic_times",
+            paper="holds for every instance",
+            ours=f"{len(sweep)} instances; violations: {lower} (lower), {upper} (upper); "
             f"ratio range [{sweep['ratio'].min():.6g}, {sweep['ratio'].max():.6g}]",
-            verdict(lower == 0 and upper == 0),
-            "" if lower == upper == 0 else "inequality violated on some grid point",
+            verdict=verdict(lower == 0 and upper == 0),
+            reason="" if lower == upper == 0 else "inequality violated on some grid point",
         )
     )
     g = gap_sweep.sort_values("gap")
@@ -171,13 +171,13 @@ def characteristic_claims(
     grows = bool(np.all(np.diff(g["ratio"].to_numpy()[g["gap"].to_numpy() > 1.0]) > 0))
     out.append(
         Claim(
-            "characteristic times",
-            "the ratio grows without bound as the gap grows",
-            "Lemma lem:ratio_characteristic_time_large",
-            "→ ∞",
-            f"increasing for Δ > 1: {grows}; ratio {g['ratio'].iloc[-1]:.4g} at Δ = {g['gap'].iloc[-1]:g}",
-            verdict(grows and g["ratio"].iloc[-1] > 10),
-            "" if grows else "not monotone on the grid",
+            topic="characteristic times",
+            claim="the ratio grows without bound as the gap grows",
+            where="Lemma lem:ratio_characteristic_time_large",
+            paper="→ ∞",
+            ours=f"increasing for Δ > 1: {grows}; ratio {g['ratio'].iloc[-1]:.4g} at Δ = {g['gap'].iloc[-1]:g}",
+            verdict=verdict(grows and g["ratio"].iloc[-1] > 10),
+            reason="" if grows else "not monotone on the grid",
         )
     )
     v = var_sweep.sort_values("r")
@@ -185,14 +185,14 @@ def characteristic_claims(
     slack_large_r = float(v["bound"].iloc[-1] / v["ratio"].iloc[-1])
     out.append(
         Claim(
-            "characteristic times",
-            "the bound d/ln(1+d) is loose when the best arm's variance is much larger (r ≪ 1)",
-            "App. app:sss_exp_characteristic_times",
-            "loose for small r, tight otherwise",
-            f"bound/ratio = {slack_small_r:.3g} at r = {v['r'].iloc[0]:g}, "
+            topic="characteristic times",
+            claim="the bound d/ln(1+d) is loose when the best arm's variance is much larger (r ≪ 1)",
+            where="App. app:sss_exp_characteristic_times",
+            paper="loose for small r, tight otherwise",
+            ours=f"bound/ratio = {slack_small_r:.3g} at r = {v['r'].iloc[0]:g}, "
             f"{slack_large_r:.4g} at r = {v['r'].iloc[-1]:g}",
-            verdict(slack_small_r > 2 and slack_large_r < 1.1),
-            "" if slack_small_r > 2 and slack_large_r < 1.1 else "slack pattern differs",
+            verdict=verdict(slack_small_r > 2 and slack_large_r < 1.1),
+            reason="" if slack_small_r > 2 and slack_large_r < 1.1 else "slack pattern differs",
         )
     )
     # closed form of the equal-variance case (proof of Lemma lem:ratio_characteristic_time_large)
@@ -204,13 +204,13 @@ def characteristic_claims(
             errs.append(abs(t * gap**2 / 2 / (1 + math.sqrt(K - 1)) ** 2 - 1))
     out.append(
         Claim(
-            "characteristic times",
-            "equal variances: T*_σ²(μ)·Δ²/2 = (1+√(K−1))²",
-            "proof of Lemma lem:ratio_characteristic_time_large",
-            "exact",
-            f"max relative error {max(errs):.1e} over K ∈ {{2,5,10}}, Δ ∈ {{0.1,1,10}}",
-            verdict(max(errs) < 1e-9),
-            "" if max(errs) < 1e-9 else "closed form not matched",
+            topic="characteristic times",
+            claim="equal variances: T*_σ²(μ)·Δ²/2 = (1+√(K−1))²",
+            where="proof of Lemma lem:ratio_characteristic_time_large",
+            paper="exact",
+            ours=f"max relative error {max(errs):.1e} over K ∈ {{2,5,10}}, Δ ∈ {{0.1,1,10}}",
+            verdict=verdict(max(errs) < 1e-9),
+            reason="" if max(errs) < 1e-9 else "closed form not matched",
         )
     )
     return out
@@ -231,26 +231,26 @@ def _close_to_one_claims(g: pd.DataFrame, n_gap: int, n_var: int) -> list[Claim]
     first_gap = g[g["ratio"] > 1 + CLOSE_TO_ONE]["gap"]
     return [
         Claim(
-            "characteristic times",
-            '"T⋆(μ, σ²)/T⋆_σ²(μ) is close to one as long as the gap is not too large"',
-            "App. app:sss_exp_characteristic_times, Fig. fig:evolution_ratios_characteristic_times(a)",
-            f"ratio ≤ {1 + CLOSE_TO_ONE:g} for Δ ≤ {MODERATE_GAP:g} (the gaps of the random "
+            topic="characteristic times",
+            claim='"T⋆(μ, σ²)/T⋆_σ²(μ) is close to one as long as the gap is not too large"',
+            where="App. app:sss_exp_characteristic_times, Fig. fig:evolution_ratios_characteristic_times(a)",
+            paper=f"ratio ≤ {1 + CLOSE_TO_ONE:g} for Δ ≤ {MODERATE_GAP:g} (the gaps of the random "
             "instances; band of D170)",
-            f"largest ratio for Δ ≤ {MODERATE_GAP:g}: {worst:.4f}; the ratio first exceeds "
+            ours=f"largest ratio for Δ ≤ {MODERATE_GAP:g}: {worst:.4f}; the ratio first exceeds "
             f"{1 + CLOSE_TO_ONE:g} at Δ = "
             + (f"{float(first_gap.iloc[0]):.3g}" if len(first_gap) else "never on the grid"),
-            verdict(ok),
-            "" if ok else f"ratio {worst:.4f} above {1 + CLOSE_TO_ONE:g} for a moderate gap",
+            verdict=verdict(ok),
+            reason="" if ok else f"ratio {worst:.4f} above {1 + CLOSE_TO_ONE:g} for a moderate gap",
         ),
         Claim(
-            "characteristic times",
-            '"We perform 10000 simulations for varying Δ and r"',
-            "App. app:sss_exp_characteristic_times",
-            "10000 simulations",
-            f"no simulation: T⋆ and T⋆_σ² are computed exactly on {n_gap} values of Δ and "
+            topic="characteristic times",
+            claim='"We perform 10000 simulations for varying Δ and r"',
+            where="App. app:sss_exp_characteristic_times",
+            paper="10000 simulations",
+            ours=f"no simulation: T⋆ and T⋆_σ² are computed exactly on {n_gap} values of Δ and "
             f"{n_var} values of r",
-            NOT_CHECKABLE,
-            "the characteristic times are deterministic functions of (μ, σ²); the paper does "
+            verdict=NOT_CHECKABLE,
+            reason="the characteristic times are deterministic functions of (μ, σ²); the paper does "
             "not say what its 10000 simulations sample",
         ),
     ]

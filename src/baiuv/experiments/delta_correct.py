@@ -346,13 +346,13 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
         v, reason = verdict(True), ""
     out = [
         Claim(
-            "δ-correct stopping",
-            '"This "lazy" stopping rule is still δ-correct"',
-            "Sec. ssec:simulations_stopping_thresholds",
-            f"error rate ≤ δ = {delta:g} (95% Wilson interval below δ)",
-            "lazy variants, errors/runs [95% Wilson]: " + ours,
-            v,
-            reason,
+            topic="δ-correct stopping",
+            claim='"This "lazy" stopping rule is still δ-correct"',
+            where="Sec. ssec:simulations_stopping_thresholds",
+            paper=f"error rate ≤ δ = {delta:g} (95% Wilson interval below δ)",
+            ours="lazy variants, errors/runs [95% Wilson]: " + ours,
+            verdict=v,
+            reason=reason,
         )
     ]
     pr = lazy_paired_ratios(df)
@@ -360,20 +360,20 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
         worst = float(pr["max_ratio"].max())
         out.append(
             Claim(
-                "δ-correct stopping",
-                "cost of the lazy rule: τ_lazy / τ_eager on the same stream (beyond the paper: "
+                topic="δ-correct stopping",
+                claim="cost of the lazy rule: τ_lazy / τ_eager on the same stream (beyond the paper: "
                 "the grid t_k = ⌈n0 K 1.1^k⌉ of decision D70)",
-                "Sec. ssec:simulations_stopping_thresholds (the grid is not in the paper)",
-                "not stated",
-                "mean / largest per-run ratio: "
+                where="Sec. ssec:simulations_stopping_thresholds (the grid is not in the paper)",
+                paper="not stated",
+                ours="mean / largest per-run ratio: "
                 + "; ".join(
                     f"{r.instance}/{r.algorithm}/{r.threshold} {r.mean_ratio:.3f} / "
                     f"{r.max_ratio:.3f} ({r.pairs} pairs)"
                     for r in pr.itertuples()
                 )
                 + f"; largest {worst:.3f}",
-                NOT_CHECKABLE,
-                f"the paper states no cost; measured only: a per-run ratio of {worst:.3f} "
+                verdict=NOT_CHECKABLE,
+                reason=f"the paper states no cost; measured only: a per-run ratio of {worst:.3f} "
                 "exceeds the grid's ratio 1.1, so 1.1 is no bound on a run's cost"
                 if worst > 1.1
                 else "the paper states no cost; measured only",

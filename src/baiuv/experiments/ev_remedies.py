@@ -489,14 +489,14 @@ def ev_claims(
         inside = bool(r.model_inside)
         out.append(
             Claim(
-                TOPIC,
-                f"{r.group}: the plug-in-variance model predicts the rate of "
+                topic=TOPIC,
+                claim=f"{r.group}: the plug-in-variance model predicts the rate of "
                 f"{r.event} (heuristic, n0 = 2)",
-                "Sec. ssec:GLR_stopping_rule (EV-GLR statistic), Gaussian χ² variances",
-                f"model {r.model:.3g}",
-                f"{r.count}/{r.runs} = {r.rate:.3g} [{r.wilson_low:.3g}, {r.wilson_high:.3g}]",
-                REPRODUCED if inside else DIFFERS,
-                "" if inside else "the model lies outside the measured Wilson interval",
+                where="Sec. ssec:GLR_stopping_rule (EV-GLR statistic), Gaussian χ² variances",
+                paper=f"model {r.model:.3g}",
+                ours=f"{r.count}/{r.runs} = {r.rate:.3g} [{r.wilson_low:.3g}, {r.wilson_high:.3g}]",
+                verdict=REPRODUCED if inside else DIFFERS,
+                reason="" if inside else "the model lies outside the measured Wilson interval",
             )
         )
     for alg, c in cells.groupby("algorithm", sort=False):
@@ -509,28 +509,28 @@ def ev_claims(
         if ok.empty:
             out.append(
                 Claim(
-                    TOPIC,
-                    f"{alg}: a remedy is resolved below δ on every instance group",
-                    "δ-resolving audit; this experiment",
-                    f"error < δ = {d:g}",
-                    f"paper's configuration: {base_txt}; no remedy resolved everywhere",
-                    NOT_CHECKABLE,
-                    "too few runs, or every remedy errs above δ somewhere",
+                    topic=TOPIC,
+                    claim=f"{alg}: a remedy is resolved below δ on every instance group",
+                    where="δ-resolving audit; this experiment",
+                    paper=f"error < δ = {d:g}",
+                    ours=f"paper's configuration: {base_txt}; no remedy resolved everywhere",
+                    verdict=NOT_CHECKABLE,
+                    reason="too few runs, or every remedy errs above δ somewhere",
                 )
             )
             continue
         b = ok.iloc[0]
         out.append(
             Claim(
-                TOPIC,
-                f"{alg}: cheapest remedy resolved below δ on every instance group",
-                "δ-resolving audit; this experiment",
-                f"error < δ = {d:g}",
-                f"{b['remedy']}: max error {b['max_error_rate']:.2g} (Wilson upper ≤ "
+                topic=TOPIC,
+                claim=f"{alg}: cheapest remedy resolved below δ on every instance group",
+                where="δ-resolving audit; this experiment",
+                paper=f"error < δ = {d:g}",
+                ours=f"{b['remedy']}: max error {b['max_error_rate']:.2g} (Wilson upper ≤ "
                 f"{b['max_wilson_high']:.2g}), mean τ {b['cost_vs_paper']:.2f}× the paper's "
                 f"configuration, {b['cost_vs_lb']:.2f}× T* ln(1/δ); paper's configuration: "
                 f"{base_txt}",
-                REPRODUCED,
+                verdict=REPRODUCED,
             )
         )
     rank = cheapest_resolved(cells, instances)
@@ -538,26 +538,26 @@ def ev_claims(
     if ok.empty:
         out.append(
             Claim(
-                TOPIC,
-                "a remedy is resolved below δ for every EV rule and instance group",
-                "this experiment",
-                f"error < δ = {d:g}",
-                "none",
-                NOT_CHECKABLE,
-                "too few runs, or every remedy errs above δ somewhere",
+                topic=TOPIC,
+                claim="a remedy is resolved below δ for every EV rule and instance group",
+                where="this experiment",
+                paper=f"error < δ = {d:g}",
+                ours="none",
+                verdict=NOT_CHECKABLE,
+                reason="too few runs, or every remedy errs above δ somewhere",
             )
         )
     else:
         b = ok.iloc[0]
         out.append(
             Claim(
-                TOPIC,
-                "cheapest remedy resolved below δ for every EV rule and instance group",
-                "this experiment",
-                f"error < δ = {d:g}",
-                f"{b['remedy']}: mean τ {b['cost_vs_paper']:.2f}× the paper's configuration, "
+                topic=TOPIC,
+                claim="cheapest remedy resolved below δ for every EV rule and instance group",
+                where="this experiment",
+                paper=f"error < δ = {d:g}",
+                ours=f"{b['remedy']}: mean τ {b['cost_vs_paper']:.2f}× the paper's configuration, "
                 f"{b['cost_vs_lb']:.2f}× T* ln(1/δ) ({b['cells']} cells)",
-                REPRODUCED,
+                verdict=REPRODUCED,
             )
         )
     if instances is not None:
@@ -565,20 +565,20 @@ def ev_claims(
         what = "cheapest remedy resolved below δ on every cell and every instance checked"
         if rec is None:
             out.append(
-                Claim(TOPIC, what, "this experiment", f"error < δ = {d:g}", "none",
-                      NOT_CHECKABLE, "too few runs, or every remedy errs above δ somewhere")
+                Claim(topic=TOPIC, claim=what, where="this experiment", paper=f"error < δ = {d:g}", ours="none",
+                      verdict=NOT_CHECKABLE, reason="too few runs, or every remedy errs above δ somewhere")
             )  # fmt: skip
         else:
             out.append(
                 Claim(
-                    TOPIC,
-                    what,
-                    "this experiment",
-                    f"error < δ = {d:g}",
-                    f"{rec['remedy']}: mean τ {rec['cost_vs_paper']:.2f}× the paper's "
+                    topic=TOPIC,
+                    claim=what,
+                    where="this experiment",
+                    paper=f"error < δ = {d:g}",
+                    ours=f"{rec['remedy']}: mean τ {rec['cost_vs_paper']:.2f}× the paper's "
                     f"configuration, {rec['cost_vs_lb']:.2f}× T* ln(1/δ); "
                     f"{rec['instances_checked']} instances, worst {rec['worst_instance']}",
-                    REPRODUCED,
+                    verdict=REPRODUCED,
                 )
             )
     return out

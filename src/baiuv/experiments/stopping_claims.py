@@ -165,13 +165,15 @@ def _size_claim(times: pd.DataFrame) -> Claim:
     ours = ", ".join(f"{e} {int(n)}" for e, n in runs.items())
     ok = all(runs.get(e) == n for e, n in PAPER_SIZES.items())
     return Claim(
-        "experiments",
-        '"We assess the performance on 1000 random instances […] We average over 5000 runs"',
-        "Sec. ssec:experiments",
-        "random 1000 instances (1 run each), standard 5000, easy 5000",
-        f"runs per algorithm: {ours}",
-        verdict(ok) if ok else NOT_CHECKABLE,
-        "" if ok else "this run is smaller than the paper's (config/paper.yaml has its sizes)",
+        topic="experiments",
+        claim='"We assess the performance on 1000 random instances […] We average over 5000 runs"',
+        where="Sec. ssec:experiments",
+        paper="random 1000 instances (1 run each), standard 5000, easy 5000",
+        ours=f"runs per algorithm: {ours}",
+        verdict=verdict(ok) if ok else NOT_CHECKABLE,
+        reason=""
+        if ok
+        else "this run is smaller than the paper's (config/paper.yaml has its sizes)",
     )
 
 
@@ -215,15 +217,15 @@ def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
             v, reason = "reproduced", ""
         out.append(
             Claim(
-                "experiments",
-                f'"yields an empirical error which is several order of magnitude lower than δ" '
+                topic="experiments",
+                claim=f'"yields an empirical error which is several order of magnitude lower than δ" '
                 f"({exp})",
-                "Sec. ssec:experiments",
-                f"every rule's error ≪ δ = {delta:g} (read as: 95% Wilson interval below "
+                where="Sec. ssec:experiments",
+                paper=f"every rule's error ≪ δ = {delta:g} (read as: 95% Wilson interval below "
                 f"δ/{ORDERS_FACTOR:g}, D232)",
-                ours,
-                v,
-                reason,
+                ours=ours,
+                verdict=v,
+                reason=reason,
             )
         )
     return out
@@ -253,14 +255,14 @@ def _comparable_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, pairs) 
                     "a tail of long runs, not the typical run"
                 )
     return Claim(
-        "experiments",
-        '"algorithms obtained by plugging in the empirical variance yield similar result as '
+        topic="experiments",
+        claim='"algorithms obtained by plugging in the empirical variance yield similar result as '
         f'the ones using the adapted transportation cost" ({exp})',
-        WHERE,
-        f"similar (EV/adapted in [{lo:g}, {hi:g}], D170)",
-        text,
-        verdict(not bad),
-        "; ".join(reasons),
+        where=WHERE,
+        paper=f"similar (EV/adapted in [{lo:g}, {hi:g}], D170)",
+        ours=text,
+        verdict=verdict(not bad),
+        reason="; ".join(reasons),
     )
 
 
@@ -291,13 +293,13 @@ def _easy_claim(sub: pd.DataFrame, errors: pd.DataFrame, pairs) -> Claim:
             + ("(significantly slower)" if resolved else "(within 2 s.e. of 1: not resolved)")
         )
     return Claim(
-        "experiments",
-        '"[…] and slightly better performance on the easy instance"',
-        WHERE,
-        "EV < adapted (every ratio of means < 1)",
-        text,
-        verdict(not worse),
-        ("EV not faster: " + "; ".join(reasons)) if reasons else "",
+        topic="experiments",
+        claim='"[…] and slightly better performance on the easy instance"',
+        where=WHERE,
+        paper="EV < adapted (every ratio of means < 1)",
+        ours=text,
+        verdict=verdict(not worse),
+        reason=("EV not faster: " + "; ".join(reasons)) if reasons else "",
     )
 
 
@@ -312,14 +314,14 @@ def _uniform_claim(sub: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
             f"{a} {sub.loc[a, 'mean']:.1f} ± {sub.loc[a, 'se']:.1f} ({_tail(sub, a)})" for a in miss
         )
     return Claim(
-        "experiments",
-        f'"those wrapped BAI algorithms outperforms uniform sampling" ({exp})',
-        WHERE,
-        "every wrapped mean + 2 s.e. < uniform's mean",
-        f"{len(beat)}/{len(algs)} below uniform by > 2 s.e. (uniform "
+        topic="experiments",
+        claim=f'"those wrapped BAI algorithms outperforms uniform sampling" ({exp})',
+        where=WHERE,
+        paper="every wrapped mean + 2 s.e. < uniform's mean",
+        ours=f"{len(beat)}/{len(algs)} below uniform by > 2 s.e. (uniform "
         f"{sub.loc['uniform', 'mean']:.1f})",
-        verdict(not miss),
-        reason,
+        verdict=verdict(not miss),
+        reason=reason,
     )
 
 
@@ -359,13 +361,13 @@ def _fixed_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, algs: list[s
                 "(D43) explore more than tracking"
             )
     return Claim(
-        "experiments",
-        f"\"are on par with 'fixed' sampling\" ({exp})",
-        WHERE,
-        f"≈ fixed (mean τ / mean τ(fixed) in [{lo:.2f}, {hi:.2f}], D170)",
-        "mean τ / mean τ(fixed): " + ", ".join(f"{a} {r:.3f}" for a, r in rel.items()),
-        verdict(not fast and not slow),
-        "; ".join(reasons),
+        topic="experiments",
+        claim=f"\"are on par with 'fixed' sampling\" ({exp})",
+        where=WHERE,
+        paper=f"≈ fixed (mean τ / mean τ(fixed) in [{lo:.2f}, {hi:.2f}], D170)",
+        ours="mean τ / mean τ(fixed): " + ", ".join(f"{a} {r:.3f}" for a, r in rel.items()),
+        verdict=verdict(not fast and not slow),
+        reason="; ".join(reasons),
     )
 
 
@@ -378,13 +380,13 @@ def _fhn_claim(sub: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
         worst = max(means)
         ok = fhn > worst
         return Claim(
-            "experiments",
-            '"but it wastes precious samples on easy instances" (FHN2, easy)',
-            WHERE,
-            "FHN2 above every wrapped algorithm",
-            f"FHN2 {fhn:.1f} vs worst wrapped {worst:.1f} ({fhn / worst:.2f}×)",
-            verdict(ok),
-            ""
+            topic="experiments",
+            claim='"but it wastes precious samples on easy instances" (FHN2, easy)',
+            where=WHERE,
+            paper="FHN2 above every wrapped algorithm",
+            ours=f"FHN2 {fhn:.1f} vs worst wrapped {worst:.1f} ({fhn / worst:.2f}×)",
+            verdict=verdict(ok),
+            reason=""
             if ok
             else "FHN2 not above every wrapped algorithm: its initial phase of "
             "max(2, ⌈10 ln(1/δ)⌉) samples per arm (D45) is shorter than their runs",
@@ -392,14 +394,14 @@ def _fhn_claim(sub: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
     lo, hi = band("comparable")
     ok = in_band(ratio, "comparable")
     return Claim(
-        "experiments",
-        f'"FHN2 has similar performance to the wrapped BAI algorithms" ({exp})',
-        WHERE,
-        f"FHN2 / median of the wrapped means in [{lo:g}, {hi:g}] (D170)",
-        f"FHN2 {fhn:.1f}, median of the wrapped means {med:.1f}: ratio {ratio:.3f}; "
+        topic="experiments",
+        claim=f'"FHN2 has similar performance to the wrapped BAI algorithms" ({exp})',
+        where=WHERE,
+        paper=f"FHN2 / median of the wrapped means in [{lo:g}, {hi:g}] (D170)",
+        ours=f"FHN2 {fhn:.1f}, median of the wrapped means {med:.1f}: ratio {ratio:.3f}; "
         f"wrapped range [{means[0]:.1f}, {means[-1]:.1f}]",
-        verdict(ok),
-        "" if ok else f"FHN2's mean is {ratio:.3f}× the wrapped algorithms' median",
+        verdict=verdict(ok),
+        reason="" if ok else f"FHN2's mean is {ratio:.3f}× the wrapped algorithms' median",
     )
 
 
@@ -421,29 +423,29 @@ def _lower_bound_claim(sub: pd.DataFrame, exp: str, delta: float) -> Claim:
             "lem:lower_bound_sample_complexity does not bind these rules"
         )
     return Claim(
-        "experiments",
-        f"mean stopping time above the lower bound T⋆(μ, σ²) ln(1/(2.4δ)) ({exp}; beyond the "
+        topic="experiments",
+        claim=f"mean stopping time above the lower bound T⋆(μ, σ²) ln(1/(2.4δ)) ({exp}; beyond the "
         "paper: the Lemma binds δ-correct algorithms)",
-        "Lemma lem:lower_bound_sample_complexity",
-        "mean τ / bound ≥ 1 (mean + 2 s.e. below the bound counts as below)",
-        "mean τ / bound: "
+        where="Lemma lem:lower_bound_sample_complexity",
+        paper="mean τ / bound ≥ 1 (mean + 2 s.e. below the bound counts as below)",
+        ours="mean τ / bound: "
         + ", ".join(f"{a} {sub.loc[a, 'ratio_to_bound']:.3f}" for a in sub.index),
-        verdict(not below),
-        reason,
+        verdict=verdict(not below),
+        reason=reason,
     )
 
 
 def _reference_line_claim(times: pd.DataFrame, delta: float) -> Claim:
     factor = math.log(1.0 / (LEMMA2_CONSTANT * delta)) / math.log(1.0 / delta)
     return Claim(
-        "experiments",
-        'Figure 2\'s line, captioned "Lower bound is T⋆(μ) log(1/δ)"',
-        "Fig. fig:random_instances_heuristic_threshold (caption)",
-        "T⋆(μ) log(1/δ), called the lower bound",
-        f"our figure draws T⋆(μ, σ²) ln(1/δ) as a reference line and Lemma 2's bound "
+        topic="experiments",
+        claim='Figure 2\'s line, captioned "Lower bound is T⋆(μ) log(1/δ)"',
+        where="Fig. fig:random_instances_heuristic_threshold (caption)",
+        paper="T⋆(μ) log(1/δ), called the lower bound",
+        ours=f"our figure draws T⋆(μ, σ²) ln(1/δ) as a reference line and Lemma 2's bound "
         f"T⋆(μ, σ²) ln(1/(2.4δ)) = {factor:.3f} × that line at δ = {delta:g}",
-        NOT_CHECKABLE,
-        "a caption, not a measurement: the drawn line is not Lemma "
+        verdict=NOT_CHECKABLE,
+        reason="a caption, not a measurement: the drawn line is not Lemma "
         "lem:lower_bound_sample_complexity's bound (which has ln(1/(2.4δ))), so a box below "
         "the line does not contradict the Lemma",
     )

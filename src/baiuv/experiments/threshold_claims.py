@@ -79,16 +79,16 @@ def _slope_claims(curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None) -
             reason += "the slope ordering of the figure is not that of the paper"
     return [
         Claim(
-            "thresholds",
-            f"slopes in ln(1/δ) at t = {t_fixed}: KL best, Box and Student worse, "
+            topic="thresholds",
+            claim=f"slopes in ln(1/δ) at t = {t_fixed}: KL best, Box and Student worse, "
             "BoB with KL's dependency",
-            "Fig. fig:stopping_thresholds_evolutions_glrt(a), Sec. ssec:simulations_stopping_thresholds",
-            "KL < Box, Student; BoB ≈ KL",
-            f"slopes fitted over the 5 largest ln(1/δ) of the figure's range "
+            where="Fig. fig:stopping_thresholds_evolutions_glrt(a), Sec. ssec:simulations_stopping_thresholds",
+            paper="KL < Box, Student; BoB ≈ KL",
+            ours=f"slopes fitted over the 5 largest ln(1/δ) of the figure's range "
             f"[{FIGURE_RANGE[0]:g}, {FIGURE_RANGE[1]:g}] (up to {xmax:g}, D233): {fmt}; checks: "
             + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
-            verdict(not failed),
-            reason,
+            verdict=verdict(not failed),
+            reason=reason,
         )
     ]
 
@@ -138,13 +138,13 @@ def bob_slope_claim(summary: pd.DataFrame, *, tol: float) -> Claim:
             + " (the Box part of BoB is still the smaller one there, decision D171)"
         )
     return Claim(
-        "thresholds",
-        "BoB inherits KL's ln(1/δ) dependency (BoB ≤ min(Box(δ/2), KL(δ/2)))",
-        "App. app:ss_asymptotically_tight_thresholds, Fig. fig:stopping_thresholds_evolutions_glrt(a)",
-        "BoB ≤ min(Box(δ/2), KL(δ/2)); slope → KL's",
-        ours,
-        verdict(ok),
-        "; ".join(reasons),
+        topic="thresholds",
+        claim="BoB inherits KL's ln(1/δ) dependency (BoB ≤ min(Box(δ/2), KL(δ/2)))",
+        where="App. app:ss_asymptotically_tight_thresholds, Fig. fig:stopping_thresholds_evolutions_glrt(a)",
+        paper="BoB ≤ min(Box(δ/2), KL(δ/2)); slope → KL's",
+        ours=ours,
+        verdict=verdict(ok),
+        reason="; ".join(reasons),
     )
 
 
@@ -197,18 +197,18 @@ def _ev_claims(curves_delta: pd.DataFrame, curves_time: pd.DataFrame) -> list[Cl
         failed = [k for k, ok in parts.items() if not ok]
         out.append(
             Claim(
-                "thresholds",
-                '"the box threshold […] comes at a worse dependency in ln(1/δ) (higher slope). '
+                topic="thresholds",
+                claim='"the box threshold […] comes at a worse dependency in ln(1/δ) (higher slope). '
                 "The BoB threshold […] has […] the same dependency in ln(1/δ) as the Student "
                 'threshold"',
-                "App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_evglrt(a)",
-                "slope EV-Box > EV-Student ≈ EV-BoB",
-                f"slopes over the 5 largest ln(1/δ) ≤ {FIGURE_RANGE[1]:g}: "
+                where="App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_evglrt(a)",
+                paper="slope EV-Box > EV-Student ≈ EV-BoB",
+                ours=f"slopes over the 5 largest ln(1/δ) ≤ {FIGURE_RANGE[1]:g}: "
                 + ", ".join(f"{k} {sl[k]:.3g}" for k in names)
                 + "; checks: "
                 + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
-                verdict(not failed),
-                "" if not failed else "fails: " + "; ".join(failed),
+                verdict=verdict(not failed),
+                reason="" if not failed else "fails: " + "; ".join(failed),
             )
         )
     mt = _mean_curve(curves_time)
@@ -226,18 +226,18 @@ def _ev_claims(curves_delta: pd.DataFrame, curves_time: pd.DataFrame) -> list[Cl
         failed = [k for k, ok in parts.items() if not ok]
         out.append(
             Claim(
-                "thresholds",
-                '"The Student threshold […] has poor performance in t. […] the box threshold '
+                topic="thresholds",
+                claim='"The Student threshold […] has poor performance in t. […] the box threshold '
                 "[…] yields better performance in t […] The BoB threshold […] has the good "
                 'performance in t of the box threshold"',
-                "App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_evglrt(b)",
-                "EV-Student > EV-Box ≈ EV-BoB at large t",
-                f"at t = {tmax:g}: "
+                where="App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_evglrt(b)",
+                paper="EV-Student > EV-Box ≈ EV-BoB at large t",
+                ours=f"at t = {tmax:g}: "
                 + ", ".join(f"{k} {at[k]:.4g}" for k in names)
                 + "; checks: "
                 + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
-                verdict(not failed),
-                "" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
+                verdict=verdict(not failed),
+                reason="" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
             )
         )
     return out
@@ -271,17 +271,17 @@ def threshold_claims(
         failed = [k for k, ok in parts.items() if not ok]
         out.append(
             Claim(
-                "thresholds",
-                "at δ = 0.01 and large t: KL above Box (large constant), Student worst in t, "
+                topic="thresholds",
+                claim="at δ = 0.01 and large t: KL above Box (large constant), Student worst in t, "
                 "BoB close to Box",
-                "Fig. fig:stopping_thresholds_evolutions_glrt(b)",
-                "Student > KL > Box ≈ BoB",
-                f"at t = {tmax:g}: "
+                where="Fig. fig:stopping_thresholds_evolutions_glrt(b)",
+                paper="Student > KL > Box ≈ BoB",
+                ours=f"at t = {tmax:g}: "
                 + ", ".join(f"{k} {at[k]:.4g}" for k in ("student", "kl", "box", "bob"))
                 + "; checks: "
                 + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
-                verdict(not failed),
-                "" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
+                verdict=verdict(not failed),
+                reason="" if not failed else "fails: " + "; ".join(failed) + " (decision D170)",
             )
         )
     res = []
@@ -301,13 +301,13 @@ def threshold_claims(
         ok = all(k == n for _, k, n in res)
         out.append(
             Claim(
-                "thresholds",
-                "EV-GLR thresholds lie above their GLR counterparts",
-                "App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_glrt_evglrt",
-                "always above",
-                "; ".join(f"{e}: {k}/{n} grid points above" for e, k, n in res),
-                verdict(ok),
-                ""
+                topic="thresholds",
+                claim="EV-GLR thresholds lie above their GLR counterparts",
+                where="App. app:sss_exp_thresholds, Fig. fig:stopping_thresholds_evolutions_glrt_evglrt",
+                paper="always above",
+                ours="; ".join(f"{e}: {k}/{n} grid points above" for e, k, n in res),
+                verdict=verdict(ok),
+                reason=""
                 if ok
                 else "below at some grid points: "
                 + ", ".join(f"{e} ({n - k})" for e, k, n in res if k < n),
@@ -321,13 +321,13 @@ def threshold_claims(
         n = int(box.loc[match[0], "first_finite_count"])
         out.append(
             Claim(
-                "thresholds",
-                f"Box initial time at δ = {d:g} (samples per arm)",
-                "Sec. ssec:simple_ideas, after eq. def_initial_time_box_thresholds",
-                f"{paper}",
-                f"{n}",
-                verdict(n == paper),
-                "" if n == paper else _box_reason(box),
+                topic="thresholds",
+                claim=f"Box initial time at δ = {d:g} (samples per arm)",
+                where="Sec. ssec:simple_ideas, after eq. def_initial_time_box_thresholds",
+                paper=f"{paper}",
+                ours=f"{n}",
+                verdict=verdict(n == paper),
+                reason="" if n == paper else _box_reason(box),
             )
         )
     m = initial[initial.family == "kl"]
@@ -337,18 +337,18 @@ def threshold_claims(
         ok = all(v == 2 for v in after.values())
         out.append(
             Claim(
-                "thresholds",
-                "KL monotonicity condition (eq. def_initial_time_monotonicity) satisfied after "
+                topic="thresholds",
+                claim="KL monotonicity condition (eq. def_initial_time_monotonicity) satisfied after "
                 "2 samples per arm",
-                "Sec. ssec:beyond_box",
-                "2",
-                "satisfied after "
+                where="Sec. ssec:beyond_box",
+                paper="2",
+                ours="satisfied after "
                 + ", ".join(f"{v} (δ = {d:g})" for d, v in after.items())
                 + " samples; the KL family's whole initial count, dominated by its Box "
                 "condition at δ/3 (D16, D21): "
                 + ", ".join(f"{int(r.statement_count)} (δ = {r.delta:g})" for r in m.itertuples()),
-                verdict(ok),
-                ""
+                verdict=verdict(ok),
+                reason=""
                 if ok
                 else "t^m as written in eq. def_initial_time_monotonicity needs more samples",
             )
@@ -357,14 +357,14 @@ def threshold_claims(
     # where they are, without a number (decision D131).
     out.append(
         Claim(
-            "thresholds",
-            "cost of one BoB evaluation / one KL, Box, Student evaluation",
-            "Sec. ssec:simulations_stopping_thresholds",
-            " / ".join(f"≈{PAPER_COST[f]}" for f in ("kl", "box", "student")),
-            "machine-dependent: results/timings/threshold_costs.md (names the machine; "
+            topic="thresholds",
+            claim="cost of one BoB evaluation / one KL, Box, Student evaluation",
+            where="Sec. ssec:simulations_stopping_thresholds",
+            paper=" / ".join(f"≈{PAPER_COST[f]}" for f in ("kl", "box", "student")),
+            ours="machine-dependent: results/timings/threshold_costs.md (names the machine; "
             "published with the tables as timings/threshold_costs.md)",
-            NOT_CHECKABLE,
-            "timings depend on the machine, the language (Julia/JuMP in the paper) and the "
+            verdict=NOT_CHECKABLE,
+            reason="timings depend on the machine, the language (Julia/JuMP in the paper) and the "
             "solver interface; the exact BoB solver removes the gap (benchmarks/bench_bob.py)",
         )
     )
@@ -406,15 +406,15 @@ def ipopt_claim(agreement: pd.DataFrame) -> Claim:
     if fail:
         reasons.append(f"Ipopt failed on {fail} programs")
     return Claim(
-        "thresholds",
-        "Ipopt solves the BoB and EV-BoB programs (concave objective, convex constraints)",
-        "App. app:ss_Kinf_thresholds, Sec. ssec:simulations_stopping_thresholds",
-        "Ipopt's answer is the optimum",
-        f"{n} programs of the figure grids ({streams} data stream(s)) by {backend}: max "
+        topic="thresholds",
+        claim="Ipopt solves the BoB and EV-BoB programs (concave objective, convex constraints)",
+        where="App. app:ss_Kinf_thresholds, Sec. ssec:simulations_stopping_thresholds",
+        paper="Ipopt's answer is the optimum",
+        ours=f"{n} programs of the figure grids ({streams} data stream(s)) by {backend}: max "
         f"|exact − Ipopt|/exact {worst:.2g}; below the maximum by > 1e-6: {loc}, still below "
         f"after tighter re-solves: {confirmed}; failures {fail}",
-        verdict(ok),
-        "; ".join(reasons),
+        verdict=verdict(ok),
+        reason="; ".join(reasons),
     )
 
 
