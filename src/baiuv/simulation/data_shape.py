@@ -45,8 +45,9 @@ def value_problem(x: float) -> str | None:
         )
     if abs(x) > MAX_ABS_VALUE:
         return (
-            f"value {x!r} is too large: |value| must be at most {MAX_ABS_VALUE:g}, so that "
-            "the sums of squares of the statistics cannot overflow (rescale the data)"
+            f"value {x!r} is too large: |value| must be at most {MAX_ABS_VALUE:g}, beyond "
+            "which the statistics (sums of squares, the KL/BoB state) could overflow; "
+            "rescale the data"
         )
     return None
 

@@ -425,7 +425,8 @@ class BestArmIdentifier:
             Arm index in ``[0, n_arms)``; with ``strict=True`` it must be the pending
             request (:meth:`next_arm`).
         value : float
-            Finite real observation.
+            Finite real observation, ``|value| <= 1e50`` (:data:`MAX_ABS_VALUE`, decision
+            D261).
 
         Returns
         -------
@@ -507,7 +508,8 @@ class BestArmIdentifier:
         arms : array_like of int, shape (n,)
             Arm indices in ``[0, n_arms)`` (an integer dtype).
         values : array_like of float, shape (n,)
-            Finite real observations (an integer or floating dtype).
+            Finite real observations of magnitude at most :data:`MAX_ABS_VALUE` (an
+            integer or floating dtype).
 
         Returns
         -------
@@ -518,8 +520,9 @@ class BestArmIdentifier:
         Raises
         ------
         ValueError
-            Wrong shapes or dtypes, a value that is not finite or an arm outside
-            ``[0, n_arms)``, naming the first such position; :class:`IdentifierError` after
+            Wrong shapes or dtypes, a value that is not finite or beyond
+            :data:`MAX_ABS_VALUE`, or an arm outside ``[0, n_arms)``, naming the first such
+            position; :class:`IdentifierError` after
             the stop, or with ``strict=True`` for more than one row or a row that is not
             the pending request (as :meth:`observe` would). Nothing changes then.
         """
