@@ -4,8 +4,9 @@ Two sources of observations (decision D74):
 
 * ``baiuv identify data.csv`` (or ``-`` for stdin): *replay* of observations the user
   already collected, one ``arm,value`` row each (header optional; ``arm`` is a 0-based
-  index or, with ``--arms A,B,...``, a label). Rows are read in blocks (about 65 000 rows,
-  compiled parser :func:`baiuv.simulation.replay.parse_rows`) and fed in order to a
+  index or, with ``--arms A,B,...``, a label, never both: D263). Rows are read in blocks
+  (about 65 000 rows, compiled parser :func:`baiuv.simulation.replay.parse_rows`) and fed
+  in order to a
   :class:`~baiuv.BestArmIdentifier` created with ``strict=False`` (the data decide which
   arm was observed, not the sampling rule) by
   :meth:`~baiuv.BestArmIdentifier.observe_many`: the stopping rule is evaluated after
@@ -25,14 +26,16 @@ Progress goes to stderr (replay: rows read and rate about once a second when std
 terminal; ``--progress-every N``: the identifier's state every ``N`` samples), the final
 summary (recommended arm, samples per arm, per-arm
 mean/variance, GLR statistic vs threshold of each challenger, stop reason) to stdout
-(``--json`` for a machine-readable summary). Exit status 2 on invalid input.
+(``--json`` for a machine-readable summary: numbers or ``null``). Exit status (decision
+D262): 0 when the stopping rule fired, 3 when the data ran out or the budget was reached
+first, 2 on invalid input; malformed rows after the stopping row are reported, not fatal.
+``baiuv warmup`` compiles the kernels ahead of the first call.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import json
 import math
 import sys
 import time
@@ -41,9 +44,15 @@ from typing import TextIO
 
 import numpy as np
 
+from baiuv.cli_output import json_summary, text_summary, write
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
 from baiuv.simulation.ev_advice import plain_warnings
-from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
+from baiuv.simulation.identify import (
+    MAX_ABS_VALUE,
+    SAMPLING_RULES,
+    BestArmIdentifier,
+    value_problem,
+)
 
 NAMED = {"standard": STANDARD, "easy": EASY}
 
@@ -68,7 +77,10 @@ first, the output names the arm to observe next: collect it, append it, run agai
 Or try it on a simulated problem: --simulate standard, --simulate easy, or your own
 Gaussian arms as --simulate "means;variances", e.g. --simulate "1,0.5;1,2".
 
-Progress goes to stderr, the result to stdout. Exit status 2 on invalid input.
+Progress goes to stderr, the result to stdout. Exit status: 0 the best arm was
+identified (the stopping rule fired); 3 not identified: the data ran out, or the
+--max-samples budget was reached, first (the summary is printed); 2 invalid input.
+Malformed rows after the stopping row are reported on stderr and do not change the result.
 
 examples:
   baiuv identify visits.csv --arms control,treatment --delta 0.05
@@ -77,8 +89,30 @@ examples:
 """
 
 
+#: Exit statuses of ``baiuv identify`` (decision D262): the stopping rule fired; invalid
+#: input (nothing identified); the data ran out or the --max-samples budget was reached
+#: before the stopping rule fired (the summary is printed).
+EXIT_IDENTIFIED = 0
+EXIT_BAD_INPUT = 2
+EXIT_UNDECIDED = 3
+
+
 class InputError(ValueError):
     """Invalid command line input (reported with exit status 2)."""
+
+
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _csv_problem(exc: csv.Error, lineno: int) -> InputError:
+    """A CSV reader's error in the user's terms."""
+    if "field larger than field limit" in str(exc):
+        return InputError(
+            f"line {lineno}: a field is longer than {csv.field_size_limit():,} characters; "
+            "each row must be a short 'arm,value' pair (is this the right file?)"
+        )
+    return InputError(f"line {lineno}: not a readable 'arm,value' row ({exc})")
 
 
 def _decoded_lines(stream, first: int = 1) -> Iterator[str]:
@@ -86,6 +120,11 @@ def _decoded_lines(stream, first: int = 1) -> Iterator[str]:
     byte-order mark on line 1 is dropped) and a line that is not valid UTF-8 raises
     :class:`InputError` naming it."""
     for lineno, line in enumerate(stream, start=first):
+        if lineno == 1 and isinstance(line, bytes) and line.startswith(GZIP_MAGIC):
+            raise InputError(
+                "line 1: the input is gzip-compressed: decompress it first, e.g. "
+                "'gunzip -c FILE.gz | baiuv identify - --n-arms K'"
+            )
         if isinstance(line, bytes):
             try:
                 line = line.decode("utf-8-sig" if lineno == 1 else "utf-8")
@@ -145,7 +184,7 @@ def read_rows(
         except StopIteration:
             return
         except csv.Error as exc:
-            raise InputError(f"line {reader.line_num}: {exc}") from None
+            raise _csv_problem(exc, reader.line_num) from None
         parsed = _row_fields(row, reader.line_num, labels, index, n_arms)
         if parsed is not None:
             yield reader.line_num, parsed[0], parsed[1]
@@ -165,7 +204,16 @@ def _row_fields(
     if len(row) != 2:
         raise InputError(f"line {lineno}: expected 2 fields 'arm,value', got {len(row)}")
     a_s, v_s = row[0].strip(), row[1].strip()
-    if index is not None and a_s in index:
+    if index is not None:  # labels only (decision D263)
+        if a_s not in index:
+            if lineno == 1 and not _is_number(v_s):
+                return None  # header
+            what = "an arm index" if _is_number(a_s) else "not one of the labels"
+            raise InputError(
+                f"line {lineno}: arm {a_s!r} is {what}: with --arms every row names its "
+                f"arm by one of the labels {', '.join(labels)} (labels and indices are not "
+                "mixed; without --arms, arms are indices 0, 1, 2, ...)"
+            )
         arm = index[a_s]
     else:
         try:
@@ -173,14 +221,15 @@ def _row_fields(
         except ValueError:
             if lineno == 1 and not _is_number(v_s):
                 return None  # header
-            known = (
-                f" (labels: {', '.join(labels)})"
-                if labels
-                else " (arms are 0, 1, 2, ...; give labels with --arms)"
-            )
-            raise InputError(f"line {lineno}: unknown arm {a_s!r}{known}") from None
+            raise InputError(
+                f"line {lineno}: unknown arm {a_s!r} (arms are indices 0, 1, 2, ...; give "
+                "labels with --arms)"
+            ) from None
         if arm < 0:
-            raise InputError(f"line {lineno}: arm must be in [0, n_arms), got {arm}")
+            raise InputError(
+                f"line {lineno}: arm {arm} is negative: arms are indices 0, 1, 2, ... (or "
+                "labels given with --arms)"
+            )
         if n_arms is None and arm >= MAX_ARMS_WITHOUT_N_ARMS:
             raise InputError(
                 f"line {lineno}: arm index {arm} is too large: without --n-arms, arm "
@@ -209,7 +258,7 @@ def _line_fields(
     try:
         row = next(csv.reader([text]), [])
     except csv.Error as exc:
-        raise InputError(f"line {lineno}: {exc}") from None
+        raise _csv_problem(exc, lineno) from None
     return _row_fields(row, lineno, labels, index, n_arms)
 
 
@@ -384,38 +433,55 @@ def run_replay(args, stream, err: TextIO) -> tuple[BestArmIdentifier, dict]:
     if n_arms is None:  # first pass over the file: its arms
         if not stream.seekable():
             raise InputError(f"{args.input!r} can be read only once: give --n-arms (or --arms)")
-        n_arms = _arms_of_file(stream, args.skip_bad)
+        n_arms = _arms_of_file(stream)
         stream.seek(0)
+        given = None  # the second pass checks the index cap of a file without --n-arms
+    else:
+        given = n_arms
     idf = _build(args, n_arms, False, args.seed)
     skipped = [0]
-
-    def on_bad(message: str) -> None:
-        skipped[0] += 1
-        where, _, what = message.partition(": ")
-        print(f"{where}: skipped ({what})", file=err)
-
+    bad: list[str] = []  # messages of the malformed rows of the block being read
+    after_stop: list[str] = []  # malformed rows after the stopping row (not used)
     feed = _Feeder(idf, args, err)
-    blocks = row_blocks(stream, labels, n_arms, on_bad if args.skip_bad else None)
     n_rows = 0
     unused = 0
-    for arms, values, lines in blocks:
+    for arms, values, lines in row_blocks(stream, labels, given, bad.append):
         n_rows += arms.shape[0]
-        if idf.done:
-            unused += arms.shape[0]
-            continue
-        used_here = feed.block(arms, values, lines, skipped)
-        if idf.done:
-            unused += arms.shape[0] - used_here
-            if streaming:
-                break
+        start = 0
+        for message in bad:  # split the block at each malformed row, in line order
+            cut = int(np.searchsorted(lines, _line_of(message)))
+            unused += _feed_rows(feed, arms, values, lines, start, cut, skipped)
+            start = cut
+            if idf.done:  # after the stop: reported and counted, the decision stands
+                after_stop.append(message)
+                unused += 1
+            elif args.skip_bad:
+                skipped[0] += 1
+                where, _, what = message.partition(": ")
+                print(f"{where}: skipped ({what})", file=err)
+            else:
+                feed.close()
+                raise InputError(message)
+        bad.clear()
+        unused += _feed_rows(feed, arms, values, lines, start, arms.shape[0], skipped)
+        if idf.done and streaming:
+            break
     feed.close()
     if n_rows == 0 and not streaming:
         raise InputError("the input has no 'arm,value' rows")
+    for message in after_stop[:MAX_REPORTED]:
+        print(f"{message} (after the stopping row: not used)", file=err)
+    if len(after_stop) > MAX_REPORTED:
+        print(
+            f"... and {len(after_stop) - MAX_REPORTED} more malformed rows after the stopping row",
+            file=err,
+        )
     extra = {
         "source": f"replay {args.input}",
         "rows_used": feed.used,
         "rows_skipped": skipped[0],
         "rows_unused": None if streaming else unused,
+        "rows_malformed_after_stop": len(after_stop),
         "stopped_at_line": feed.stop_line if idf.done else None,
         "next_arm": None if idf.done else idf.next_arm(),
     }
@@ -424,20 +490,49 @@ def run_replay(args, stream, err: TextIO) -> tuple[BestArmIdentifier, dict]:
     return idf, extra
 
 
-def _arms_of_file(stream, skip_bad: bool) -> int:
-    """Number of arms of a file without ``--n-arms``: largest arm index + 1, refusing more
-    than one missing index below the largest (an index far beyond the arms seen is a
-    typo, decision D122). Format errors are raised here (left to the second pass with
-    ``skip_bad``)."""
+#: Malformed rows after the stopping row reported one by one on stderr (then counted).
+MAX_REPORTED = 10
+
+
+def _line_of(message: str) -> int:
+    """The line number of a row's message (``"line 12: ..."``)."""
+    return int(message.partition(":")[0].removeprefix("line "))
+
+
+def _feed_rows(feed: _Feeder, arms, values, lines, i: int, j: int, skipped: list[int]) -> int:
+    """Feed rows ``i .. j - 1`` of a block (their valid part) unless the identifier has
+    stopped; returns how many of them are unused (after the stopping row)."""
+    if j <= i:
+        return 0
+    if feed.idf.done:
+        return j - i
+    used = feed.block(arms[i:j], values[i:j], lines[i:j], skipped)
+    return (j - i - used) if feed.idf.done else 0
+
+
+def _arms_of_file(stream) -> int:
+    """Number of arms of a file without ``--n-arms``: largest arm index + 1 of its valid
+    rows, refusing more than one missing index below the largest (an index far beyond the
+    arms seen is a typo, decision D122). Malformed rows are left to the second pass, which
+    knows whether they come after the stopping row (raised here only when no row is
+    valid)."""
     first_line = np.zeros(MAX_ARMS_WITHOUT_N_ARMS, dtype=np.int64)  # 0: arm not seen
-    for arms, _, lines in row_blocks(stream, None, None, (lambda m: None) if skip_bad else None):
+    bad: list[str] = []
+    for arms, _, lines in row_blocks(stream, None, None, bad.append):
         new, at = np.unique(arms, return_index=True)
         fresh = first_line[new] == 0
         first_line[new[fresh]] = lines[at[fresh]]
     seen = np.flatnonzero(first_line)
+    if bad and (seen.shape[0] < 2 or int(seen[-1]) > seen.shape[0]):
+        raise InputError(bad[0])  # no identification without the rows left out: say why
     if seen.shape[0] == 0:
         raise InputError("the input has no 'arm,value' rows")
     top = int(seen[-1])
+    if top == 0:
+        raise InputError(
+            "the data hold observations of arm 0 only: at least 2 arms are needed to find "
+            "the best (give --n-arms if the other arms have no data yet)"
+        )
     if top > seen.shape[0]:  # more than one arm index missing below the largest one
         raise InputError(
             f"line {first_line[top]}: arm index {top} but the data contain only "
@@ -473,7 +568,7 @@ class _Feeder:
         skipped rows included."""
         idf = self.idf
         K = idf.n_arms
-        bad = np.flatnonzero(~np.isfinite(values) | (arms >= K))
+        bad = np.flatnonzero(~(np.abs(values) <= MAX_ABS_VALUE) | (arms >= K))
         n = arms.shape[0]
         i = 0
         for j in [*bad.tolist(), n]:
@@ -482,9 +577,10 @@ class _Feeder:
                 break
             a, x = int(arms[j]), float(values[j])
             msg = (
-                f"arm must be in [0, {K}), got {a!r}"
+                f"arm {a} does not exist: the arms are 0 to {K - 1} (give --n-arms if there "
+                "are more)"
                 if a >= K
-                else f"value must be finite, got {x!r}"
+                else value_problem(x)
             )
             if not self.skip_bad:
                 raise InputError(f"line {lines[j]}: {msg}")
@@ -537,49 +633,6 @@ def _arm_list(arms) -> str:
     return ", ".join(map(str, arms[:8])) + (", ..." if len(arms) > 8 else "")
 
 
-def _text_summary(idf: BestArmIdentifier, extra: dict) -> str:
-    lines = [f"source: {extra['source']}", idf.format_summary()]
-    labels = extra.get("arm_labels")
-    if labels:
-        lines.append("arms: " + ", ".join(f"{i} = {lab}" for i, lab in enumerate(labels)))
-    if "rows_used" in extra:
-        unused = extra["rows_unused"]
-        after = ""
-        if idf.done:
-            after = ", unused after the stop: " + (
-                "not read (stream)" if unused is None else str(unused)
-            )
-        lines.append(
-            f"rows used: {extra['rows_used']}"
-            + after
-            + (f", skipped: {extra['rows_skipped']}" if extra["rows_skipped"] else "")
-        )
-        if not idf.done:
-            nxt = extra["next_arm"]
-            name = f" ({labels[nxt]})" if labels else ""
-            lines.append(
-                f"the data ran out before the stopping rule fired; next arm to sample: {nxt}{name}"
-            )
-    if "true_best_arm" in extra:
-        lines.append(
-            f"true best arm: {extra['true_best_arm']} "
-            f"({'correct' if extra['correct'] else 'WRONG'})"
-        )
-    if idf.stop_reason == "glr":
-        lines.append(
-            f"stopped: every challenger's GLR statistic exceeds its {idf.threshold} threshold"
-            + (
-                ""
-                if idf.threshold == "heuristic"
-                else f" (delta-correct: this procedure errs with probability <= {idf.delta:g} "
-                "for Gaussian observations)"
-            )
-        )
-    elif idf.stop_reason == "budget":
-        lines.append("stopped: max-samples budget reached (no confidence guarantee)")
-    return "\n".join(lines)
-
-
 def build_parser() -> argparse.ArgumentParser:
     from baiuv import __version__
 
@@ -595,6 +648,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="identify the best arm from 'arm,value' rows or a simulation",
         description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_parser(
+        "warmup",
+        help="compile the numerical kernels ahead of the first identification (about a minute)",
+        description="Compile the numerical kernels of 'baiuv identify' and of the library's "
+        "BestArmIdentifier into numba's cache, so that the first identification starts "
+        "at once (the same as 'python -m baiuv.warmup').",
     )
     q.add_argument(
         "input",
@@ -632,7 +692,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="number of arms (default: from the data, largest arm index + 1)",
     )
-    q.add_argument("--arms", default=None, help="comma-separated arm labels used in the data")
+    q.add_argument(
+        "--arms",
+        default=None,
+        help="comma-separated arm labels used in the data (then every row names its arm by "
+        "label, never by index)",
+    )
     q.add_argument("--n0", type=int, default=2, help="initial samples per arm (default 2)")
     q.add_argument(
         "--beta",
@@ -669,8 +734,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def identify(args, stdin: TextIO, out: TextIO, err: TextIO) -> int:
-    if (args.input is None) == (args.simulate is None):
+    if args.input is None and args.simulate is None:
+        raise InputError(
+            "nothing to identify from: give a CSV file of 'arm,value' rows ('-' for stdin) "
+            "or --simulate INSTANCE"
+        )
+    if args.input is not None and args.simulate is not None:
         raise InputError("give either an input CSV ('-' for stdin) or --simulate, not both")
+    if args.seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
     if args.threshold is None:
         args.threshold = "ev-bob" if str(args.sampling).lower().startswith("ev-") else "bob"
     if args.progress_every is not None and args.progress_every < 0:
@@ -688,38 +760,15 @@ def identify(args, stdin: TextIO, out: TextIO, err: TextIO) -> int:
                 idf, extra = run_replay(args, f, err)
         except OSError as exc:
             raise InputError(f"cannot read {args.input!r}: {exc.strerror}") from None
-    if args.json:
-        s = idf.summary()
-        s.update(extra)
-        print(json.dumps(_json_safe(s), indent=2), file=out)
-    else:
-        print(_text_summary(idf, extra), file=out)
-    return 0
+    write(out, json_summary(idf, extra) if args.json else text_summary(idf, extra))
+    return EXIT_IDENTIFIED if idf.stop_reason == "glr" else EXIT_UNDECIDED
 
 
 def _prepare_kernels(args, err: TextIO) -> None:
     """Compile the kernels first if the cache does not hold them, saying so (D123)."""
     from baiuv import warmup
 
-    if warmup.kernels_ready():
-        return
-    if not args.quiet:
-        print(
-            "baiuv: compiling the numerical kernels for first use (up to a minute, done once)...",
-            file=err,
-            flush=True,
-        )
-    warmup.warm_up()
-
-
-def _json_safe(obj):
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_safe(v) for v in obj]
-    return obj
+    warmup.first_use(err, quiet=args.quiet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -731,7 +780,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return identify(args, sys.stdin, sys.stdout, sys.stderr)
         except InputError as exc:
             print(f"baiuv identify: error: {exc}", file=sys.stderr)
-            return 2
+            return EXIT_BAD_INPUT
+    if args.command == "warmup":
+        from baiuv import warmup
+
+        return warmup.main()
     return 1  # pragma: no cover - argparse enforces the subcommand
 
 

@@ -75,7 +75,7 @@ EV_HEURISTIC_STUDENT = 8
 KERNELS = ("glr", "fhn")
 #: Suffix of a threshold variant evaluated by the lazy stopping rule (``"bob-lazy"``).
 LAZY_SUFFIX = "-lazy"
-WRAPPERS = ("adapted", "EV", "baseline")
+WRAPPERS = ("adapted", "EV", "baseline", "extension")
 
 
 def _check_function(value, what: str) -> None:
@@ -283,8 +283,10 @@ class Algorithm:
     family : str
         Base algorithm shared by the two wrappers (``"TaS"`` for TaS and EV-TaS); pairs
         them in figures (one colour per family) and in the reproduction report.
-    wrapper : {"adapted", "EV", "baseline"}
-        Which wrapper of Section ``sec:sampling_rules`` (baselines have none).
+    wrapper : {"adapted", "EV", "baseline", "extension"}
+        Which wrapper of Section 4 (the paper's baselines have none); ``"extension"``
+        (the default): a rule beyond the paper, outside the paper's comparisons (its
+        claims, :attr:`in_paper`) though it runs in every experiment that names it.
     description : str
         One line for tables and ``--help``.
     constant : str or None
@@ -316,7 +318,7 @@ class Algorithm:
     rule: int = -1
     plug_in: bool = False
     family: str = ""
-    wrapper: str = "adapted"
+    wrapper: str = "extension"
     description: str = ""
     constant: str | None = None
     constant_source: str = ""
@@ -375,6 +377,12 @@ class Algorithm:
         """The compiled step kernel of a rule registered with ``step`` (imported from
         ``"module:function"`` on first use), ``None`` for a built-in rule."""
         return _load_function(self.step, f"step of algorithm {self.name!r}")
+
+    @property
+    def in_paper(self) -> bool:
+        """One of the paper's algorithms (a wrapper or a baseline), compared in its claims;
+        ``False`` for a rule beyond the paper (``wrapper="extension"``)."""
+        return self.wrapper != "extension"
 
     @property
     def wrapped(self) -> bool:
@@ -547,6 +555,9 @@ class ThresholdFamily:
     stateful: bool = False
     delta_correct: bool = True
     base: str = ""
+    #: where the paper proves the family δ-correct, in its printed numbering ("Lemma 5");
+    #: empty for a family beyond the paper (and for one that is not δ-correct)
+    proof: str = ""
     #: asymptotically tight (Definition ``def:asymptotically_tight_threshold``): the
     #: asymptotic theorems' limits apply to runs stopped with it
     tight: bool = False
@@ -587,6 +598,11 @@ class ThresholdFamily:
             _check_function(self.kernel, "kernel")
             if self.constants is not None:
                 _check_function(self.constants, "constants")
+        if not isinstance(self.proof, str) or (self.proof and not self.delta_correct):
+            raise ValueError(
+                f"proof names where the family is proved δ-correct: a string, empty when "
+                f"delta_correct=False, got proof={self.proof!r}"
+            )
         if not self.base:
             object.__setattr__(self, "base", self.name.removeprefix("ev-"))
         if not self.label:
@@ -614,13 +630,39 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             tight=True,
             t_only=True,
         ),
-        ThresholdFamily("student", code=STUDENT, rules=("GLR",), label="Student"),
-        ThresholdFamily("box", code=BOX, rules=("GLR",), label="Box"),
-        ThresholdFamily("kl", code=KL, rules=("GLR",), stateful=True, tight=True, label="KL"),
-        ThresholdFamily("bob", code=BOB, rules=("GLR",), stateful=True, tight=True, label="BoB"),
-        ThresholdFamily("ev-student", code=EV_STUDENT, rules=("EV-GLR",), label="EV-Student"),
-        ThresholdFamily("ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box"),
-        ThresholdFamily("ev-bob", code=EV_BOB, rules=("EV-GLR",), stateful=True, label="EV-BoB"),
+        # proof: the printed numbering of the paper's lemmas (baiuv.report.paper_refs)
+        ThresholdFamily("student", code=STUDENT, rules=("GLR",), label="Student", proof="Lemma 49"),
+        ThresholdFamily("box", code=BOX, rules=("GLR",), label="Box", proof="Lemma 5"),
+        ThresholdFamily(
+            "kl",
+            code=KL,
+            rules=("GLR",),
+            stateful=True,
+            tight=True,
+            label="KL",
+            proof="Corollary 7",
+        ),
+        ThresholdFamily(
+            "bob",
+            code=BOB,
+            rules=("GLR",),
+            stateful=True,
+            tight=True,
+            label="BoB",
+            proof="Corollary 7",
+        ),
+        ThresholdFamily(
+            "ev-student", code=EV_STUDENT, rules=("EV-GLR",), label="EV-Student", proof="Lemma 50"
+        ),
+        ThresholdFamily("ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box", proof="Lemma 51"),
+        ThresholdFamily(
+            "ev-bob",
+            code=EV_BOB,
+            rules=("EV-GLR",),
+            stateful=True,
+            label="EV-BoB",
+            proof="Corollary 52",
+        ),
         # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
         # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.experiments.ev_remedies)
         ThresholdFamily(

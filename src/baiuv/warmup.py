@@ -7,7 +7,9 @@ in about a second. :func:`warm_up` runs a short identification that calls every 
 the identifier uses (each is compiled once for all rules and families: the rule and the
 family are run-time codes) and then writes a marker file into that cache directory;
 :func:`kernels_ready` checks the marker, so ``baiuv identify`` can say when it still has to
-compile. ``scripts/setup-venv.sh`` runs ``python -m baiuv.warmup`` as its last step.
+compile. ``scripts/setup-venv.sh`` runs ``python -m baiuv.warmup`` (also ``baiuv warmup``) as its
+last step; otherwise the first identifier of a process compiles them, saying so once on
+stderr (:func:`first_use`).
 """
 
 from __future__ import annotations
@@ -32,9 +34,37 @@ def kernels_ready() -> bool:
     return p is not None and p.exists()
 
 
+#: The line that announces a first compile (library and command, once per process).
+NOTICE = (
+    "baiuv: compiling the numerical kernels for first use (up to a minute, done once; "
+    "'baiuv warmup' or 'python -m baiuv.warmup' compiles them ahead)..."
+)
+
+_first_use_checked = False
+
+
+def first_use(err=None, quiet: bool = False) -> bool:
+    """Compile the identifier's kernels if numba's cache does not hold them, announcing it
+    with :data:`NOTICE` on ``err`` (default ``sys.stderr``) unless ``quiet``; checked once
+    per process (the first :class:`baiuv.BestArmIdentifier` and ``baiuv identify`` call
+    it). Returns whether it compiled."""
+    global _first_use_checked
+    if _first_use_checked:
+        return False
+    _first_use_checked = True
+    if kernels_ready():
+        return False
+    if not quiet:
+        print(NOTICE, file=sys.stderr if err is None else err, flush=True)
+    warm_up()
+    return True
+
+
 def warm_up() -> None:
     """Compile (or load) every kernel of :class:`baiuv.BestArmIdentifier`, then mark the
     cache directory as ready."""
+    global _first_use_checked
+    _first_use_checked = True  # the identifiers made here say nothing
     import numpy as np
 
     from baiuv.simulation.identify import BestArmIdentifier
@@ -138,13 +168,16 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
 
 
 def main() -> int:
-    """``python -m baiuv.warmup``: compile the kernels unless they are ready."""
-    if kernels_ready():
+    """``python -m baiuv.warmup`` and ``baiuv warmup``: compile the kernels unless they are
+    ready."""
+    from baiuv import warmup  # this module as imported (``python -m`` runs a copy)
+
+    if warmup.kernels_ready():
         print("==> baiuv identify: compiled kernels already in the cache")
         return 0
     print("==> compiling the kernels of 'baiuv identify' (once; about a minute)", flush=True)
     t0 = time.perf_counter()
-    warm_up()
+    warmup.warm_up()
     print(f"    done in {time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -66,6 +66,12 @@ def wrapped_algorithms() -> list[str]:
     return [a.name for a in ALGORITHMS.values() if a.wrapped]
 
 
+def _in_paper(name) -> bool:
+    """Not a registered rule beyond the paper (unregistered names are kept)."""
+    alg = ALGORITHMS.get(str(name))
+    return alg is None or alg.in_paper
+
+
 def _is_ev(name) -> bool:
     """An algorithm of the registry with the EV wrapper (unregistered names: by the
     ``EV-`` prefix)."""
@@ -135,7 +141,11 @@ def experiment_claims(
 ) -> list[Claim]:
     """Claims of Section ssec:experiments from :func:`~.stopping_times.error_rates` and
     :func:`~.stopping_times.stopping_time_summary` (with ``init_share`` when computed).
-    ``n0``: initial pulls per arm of the GLR-based rules (printed)."""
+    ``n0``: initial pulls per arm of the GLR-based rules (printed). Rules beyond the paper
+    (``wrapper="extension"`` in the registry) are left out: the claims compare the paper's
+    algorithms."""
+    errors = errors[errors["algorithm"].map(_in_paper)]
+    times = times[times["algorithm"].map(_in_paper)]
     out = [_size_claim(times), *_error_claims(errors, delta)]
     t = times.set_index(["experiment", "algorithm"])
     for exp in times["experiment"].unique():

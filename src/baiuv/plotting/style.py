@@ -47,7 +47,7 @@ def algorithm_colours(algorithms) -> dict[str, tuple]:
 #: curves apart where they overlap, e.g. Box and BoB at large t).
 THRESHOLD_MARKERS = ("x", "s", "^", "o", "D", "v", "P", "*", "X", "h")
 
-#: Colour of the thresholds that are not δ-correct (the heuristic): the reference, in black.
+#: Colour of the heuristic thresholds (not δ-correct): the reference, in black.
 REFERENCE_COLOUR = (0.0, 0.0, 0.0)
 
 
@@ -74,6 +74,15 @@ def _bases() -> list[str]:
 
 
 def _is_reference(name: str) -> bool:
+    """The heuristic's base (``heuristic``, ``ev-heuristic-student``): the black dashed
+    reference. Another family that is not δ-correct gets its own colour and marker and is
+    drawn dash-dotted (:func:`not_delta_correct`)."""
+    fam = THRESHOLD_FAMILIES.get(name.removesuffix(LAZY_SUFFIX))
+    return fam is not None and not fam.delta_correct and fam.base == "heuristic"
+
+
+def not_delta_correct(name: str) -> bool:
+    """A registered threshold family (or its lazy variant) that is not δ-correct."""
     fam = THRESHOLD_FAMILIES.get(name.removesuffix(LAZY_SUFFIX))
     return fam is not None and not fam.delta_correct
 
@@ -81,8 +90,8 @@ def _is_reference(name: str) -> bool:
 def threshold_colours(variants=None) -> dict[str, tuple]:
     """Colour of each threshold variant (default: every family of the registry): one per
     base family of the δ-correct families, in registry order (``ev-box`` and ``box-lazy``
-    share ``box``'s colour); the families that are not δ-correct (the heuristic) in
-    black; unregistered bases after the registered ones."""
+    share ``box``'s colour); the heuristic's base in black; other bases (a registered
+    family that is not δ-correct, unregistered names) after them."""
     variants = list(THRESHOLD_FAMILIES) if variants is None else list(variants)
     bases = _bases()
     extra = [b for b in dict.fromkeys(map(threshold_base, variants)) if b not in bases]
@@ -114,7 +123,7 @@ def threshold_order(variants) -> list[str]:
 
     def key(v: str):
         plain = v.removesuffix(LAZY_SUFFIX)
-        ref = _is_reference(v)
+        ref = not_delta_correct(v)
         base = threshold_base(v)
         return (
             v.endswith(LAZY_SUFFIX),

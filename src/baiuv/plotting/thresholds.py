@@ -9,7 +9,7 @@ import pandas as pd
 
 from baiuv.registry import THRESHOLD_FAMILIES
 
-from .style import setup, threshold_colours, threshold_markers
+from .style import not_delta_correct, setup, threshold_colours, threshold_markers
 
 #: The heuristic's label in the threshold figures names its formula.
 HEURISTIC_LABEL = "heuristic ln((1+ln t)/δ)"
@@ -61,7 +61,7 @@ def threshold_figure(
 ):
     """Two panels: (a) thresholds against ln(1/delta) at ``t_fixed``, (b) against t at
     ``delta_fixed``. Data-dependent families are the mean over streams with a min-max band;
-    the heuristic is dashed. When both an EV-GLR family and its GLR counterpart are drawn
+    the heuristic is dashed, another family that is not δ-correct dash-dotted. When both an EV-GLR family and its GLR counterpart are drawn
     (:func:`ratio_pairs`), a second row shows their ratio EV/GLR of the mean curves (the
     curves of the first row nearly coincide, the ratio shows which is above). Returns the
     matplotlib figure."""
@@ -86,8 +86,10 @@ def threshold_figure(
             if s.empty:
                 continue
             color, marker = colours[fam], markers[fam]
-            if marker is None:  # not δ-correct: the reference, dashed
+            if marker is None:  # the heuristic: the reference, dashed
                 ls = "--"
+            elif not_delta_correct(fam):  # another family that is not δ-correct
+                ls = "-."
             else:  # EV families dotted when GLR ones are drawn too
                 ls = ":" if _ev(fam) and not all_ev else "-"
             ax.plot(

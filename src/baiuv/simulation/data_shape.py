@@ -1,5 +1,6 @@
 """Shape check of the identifier's data: does an arm's sample look far from Gaussian?
-(decision D121: the identifier warns when the data do not look Gaussian).
+(decision D121: the identifier warns when the data do not look Gaussian). And the values it
+accepts (:func:`value_problem`, decision D261: beyond 1e50 the statistics could overflow).
 
 ``ShapeCheck`` keeps, per arm, what the checks need (counts of a few distinct values and
 the moments) as observations arrive, and lists the problems of an arm in plain words.
@@ -22,6 +23,34 @@ _FEW_VALUES = 10
 _TOP_SHARE = 0.5
 _SKEW = 2.0
 _TRACKED_VALUES = 64  # distinct values counted per arm (enough for the checks above)
+
+#: Largest ``|value|`` an observation may have (decision D261). With ``|x| <= 1e50`` no
+#: statistic can overflow: sums of squared deviations over at most ``2**63`` observations
+#: stay below ``2**63 (2e50)^2 < 4e119``, and the KL/BoB state, which squares the variance
+#: plus twice the squared mean (a fourth power of the data's scale, ``ln(gamma R)`` of
+#: Theorem 6), stays near ``1e200``; it overflows from about ``1e77``. Every arm then also
+#: lies in the simulator's certified range (``|mean| <= 1e50``, ``variance <= 1e100``,
+#: decision D191).
+MAX_ABS_VALUE = 1e50
+
+
+def value_problem(x: float) -> str | None:
+    """Why ``x`` cannot be an observation (``None`` if it can): not a number, infinite, or
+    beyond :data:`MAX_ABS_VALUE` in magnitude; the reason in the user's terms."""
+    if math.isnan(x):
+        return "value must be finite, got nan (not a number)"
+    if math.isinf(x):
+        return (
+            f"value must be finite, got {x!r} (written as inf, or a number beyond the range "
+            "of a double, about ±1.8e308, such as 1e400)"
+        )
+    if abs(x) > MAX_ABS_VALUE:
+        return (
+            f"value {x!r} is too large: |value| must be at most {MAX_ABS_VALUE:g}, beyond "
+            "which the statistics (sums of squares, the KL/BoB state) could overflow; "
+            "rescale the data"
+        )
+    return None
 
 
 class ShapeCheck:

@@ -8,10 +8,9 @@ exceeds its threshold (Section ``ssec:GLR_stopping_rule``, eqs. ``def_stopping_r
 and ``def_stopping_rule_evglrt``). With a δ-correct threshold family (``student``, ``box``,
 ``kl``, ``bob`` for the GLR; ``ev-student``, ``ev-box``, ``ev-bob`` for the EV-GLR) the
 recommended arm is the best one with probability at least ``1 - delta`` for Gaussian
-observations with unknown means and variances, whatever the sampling rule (Lemmas
-``lem:delta_correct_student_thresholds``, ``lem:delta_correct_box_thresholds``, Theorem
-``thm:delta_correct_complex_threshold_glrt``, Corollaries
-``cor:delta_correct_Kinf_thresholds`` and ``cor:delta_correct_Kinf_thresholds_ev``).
+observations with unknown means and variances, whatever the sampling rule (Lemmas 5, 49,
+50 and 51, Theorem 6, Corollaries 7 and 52 of the paper; each family's record in
+:data:`baiuv.registry.THRESHOLD_FAMILIES` names its own, :meth:`BestArmIdentifier.guarantee`).
 
 Same code as the simulator
 --------------------------
@@ -45,8 +44,8 @@ Protocol (decision D73)
   exploration) and the stopping rule does not stop; the same guard
   (:func:`~baiuv.simulation.rules.degenerate_arm`) runs in the simulator's loop. With
   Gaussian observations this never happens.
-* Every invalid call (``arm`` not an integer in ``[0, K)``, ``value`` not a finite real
-  number, protocol violation, observation after the stop) raises ``ValueError`` and leaves
+* Every invalid call (``arm`` not an integer from 0 to ``K - 1``, ``value`` not a finite
+  real number of magnitude at most :data:`MAX_ABS_VALUE` (decision D261), protocol violation, observation after the stop) raises ``ValueError`` and leaves
   the identifier unchanged.
 """
 
@@ -69,7 +68,7 @@ from baiuv.registry import (
     selection,
 )
 from baiuv.simulation import replay, rules
-from baiuv.simulation.data_shape import ShapeCheck
+from baiuv.simulation.data_shape import MAX_ABS_VALUE, ShapeCheck, value_problem
 from baiuv.simulation.engine import (
     RunSettings,
     rule_params,
@@ -77,11 +76,17 @@ from baiuv.simulation.engine import (
     threshold_spec,
 )
 from baiuv.simulation.ev_advice import heuristic_ev_warning
-from baiuv.simulation.identify_summary import format_summary
+from baiuv.simulation.identify_summary import format_summary, guarantee_of
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
-__all__ = ["SAMPLING_RULES", "BestArmIdentifier", "IdentifierError"]
+__all__ = [
+    "MAX_ABS_VALUE",
+    "SAMPLING_RULES",
+    "BestArmIdentifier",
+    "IdentifierError",
+    "value_problem",
+]
 
 #: Sampling rules usable by the identifier: every GLR-based rule of the registry that does
 #: not need the true instance (``selection("glr_algorithms")``), at import. Keys are lower case.
@@ -118,7 +123,7 @@ class BestArmIdentifier:
         use the EV-GLR stopping rule; the others use the GLR stopping rule with the
         unknown-variance transportation costs (Section ``sec:sampling_rules``).
     threshold : str
-        Threshold family: ``bob`` (default; Corollary ``cor:delta_correct_Kinf_thresholds``),
+        Threshold family: ``bob`` (default; Corollary 7 of the paper),
         ``box``, ``kl``, ``student`` or ``heuristic`` (not proven δ-correct) for the GLR
         rules; ``ev-bob``, ``ev-box``, ``ev-student`` or ``heuristic`` for the ``ev-`` rules.
     n0 : int
@@ -173,6 +178,9 @@ class BestArmIdentifier:
         rng: Any = None,
         **rule_parameters: float,
     ) -> None:
+        from baiuv import warmup
+
+        warmup.first_use()  # one line on stderr when the kernels must be compiled first
         if isinstance(n_arms, bool) or not isinstance(n_arms, numbers.Integral) or n_arms < 2:
             raise ValueError(f"n_arms must be an integer >= 2, got {n_arms!r}")
         name = _sampling_name(sampling)
@@ -417,7 +425,8 @@ class BestArmIdentifier:
             Arm index in ``[0, n_arms)``; with ``strict=True`` it must be the pending
             request (:meth:`next_arm`).
         value : float
-            Finite real observation.
+            Finite real observation, ``|value| <= 1e50`` (:data:`MAX_ABS_VALUE`, decision
+            D261).
 
         Returns
         -------
@@ -442,8 +451,9 @@ class BestArmIdentifier:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ValueError(f"value must be a finite real number, got {value!r}")
         x = float(value)
-        if not math.isfinite(x):
-            raise ValueError(f"value must be finite, got {value!r}")
+        problem = value_problem(x)
+        if problem is not None:
+            raise ValueError(problem)
         arm = int(arm)
         if self._strict:
             if self._pending is None:
@@ -498,7 +508,8 @@ class BestArmIdentifier:
         arms : array_like of int, shape (n,)
             Arm indices in ``[0, n_arms)`` (an integer dtype).
         values : array_like of float, shape (n,)
-            Finite real observations (an integer or floating dtype).
+            Finite real observations of magnitude at most :data:`MAX_ABS_VALUE` (an
+            integer or floating dtype).
 
         Returns
         -------
@@ -509,8 +520,9 @@ class BestArmIdentifier:
         Raises
         ------
         ValueError
-            Wrong shapes or dtypes, a value that is not finite or an arm outside
-            ``[0, n_arms)``, naming the first such position; :class:`IdentifierError` after
+            Wrong shapes or dtypes, a value that is not finite or beyond
+            :data:`MAX_ABS_VALUE`, or an arm outside ``[0, n_arms)``, naming the first such
+            position; :class:`IdentifierError` after
             the stop, or with ``strict=True`` for more than one row or a row that is not
             the pending request (as :meth:`observe` would). Nothing changes then.
         """
@@ -603,10 +615,10 @@ class BestArmIdentifier:
             i = int(bad[0])
             raise ValueError(f"arms[{i}]: arm must be in [0, {self._K}), got {int(a[i])}")
         xf = np.ascontiguousarray(x, dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(xf))
+        bad = np.flatnonzero(~(np.abs(xf) <= MAX_ABS_VALUE))  # nan, inf, too large
         if bad.shape[0]:
             i = int(bad[0])
-            raise ValueError(f"values[{i}]: value must be finite, got {float(xf[i])!r}")
+            raise ValueError(f"values[{i}]: {value_problem(float(xf[i]))}")
         a = np.ascontiguousarray(a, dtype=np.int64)
         # writable arrays: one compiled signature of the loop (numba types read-only apart)
         return (a if a.flags.writeable else a.copy()), (xf if xf.flags.writeable else xf.copy())
@@ -748,8 +760,15 @@ class BestArmIdentifier:
             "margin": lst(margin),
             "checks": self._checks,
             "forced_exploration": self._forced >= 0 and not self._done,
+            "guarantee": self.guarantee(),
             "warnings": self.data_warnings(),
         }
+
+    def guarantee(self) -> dict:
+        """What the threshold family's registry record says of the error probability:
+        ``{"delta_correct": bool, "proof": str | None}`` (:func:`guarantee_of`), never read
+        from the family's name."""
+        return guarantee_of(self.threshold)
 
     def data_warnings(self) -> list[str]:
         """Plain-words warnings when the observations do not look Gaussian (decision D121):
@@ -773,9 +792,10 @@ class BestArmIdentifier:
             )
         return out
 
-    def format_summary(self) -> str:
-        """Human-readable :meth:`summary` (used by ``baiuv identify``)."""
-        return format_summary(self.summary())
+    def format_summary(self, labels=None) -> str:
+        """Human-readable :meth:`summary` (used by ``baiuv identify``), the arms named by
+        ``labels`` (one per arm) if given."""
+        return format_summary(self.summary(), labels)
 
     def __repr__(self) -> str:
         state = (

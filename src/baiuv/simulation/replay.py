@@ -452,7 +452,7 @@ def parse_rows(
     here (kind :data:`ROW_OK`) when it is ``arm,value`` with optional spaces or tabs
     around the fields (and an optional carriage return at the end), every byte ASCII, the
     value a plain decimal number that :func:`_parse_float` converts and the arm a label
-    (exact bytes) or 1 to 18 decimal digits; such a line whose value is a plain decimal
+    (exact bytes) when there are labels, else 1 to 18 decimal digits; such a line whose value is a plain decimal
     that only ``float()`` converts exactly is kind :data:`ROW_DECIMAL`; line 1 (a possible
     header or byte-order mark) and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
     rows emitted and where the next call starts.
@@ -506,9 +506,9 @@ def parse_rows(
             v_hi = hi
             while v_hi > v_lo and _is_blank(buf[v_hi - 1]):
                 v_hi -= 1
-            if with_labels:
+            if with_labels:  # labels only: an index is left to Python, which refuses it
                 arm = _label_index(buf, a_lo, a_hi, lab_bytes, lab_start, lab_order)
-            if arm < 0:
+            else:
                 arm = _parse_uint(buf, a_lo, a_hi)
             code, val = _parse_float(buf, v_lo, v_hi)
             ok = code == 1 and arm >= 0
