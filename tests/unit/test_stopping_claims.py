@@ -168,6 +168,11 @@ def test_several_orders_of_magnitude_rule():
     # 0 errors in 100 000 runs resolve it
     e = _errors([("easy", "TCI", 0)], runs=100_000)
     assert _claim(_claims(e, _times(BASE), 0.01), "magnitude").verdict == REPRODUCED
+    # the words are said of the heuristic threshold: FHN2 (elimination) is printed apart
+    e = _errors([("easy", "TCI", 0), ("easy", "FHN2", 30)], runs=100_000)
+    c = _claim(_claims(e, _times(BASE), 0.01), "magnitude")
+    assert c.verdict == REPRODUCED and c.ours.startswith("1 rules stopped with the threshold")
+    assert "not stopped with the threshold (elimination): FHN2 30/100000" in c.ours
 
 
 def test_easy_row_says_what_the_advantage_consists_of():
