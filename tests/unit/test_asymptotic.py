@@ -403,7 +403,7 @@ def test_verdict_rules():
 
 
 def test_claims_verdicts():
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
 
     T = theoretical_constants(TWO.mu, TWO.sigma2)
     inst = {"two_arm": TWO}
@@ -414,12 +414,12 @@ def test_claims_verdicts():
         claims = asymptotic_claims(verdict_table(s), s)
         c = [c for c in claims if c.claim.startswith("TaS + KL threshold on two_arm")]
         assert len(c) == 1 and c[0].verdict == verdict
-        assert "(a) within ±5%" in c[0].ours and "verdict rule" in c[0].paper
+        assert "(a) interval below C(1 + 5%)" in c[0].ours and "one-sided" in c[0].paper
     c_ev = [c for c in asymptotic_claims(verdict_table(ev), ev) if "impossibility" in c.where]
     assert len(c_ev) == 1 and c_ev[0].verdict == REPRODUCED
     assert "significantly below T*(μ,σ²) ln(1/(2.4δ))" in c_ev[0].ours
     close = summarize_asymptotic(_levels_runs(T["T_star"], alg="EV-TCI", n=3, sd=0.3), inst)
-    assert NOT_CHECKABLE in {c.verdict for c in asymptotic_claims(verdict_table(close), close)}
+    assert NOT_RESOLVED in {c.verdict for c in asymptotic_claims(verdict_table(close), close)}
     lb = [c for c in asymptotic_claims(verdict_table(good), good) if "2.4δ" in c.claim]
     assert lb and lb[0].verdict == REPRODUCED
 
@@ -496,12 +496,12 @@ def test_asymptotic_figure_panels_and_labels():
 
 
 def test_limit_verdict_reads_the_claim_as_an_upper_bound():
-    """The paper claims lim sup E[τ_δ]/ln(1/δ) ≤ C: a fit below C passes, an adequate fit
-    above C(1 + tol) fails, an inadequate fit (χ²/dof too large, or no degree of freedom)
-    with the ratio outside the tolerance resolves nothing."""
+    """The paper claims lim sup E[τ_δ]/ln(1/δ) ≤ C, one-sided: an interval (ratio or
+    adequate fit) below C(1 + tol) passes, an adequate fit above it fails, an interval
+    that straddles it or an inadequate fit with the ratio above it resolves nothing."""
     from types import SimpleNamespace
 
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
 
     base = dict(
         tolerance=0.05,
@@ -518,14 +518,20 @@ def test_limit_verdict_reads_the_claim_as_an_upper_bound():
         fit_dof=1,
     )
     assert limit_verdict(SimpleNamespace(**base))[0] == REPRODUCED
-    assert limit_verdict(SimpleNamespace(**{**base, "rule_a": True, "fit_dof": 0}))[0] == REPRODUCED
+    # one-sided: a ratio whose interval is below C(1 + tol), even far below C, reproduces
+    low = {"ratio": 8.0, "ratio_low": 7.8, "ratio_high": 8.2, "fit_dof": 0}
+    assert limit_verdict(SimpleNamespace(**{**base, **low}))[0] == REPRODUCED
     above = {**base, "fit_T": 12.0, "fit_T_low": 11.0, "fit_T_high": 13.0}
     assert limit_verdict(SimpleNamespace(**above))[0] == DIFFERS
+    # a fit whose interval straddles C(1 + tol) only "not refutes": not resolved
+    straddle = {**base, "fit_T": 10.5, "fit_T_low": 10.0, "fit_T_high": 11.0}
+    v, reason = limit_verdict(SimpleNamespace(**straddle))
+    assert v == NOT_RESOLVED and "contains C(1 + 5%)" in reason
     misfit = {**base, "fit_chi2": 11.0}
     v, reason = limit_verdict(SimpleNamespace(**misfit))
-    assert v == NOT_CHECKABLE and f"> {FIT_CHI2_MAX:g}" in reason and "±2.0%" in reason
+    assert v == NOT_RESOLVED and f"> {FIT_CHI2_MAX:g}" in reason and "±2.0%" in reason
     v, reason = limit_verdict(SimpleNamespace(**{**base, "fit_dof": 0}))
-    assert v == NOT_CHECKABLE and "0 degrees of freedom" in reason
+    assert v == NOT_RESOLVED and "0 degrees of freedom" in reason
 
 
 def test_runs_for_resolution_matches_the_rows_half_width():

@@ -266,7 +266,7 @@ def test_explanation_without_flags_counts_runs():
 
 
 def test_markdown_and_claims():
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
 
     runs, feats = _synthetic_cells()
     cells = audit_cells(runs, feats, delta=0.01)
@@ -278,7 +278,7 @@ def test_markdown_and_claims():
     assert "cannot resolve" in summary_md  # 200 runs per cell < 381
     claims = {c.claim: c for c in audit_claims(summary, cells, delta=0.01)}
     glr = [c for k, c in claims.items() if "GLR stopping, n0 = 2" in k][0]
-    assert glr.verdict == NOT_CHECKABLE  # 0 errors in 4000 runs: upper 9.6e-4 > 1e-4
+    assert glr.verdict == NOT_RESOLVED  # 0 errors in 4000 runs: upper 9.6e-4 > 1e-4
     ev2 = [c for k, c in claims.items() if "EV-GLR" in k and "n0 = 2" in k][0]
     ev10 = [c for k, c in claims.items() if "EV-GLR" in k and "n0 = 10" in k][0]
     assert ev2.verdict == DIFFERS and ev10.verdict == REPRODUCED

@@ -149,7 +149,7 @@ def _dc_runs(lazy_taus, eager_taus, wrong=0):
 
 
 def test_lazy_rows_verdicts_and_paired_ratio():
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
     from baiuv.experiments.delta_correct import delta_correct_claims, lazy_paired_ratios
 
     df = _dc_runs([110, 150, 100], [100, 100, 100])
@@ -157,7 +157,7 @@ def test_lazy_rows_verdicts_and_paired_ratio():
     assert (pr["pairs"], pr["max_ratio"]) == (3, 1.5)
     assert pr["mean_ratio"] == pytest.approx((1.1 + 1.5 + 1.0) / 3)
     first, cost = delta_correct_claims(df, delta=0.01)
-    assert first.verdict == NOT_CHECKABLE  # 0 errors in 3 runs cannot resolve 0.01
+    assert first.verdict == NOT_RESOLVED  # 0 errors in 3 runs cannot resolve 0.01
     assert "1.500 exceeds" in cost.reason
     many = _dc_runs([100] * 1000, [100] * 1000)
     assert delta_correct_claims(many, delta=0.01)[0].verdict == REPRODUCED

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+from test_stopping_claims import _runs_of
 
 from baiuv import registry
 from baiuv.experiments.stopping_claims import experiment_claims, wrapped_algorithms
@@ -72,7 +73,8 @@ def claims_with(extra_rule: str | None):
             means[extra_rule], errs[extra_rule] = 5, 400
         times += _times(means, exp)
         errors += _errors(errs, exp)
-    claims = experiment_claims(pd.DataFrame(errors), pd.DataFrame(times), 0.01)
+    times = pd.DataFrame(times)
+    claims = experiment_claims(pd.DataFrame(errors), times, 0.01, runs=_runs_of(times))
     return [dataclasses.astuple(c) for c in claims]
 
 

@@ -69,9 +69,9 @@ def test_markdown_table_round_trips_through_html():
 
     df = pd.DataFrame(
         {
-            "algorithm": ["TaS", "EV-<TaS>", "a|b"],  # escaped by markdown_table
-            "mean": [12.5, float("nan"), 3e-7],
-            "verdict": ["reproduced", "differs", "not checkable"],
+            "algorithm": ["TaS", "EV-<TaS>", "a|b", "TCI"],  # escaped by markdown_table
+            "mean": [12.5, float("nan"), 3e-7, 1.0],
+            "verdict": ["reproduced", "differs", "not checkable", "not resolved"],
         }
     )
     md = "# Title with `code`\n\nSome *text* & more.\n\n" + markdown_table(df)
@@ -83,12 +83,14 @@ def test_markdown_table_round_trips_through_html():
         ["TaS", "12.5", "✓ reproduced"],
         ["EV-<TaS>", "–", "✗ differs"],
         ["a|b", "3e-07", "– not checkable"],
+        ["TCI", "1", "? not resolved"],
     ]
     # verdicts coloured, numbers right-aligned, text cells plain
     assert [r[2][1] for r in table[1:]] == [
         "verdict-reproduced",
         "verdict-differs",
         "verdict-unchecked",
+        "verdict-unresolved",
     ]
     assert table[1][1][1] == "num" and table[1][0][1] == ""
     text = "".join(page.text)
@@ -214,6 +216,7 @@ def test_verdict_summary_counts_and_lists_what_differs():
     rst = verdict_summary_rst(_claims(), "config/test.yaml")
     assert "**4** quantitative claims" in rst
     assert "✓ 2 reproduced" in rst and "✗ 1 differ" in rst and "– 1 not checkable" in rst
+    assert "? 0 not resolved" in rst
     assert "Section 4.3 (Experiments)" in rst and "ssec:" not in rst
     # the two targets Snakemake defines for the landing page
     targets = (

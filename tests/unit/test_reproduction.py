@@ -306,3 +306,37 @@ def test_close_to_one_row_both_ways():
     assert size.verdict == NOT_CHECKABLE
     far = g.assign(ratio=[1.001, 1.1, 1.25, 1.63])
     assert _close_to_one_claims(far, 4, 4)[0].verdict == DIFFERS
+
+
+def test_errata_section_lists_every_slip():
+    """The report's errata: each slip at its printed place, with the reading taken; the
+    Hessian's determinant computed, and the quoted words found in the paper's source when it
+    is present."""
+    import os
+    import re
+    from pathlib import Path
+
+    from baiuv.report.reproduction import ERRATA
+
+    text = render([Claim("thresholds", "c", "w", "1", "1", REPRODUCED)], [], "cfg")
+    errata = text[text.index("## Errata") : text.index("## Decisions")]
+    for place in ("Appendix G.4", "Appendix J.2.2", "Section 2.1", "Theorem 9", "Figure 2"):
+        assert place in errata, place
+    assert "cannot be asymptotically tight" in errata and "lim sup" in errata
+    assert "T⋆(μ, σ²) ln(1/δ) as a reference line" in errata
+    for x in (0.1, 1.0, 7.0):  # det [[x⁻², 1], [1, 0]] = −1 whatever x: not PSD
+        h = np.array([[x**-2, 1.0], [1.0, 0.0]])
+        assert np.linalg.det(h) == pytest.approx(-1.0) and np.linalg.eigvalsh(h)[0] < 0
+    assert "−1" in errata
+    repo = Path(__file__).resolve().parents[2]
+    candidates = [os.environ.get("BAIUV_PAPER_TEX", "")]
+    candidates += [str(p / "shared" / "paper" / "BAIUV.tex") for p in repo.parents[:3]]
+    tex = next((Path(c) for c in candidates if c and Path(c).is_file()), None)
+    if tex is None:
+        pytest.skip("the paper's source is not present")
+    src = " ".join(tex.read_text(encoding="utf-8").split())
+    assert "is a positive semi-definite matrix on" in src
+    assert "the $\\delta$-correct family of thresholds can be asymptotically tight" in src
+    assert re.search(r"\\liminf_\{\\delta \\rightarrow 0\} \\expectedvalue", src)
+    assert "Lower bound is $T^\\star(\\mu) \\log(1/\\delta)$" in src
+    assert len(ERRATA) == 4

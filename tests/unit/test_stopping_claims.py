@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+from baiuv import claims
+from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED
 from baiuv.experiments.stopping_claims import band, experiment_claims, in_band
 from baiuv.experiments.stopping_times import (
     lower_bound_of,
@@ -55,6 +56,43 @@ def _errors(rows, runs=5000):
     return pd.DataFrame(out)
 
 
+def _runs_of(times, n=200, share=0.55):
+    """Runs whose mean and median are those of ``times`` (per experiment and algorithm):
+    ``share`` of them within 0.02 % of the median, the others at the value that makes the
+    mean (above the median: the median stays in the first block); on the random
+    experiment one run per instance (instance i shared by all)."""
+    rows = []
+    for r in times.itertuples():
+        k = int(share * n)
+        core = r.median * (1 + 0.0002 * np.linspace(-1, 1, k))
+        v = (n * r.mean - core.sum()) / (n - k)
+        assert v >= r.median * (1 - 1e-12)
+        taus = np.concatenate([core, np.full(n - k, v)])
+        random = r.experiment == "random"
+        for i, tau in enumerate(taus):
+            rows.append(
+                dict(
+                    experiment=r.experiment,
+                    algorithm=r.algorithm,
+                    instance_index=i if random else 0,
+                    run=0 if random else i,
+                    stopping_time=tau,
+                    lower_bound=r.lower_bound,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(autouse=True)
+def _few_resamples(monkeypatch):
+    """500 bootstrap resamples: the rows' numbers are far from their bands' bounds."""
+    monkeypatch.setattr(claims, "N_BOOT", 500)
+
+
+def _claims(errors, times, delta=0.01):
+    return experiment_claims(errors, times, delta, runs=_runs_of(times))
+
+
 def _claim(claims, *words):
     (c,) = [c for c in claims if all(w in c.claim for w in words)]
     return c
@@ -76,27 +114,22 @@ def test_bands_are_two_sided():
 
 def test_on_par_row_fails_on_both_sides():
     errors = _errors([("easy", "EV-TaS", 150), ("easy", "TaS", 0)])
-    c = _claim(experiment_claims(errors, _times(BASE), 0.01), "on par")
+    c = _claim(_claims(errors, _times(BASE), 0.01), "on par")
     assert c.verdict == REPRODUCED and "[0.80, 1.25]" in c.paper and "D170" in c.paper
     fast = _times(dict(BASE, **{"EV-TaS": 28.5}), init_share=0.0)  # 0.57x fixed
     fast.loc[fast.algorithm == "EV-TaS", "init_share"] = 0.29
-    c = _claim(experiment_claims(errors, fast, 0.01), "on par")
+    c = _claim(_claims(errors, fast, 0.01), "on par")
     assert c.verdict == DIFFERS and "faster than fixed: EV-TaS" in c.reason
     assert "EV-TaS 0.03" in c.reason and "EV-TaS 29.0%" in c.reason  # measured, printed
-    c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=70)), 0.01), "on par")
+    c = _claim(_claims(errors, _times(dict(BASE, TaS=70)), 0.01), "on par")
     assert c.verdict == DIFFERS and "slower than fixed: TaS" in c.reason
     assert "in the band by medians" not in c.reason  # median 70 = 1.4x fixed's
     tail = _times(dict(BASE, TaS=70))
     tail.loc[tail.algorithm == "TaS", "median"] = 30.0  # 0.6x fixed's median: not in band
-    assert (
-        "in the band by medians"
-        not in _claim(experiment_claims(errors, tail, 0.01), "on par").reason
-    )
+    assert "in the band by medians" not in _claim(_claims(errors, tail, 0.01), "on par").reason
     tail.loc[tail.algorithm == "TaS", "median"] = 52.0
-    assert (
-        "in the band by medians" in _claim(experiment_claims(errors, tail, 0.01), "on par").reason
-    )
-    c = _claim(experiment_claims(errors, _times(dict(BASE, TaS=30)), 0.01), "on par")
+    assert "in the band by medians" in _claim(_claims(errors, tail, 0.01), "on par").reason
+    c = _claim(_claims(errors, _times(dict(BASE, TaS=30)), 0.01), "on par")
     assert "hypothesis (not measured)" in c.reason  # an adapted rule faster than fixed
 
 
@@ -104,10 +137,10 @@ def test_comparable_row_and_tail_measurement():
     errors = _errors([("random", "TCI", 0)])
     key = ("similar result", "(random)")
     ok = _times({"TCI": 100, "EV-TCI": 105}, "random")
-    assert _claim(experiment_claims(errors, ok, 0.01), *key).verdict == REPRODUCED
+    assert _claim(_claims(errors, ok, 0.01), *key).verdict == REPRODUCED
     for ev in (70, 130):
         t = _times({"TCI": 100, "EV-TCI": ev}, "random")
-        assert _claim(experiment_claims(errors, t, 0.01), *key).verdict == DIFFERS
+        assert _claim(_claims(errors, t, 0.01), *key).verdict == DIFFERS
     # slower in mean with the median in the band: the long runs are named with their numbers
     t = _times({"TCI": 100, "EV-TCI": 160}, "random", long_runs=0, long_starved=0)
     t.loc[t.algorithm == "EV-TCI", ["median", "long_runs", "long_starved", "long_errors"]] = [
@@ -118,7 +151,7 @@ def test_comparable_row_and_tail_measurement():
     ]
     t["long_errors"] = t["long_errors"].fillna(0)
     t["long_share_of_samples"] = [0.0, 0.4]
-    c = _claim(experiment_claims(errors, t, 0.01), *key)
+    c = _claim(_claims(errors, t, 0.01), *key)
     assert c.verdict == DIFFERS and "ratio of medians 0.950, in the band" in c.reason
     assert "3 runs longer than 10× the median" in c.reason
     assert "in 3 of them the best arm was never pulled" in c.reason
@@ -127,39 +160,44 @@ def test_comparable_row_and_tail_measurement():
 def test_several_orders_of_magnitude_rule():
     """'several order of magnitude lower than δ': the Wilson interval below δ/100."""
     # TCI's 3 errors in 5000 runs: interval [2.0e-4, 1.8e-3], entirely above δ/100
-    c = _claim(experiment_claims(_errors([("easy", "TCI", 3)]), _times(BASE), 0.01), "magnitude")
+    c = _claim(_claims(_errors([("easy", "TCI", 3)]), _times(BASE), 0.01), "magnitude")
     assert c.verdict == DIFFERS and "TCI" in c.reason and "δ/100" in c.paper
     # 0 errors in 5000 runs: upper bound 7.7e-4 > 1e-4, not resolved
-    c = _claim(experiment_claims(_errors([("easy", "TCI", 0)]), _times(BASE), 0.01), "magnitude")
-    assert c.verdict == NOT_CHECKABLE
+    c = _claim(_claims(_errors([("easy", "TCI", 0)]), _times(BASE), 0.01), "magnitude")
+    assert c.verdict == NOT_RESOLVED
     # 0 errors in 100 000 runs resolve it
     e = _errors([("easy", "TCI", 0)], runs=100_000)
-    assert _claim(experiment_claims(e, _times(BASE), 0.01), "magnitude").verdict == REPRODUCED
+    assert _claim(_claims(e, _times(BASE), 0.01), "magnitude").verdict == REPRODUCED
+    # the words are said of the heuristic threshold: FHN2 (elimination) is printed apart
+    e = _errors([("easy", "TCI", 0), ("easy", "FHN2", 30)], runs=100_000)
+    c = _claim(_claims(e, _times(BASE), 0.01), "magnitude")
+    assert c.verdict == REPRODUCED and c.ours.startswith("1 rules stopped with the threshold")
+    assert "not stopped with the threshold (elimination): FHN2 30/100000" in c.ours
 
 
 def test_easy_row_says_what_the_advantage_consists_of():
     errors = _errors([("easy", "TaS", 0)])
     t = _times(BASE, init_share=0.0)
     t.loc[t.algorithm == "EV-TaS", "init_share"] = 0.28
-    c = _claim(experiment_claims(errors, t, 0.01), "slightly better")
+    c = _claim(_claims(errors, t, 0.01), "slightly better")
     assert c.verdict == REPRODUCED and "EV-TaS 28.0% vs TaS 0.0%" in c.ours
     worse = _times(dict(BASE, **{"EV-TaS": 60}))
-    assert _claim(experiment_claims(errors, worse, 0.01), "slightly better").verdict == DIFFERS
+    assert _claim(_claims(errors, worse, 0.01), "slightly better").verdict == DIFFERS
 
 
 def test_fhn_rows():
     errors = _errors([("easy", "TaS", 0)])
     means = dict(BASE, FHN2=200)
-    assert _claim(experiment_claims(errors, _times(means), 0.01), "wastes").verdict == REPRODUCED
+    assert _claim(_claims(errors, _times(means), 0.01), "wastes").verdict == REPRODUCED
     means["FHN2"] = 40
-    assert _claim(experiment_claims(errors, _times(means), 0.01), "wastes").verdict == DIFFERS
+    assert _claim(_claims(errors, _times(means), 0.01), "wastes").verdict == DIFFERS
     rnd = _times(dict(BASE, FHN2=52), "random")
-    c = _claim(experiment_claims(errors, rnd, 0.01), "FHN2 has similar")
+    c = _claim(_claims(errors, rnd, 0.01), "FHN2 has similar")
     assert c.verdict == REPRODUCED and "[0.8, 1.2]" in c.paper
     rnd = _times(dict(BASE, FHN2=80), "random")
-    assert _claim(experiment_claims(errors, rnd, 0.01), "FHN2 has similar").verdict == DIFFERS
+    assert _claim(_claims(errors, rnd, 0.01), "FHN2 has similar").verdict == DIFFERS
     std = _times(dict(BASE, FHN2=80), "standard")  # said of random instances only
-    assert not [c for c in experiment_claims(errors, std, 0.01) if "FHN2" in c.claim]
+    assert not [c for c in _claims(errors, std, 0.01) if "FHN2" in c.claim]
 
 
 def test_lower_bound_is_lemma_2_as_stated():
@@ -169,22 +207,22 @@ def test_lower_bound_is_lemma_2_as_stated():
     assert lb == pytest.approx(T * math.log(1 / (2.4 * 0.01)), rel=1e-12)
     errors = _errors([("easy", "TaS", 0)])
     t = _times({"TaS": 50, "EV-TaS": 45})  # lower_bound 10, se 1: above
-    assert _claim(experiment_claims(errors, t, 0.01), "2.4δ").verdict == REPRODUCED
-    t.loc[t.algorithm == "EV-TaS", "mean"] = 5.0
-    c = _claim(experiment_claims(errors, t, 0.01), "2.4δ")
+    assert _claim(_claims(errors, t, 0.01), "2.4δ").verdict == REPRODUCED
+    t.loc[t.algorithm == "EV-TaS", ["mean", "median"]] = 5.0
+    c = _claim(_claims(errors, t, 0.01), "2.4δ")
     assert c.verdict == DIFFERS and "EV-TaS" in c.reason
-    line = _claim(experiment_claims(errors, t, 0.01), "Figure 2's line")
+    line = _claim(_claims(errors, t, 0.01), "Figure 2's line")
     assert line.verdict == NOT_CHECKABLE and "0.810 ×" in line.ours
 
 
 def test_size_row():
     errors = _errors([("easy", "TaS", 0)])
-    c = _claim(experiment_claims(errors, _times(BASE), 0.01), "1000 random")
+    c = _claim(_claims(errors, _times(BASE), 0.01), "1000 random")
     assert c.verdict == NOT_CHECKABLE  # only the easy experiment here
     t = pd.concat(
         [_times(BASE, "random").assign(runs=1000), _times(BASE, "standard"), _times(BASE)]
     )
-    assert _claim(experiment_claims(errors, t, 0.01), "1000 random").verdict == REPRODUCED
+    assert _claim(_claims(errors, t, 0.01), "1000 random").verdict == REPRODUCED
 
 
 def test_summary_measures_initial_stops_and_long_runs():
@@ -217,3 +255,36 @@ def test_summary_measures_initial_stops_and_long_runs():
     # FHN's first check is at fhn_n0 K
     fhn = df.assign(algorithm="FHN2", stopping_time=[235] * 6)
     assert stopping_time_summary(fhn, n0=2, fhn_n0=47).iloc[0]["init_share"] == 1.0
+
+
+def test_one_run_cannot_decide_the_similar_row_and_bands_follow_the_words():
+    """On random instances (paired by instance) one EV-TCI run of 40x the others' sum moves
+    its mean 1.5x: the "similar" row is 'not resolved', not 'differs', and prints the
+    medians. "Slightly better" refuses a 2.5x advantage; "outperforms uniform" is
+    one-sided."""
+    n = 300
+    rows = []
+    base = 100 + 10 * np.sin(np.arange(n))
+    for alg, taus in (("TCI", base), ("EV-TCI", base.copy()), ("uniform", 2 * base)):
+        if alg == "EV-TCI":
+            taus[7] = 0.5 * base.sum()
+        rows += [
+            dict(experiment="random", algorithm=alg, instance_index=i, run=0,
+                 stopping_time=t, lower_bound=10.0)
+            for i, t in enumerate(taus)
+        ]  # fmt: skip
+    runs = pd.DataFrame(rows)
+    means = runs.groupby("algorithm")["stopping_time"].mean().to_dict()
+    t = _times(means, "random")
+    claims_ = experiment_claims(_errors([("random", "TCI", 0)]), t, 0.01, runs=runs)
+    c = _claim(claims_, "similar result", "(random)")
+    assert c.verdict == NOT_RESOLVED and "EV-TCI/TCI 1.49" in c.ours and "medians 1.000" in c.ours
+    assert "paired" in c.paper and "[0.8, 1.2]" in c.paper
+    u = _claim(claims_, "outperforms uniform")
+    # TCI at half uniform's mean is resolved below 1; EV-TCI's one run leaves it open
+    assert u.verdict == NOT_RESOLVED and "< 1" in u.paper and "1/2 resolved" in u.ours
+    assert "straddles" in u.reason and "EV-TCI 0.74" in u.reason
+    errors = _errors([("easy", "TaS", 0)])
+    fast = _times(dict(BASE, **{"EV-TaS": 20}))
+    c = _claim(_claims(errors, fast), "slightly better")
+    assert c.verdict == DIFFERS and 'more than "slightly"' in c.reason and "[0.8, 1)" in c.paper

@@ -35,6 +35,7 @@ claims += experiment_claims(
     error_rates(runs),
     stopping_time_summary(runs, n0=p.n0, fhn_n0=fhn),
     snakemake.params.delta,
+    runs=runs,
     n0=snakemake.params.n0,
 )
 if "asym_verdicts" in inp.keys():

@@ -10,7 +10,7 @@ from statistics import NormalDist
 
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
 from baiuv.experiments.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 from baiuv.registry import TIGHT
 
@@ -58,32 +58,42 @@ def runs_for_resolution(cv: float, resolution: float, level: float = 0.95) -> in
 
 def limit_verdict(r) -> tuple[str, str]:
     """Verdict of the paper's claim lim sup E[τ_δ]/ln(1/δ) ≤ C for one cell of
-    :func:`verdict_table` (decision D154): ``reproduced`` when the ratio at the largest level
-    is within the tolerance of C (rule a) or an adequate second-order fit (≥ 1 degree of
-    freedom, χ²/dof ≤ :data:`FIT_CHI2_MAX`) puts the limit's 95% interval below C(1 + tol);
-    ``differs`` when an adequate fit puts it entirely above; ``not checkable`` otherwise,
-    with what the data resolve. Returns ``(verdict, reason)``."""
+    :func:`verdict_table`, by the one verdict rule (D174) against the one-sided band
+    ≤ C(1 + tol) (D154): ``reproduced`` when the 95% interval of the ratio at the largest
+    level, or of the limit of an adequate second-order fit (≥ 1 degree of freedom,
+    χ²/dof ≤ :data:`FIT_CHI2_MAX`), lies below C(1 + tol); ``differs`` when the adequate
+    fit's interval lies entirely above (a ratio above at a finite level holds lower-order
+    terms and refutes nothing); ``not resolved`` otherwise, with what the data resolve.
+    Returns ``(verdict, reason)``."""
     tol = float(r.tolerance)
+    bound = r.theory * (1 + tol)
+    bnd = Band(hi=bound, words="lim sup E[τ_δ]/ln(1/δ) ≤ C")
     adequate = r.fit_dof >= 1 and r.fit_chi2 / r.fit_dof <= FIT_CHI2_MAX
+    at_level = judge(r.ratio, (r.ratio_low, r.ratio_high), bnd)
+    fit = judge(r.fit_T, (r.fit_T_low, r.fit_T_high), bnd) if adequate else None
     half = (r.ratio_high - r.ratio_low) / 2 / r.theory
-    if r.rule_a:
+    if REPRODUCED in (at_level, fit):
         return REPRODUCED, ""
-    if adequate and r.fit_T_low <= r.theory * (1 + tol):
-        return REPRODUCED, ""
-    if adequate:
+    if fit == DIFFERS:
         return DIFFERS, (
             f"the fitted limit's interval [{r.fit_T_low:.4g}, {r.fit_T_high:.4g}] lies above "
-            f"C(1 + {tol:.0%}) = {r.theory * (1 + tol):.4g}"
+            f"C(1 + {tol:.0%}) = {bound:.4g}"
         )
-    why = (
-        f"χ²/dof = {r.fit_chi2 / r.fit_dof:.1f} > {FIT_CHI2_MAX:g}"
-        if r.fit_dof >= 1
-        else f"{r.fit_dof} degrees of freedom"
-    )
-    return NOT_CHECKABLE, (
+    if adequate:
+        why = (
+            f"the fitted limit's interval [{r.fit_T_low:.4g}, {r.fit_T_high:.4g}] contains "
+            f"C(1 + {tol:.0%}) = {bound:.4g}"
+        )
+    else:
+        why = "the second-order fit is not adequate (" + (
+            f"χ²/dof = {r.fit_chi2 / r.fit_dof:.1f} > {FIT_CHI2_MAX:g})"
+            if r.fit_dof >= 1
+            else f"{r.fit_dof} degrees of freedom)"
+        )
+    return NOT_RESOLVED, (
         f"the data do not resolve the limit: the ratio at the largest ln(1/δ) is "
-        f"{r.ratio_over_theory:.3f} × C (95% half-width ±{half:.1%} of C) and the "
-        f"second-order fit is not adequate ({why})"
+        f"{r.ratio_over_theory:.3f} × C (95% half-width ±{half:.1%} of C), not below "
+        f"C(1 + {tol:.0%}), and {why}"
     )
 
 
@@ -100,8 +110,8 @@ def _limit_claim(r) -> Claim:
     ours = (
         f"{r.ratio:.4g} [{r.ratio_low:.4g}, {r.ratio_high:.4g}] at ln(1/δ) = "
         f"{r.log_inv_delta_max:.4g} ({r.runs} runs; resolves the constant to ±{half:.1%}), "
-        f"ratio/constant {r.ratio_over_theory:.3f}; (a) within ±{tol}: "
-        f"{'yes' if r.rule_a else 'no'}; (b) fit c₀ + T·ln(1/δ) + c₁·ln ln(1/δ): T = {so}"
+        f"ratio/constant {r.ratio_over_theory:.3f}; (a) interval below C(1 + {tol}): "
+        f"{'yes' if r.ratio_high <= r.theory * (1 + r.tolerance) else 'no'}; (b) fit c₀ + T·ln(1/δ) + c₁·ln ln(1/δ): T = {so}"
     )
     v, reason = limit_verdict(r)
     return Claim(
@@ -109,8 +119,9 @@ def _limit_claim(r) -> Claim:
         claim=f"{cell_name(r.algorithm, r.threshold)} on {r.instance}: "
         f"lim sup E[τ_δ]/ln(1/δ) ≤ {CONSTANT_LABELS[key]}",
         where=where,
-        paper=f"lim sup ≤ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule: (a), or (b) with an "
-        f"adequate fit (χ²/dof ≤ {FIT_CHI2_MAX:g}) below C(1 + {tol}) (D154)",
+        paper=f"lim sup ≤ {CONSTANT_LABELS[key]} = {r.theory:.4g}; verdict rule (one-sided, D154, "
+        f"D174): the 95% interval of (a) or of (b) with an adequate fit "
+        f"(χ²/dof ≤ {FIT_CHI2_MAX:g}) below C(1 + {tol})",
         ours=ours,
         verdict=v,
         reason=reason,
@@ -166,13 +177,13 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
             f"{'significantly below' if r.below_lower_bound else 'not significantly below'} "
             "T*(μ,σ²) ln(1/(2.4δ))"
         )
-        if r.below_T_star:
-            verdict, reason = REPRODUCED, ""
-        elif r.ratio_low > r.T_star:
-            verdict = DIFFERS
+        # the one verdict rule (D174): the ratio's interval against the band < T*(μ,σ²)
+        verdict = judge(r.ratio, (r.ratio_low, r.ratio_high), Band(hi=r.T_star, strict_hi=True))
+        if verdict == REPRODUCED:
+            reason = ""
+        elif verdict == DIFFERS:
             reason = "the ratio is significantly above T*(μ,σ²) at the largest ln(1/δ)"
         else:
-            verdict = NOT_CHECKABLE
             reason = (
                 "the ratio's interval contains T*(μ,σ²): T*_σ²(μ) and T*(μ,σ²) are not "
                 f"resolved (their ratio is {r.T_star / r.T_star_known:.3f} on this instance)"

@@ -29,7 +29,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
@@ -545,14 +545,15 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
         runs, err = int(glr["runs"].sum()), int(glr["errors"].sum())
         lo, hi = wilson_interval(err, runs)
         nflag = int(glr["flagged"].sum())
+        # the one verdict rule (D174): a flagged cell differs; else the pooled interval
+        v = DIFFERS if nflag else judge(err / runs, (lo, hi), Band(hi=d / 100, strict_hi=True))
+        reason = {
+            REPRODUCED: "",
+            DIFFERS: "pooled error rate resolved above δ/100 (but below δ)",
+            NOT_RESOLVED: f"too few runs to resolve δ/100 = {d / 100:g}",
+        }[v]
         if nflag:
-            v, reason = DIFFERS, f"{nflag} GLR cells flagged above δ"
-        elif hi < d / 100:
-            v, reason = REPRODUCED, ""
-        elif lo > d / 100:
-            v, reason = DIFFERS, "pooled error rate resolved above δ/100 (but below δ)"
-        else:
-            v, reason = NOT_CHECKABLE, f"too few runs to resolve δ/100 = {d / 100:g}"
+            reason = f"{nflag} GLR cells flagged above δ"
         out.append(
             Claim(
                 topic="δ-correctness audit",
@@ -574,15 +575,15 @@ def audit_claims(summary: pd.DataFrame, cells: pd.DataFrame, *, delta: float) ->
         lo, hi = wilson_interval(err, runs)
         nflag = int(g["flagged"].sum())
         nc = int(g["cells"].sum())
+        v = DIFFERS if nflag else judge(err / runs, (lo, hi), Band(hi=d, strict_hi=True))
         if nflag:
             algs = ", ".join(f"{r.algorithm} ({r.flagged})" for r in g.itertuples() if r.flagged)
-            v, reason = DIFFERS, f"{nflag} of {nc} EV cells flagged above δ: {algs}"
-        elif lo > d:
-            v, reason = DIFFERS, "no single cell is flagged, but the pooled interval lies above δ"
-        elif hi < d:
-            v, reason = REPRODUCED, ""
+            reason = f"{nflag} of {nc} EV cells flagged above δ: {algs}"
+        elif v == DIFFERS:
+            reason = "no single cell is flagged, but the pooled interval lies above δ"
+        elif v == REPRODUCED:
+            reason = ""
         else:
-            v = NOT_CHECKABLE
             reason = (
                 f"no flagged cell, but the pooled interval reaches δ; {need} runs per cell "
                 f"resolve δ (here {rpc})"

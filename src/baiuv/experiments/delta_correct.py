@@ -317,33 +317,33 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
     """Rows of the reproduction report from the δ-correct stopping experiment: the paper's
     "This "lazy" stopping rule is still δ-correct" (Sec. ssec:simulations_stopping_thresholds)
     from the error rates of the lazy variants (reproduced when every 95% Wilson interval lies
-    below δ, differs when one lies above, else not checkable), and the cost of laziness
+    below δ, differs when one lies above, else not resolved: the rule of D174), and the cost of laziness
     measured on paired runs (beyond the paper: decision D70's grid)."""
-    from baiuv.claims import NOT_CHECKABLE, Claim, verdict
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, Band, Claim, combine, judge
 
     s = summarize_delta_correct(df)
     lazy = s[s["threshold"].astype(str).str.endswith(LAZY_SUFFIX)]
-    above = lazy[lazy["wilson_low"] > delta]
-    unresolved = lazy[(lazy["wilson_high"] > delta) & (lazy["wilson_low"] <= delta)]
+    # the one verdict rule (D174): each cell's Wilson interval against the band ≤ δ
+    bnd = Band(hi=delta, words="still δ-correct")
+    cell = [judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd) for r in lazy.itertuples()]
+    above = lazy[[c == DIFFERS for c in cell]]
+    unresolved = lazy[[c == NOT_RESOLVED for c in cell]]
     ours = "; ".join(
         f"{r.instance}/{r.algorithm}/{r.threshold} {r.errors}/{r.runs} "
         f"[{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
         for r in lazy.itertuples()
     )
+    v = combine(cell) if cell else NOT_CHECKABLE
+    reason = "" if cell else "no lazy cell in this run"
     if len(above):
-        v, reason = (
-            verdict(False),
-            "error rate resolved above δ: "
-            + ", ".join(f"{r.instance}/{r.algorithm}/{r.threshold}" for r in above.itertuples()),
+        reason = "error rate resolved above δ: " + ", ".join(
+            f"{r.instance}/{r.algorithm}/{r.threshold}" for r in above.itertuples()
         )
     elif len(unresolved):
-        v = NOT_CHECKABLE
         reason = (
             f"{len(unresolved)} of {len(lazy)} cells have too few runs to put the Wilson "
             f"interval below δ = {delta:g}; no error rate is resolved above δ"
         )
-    else:
-        v, reason = verdict(True), ""
     out = [
         Claim(
             topic="δ-correct stopping",

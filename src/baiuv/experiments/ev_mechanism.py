@@ -159,7 +159,7 @@ def monte_carlo_init(
 def erring_runs(
     runs, instances: dict, *, seed: int, delta: float, max_samples: int, experiment: str
 ):
-    """One row per erring run of the paper's configuration (heuristic, ``n0 = 2`` rows of
+    """One row per erring run of the authors' code's configuration (heuristic, ``n0 = 2`` rows of
     ``runs``): stopping time, whether it stopped at the first check (``tau = n0 K``) or by
     ``2 n0 K``, and, from :func:`replay_state`, the count, plug-in variance and empirical
     mean of the wrongly-beaten (best) and the wrongly-chosen (recommended) arms, with their
@@ -213,8 +213,8 @@ def erring_runs(
 
 def init_comparison(runs, instances: dict, *, delta: float, level: float = 0.95):
     """Per named group (one instance): the model of :func:`init_stop_probabilities` at
-    ``n0 = 2`` against the measured frequencies, pooled over the EV rules of the paper's
-    configuration: errors and correct stops at ``tau = n0 K`` with their Wilson intervals,
+    ``n0 = 2`` against the measured frequencies, pooled over the EV rules of the authors'
+    code's configuration: errors and correct stops at ``tau = n0 K`` with their Wilson intervals,
     and whether the model lies inside."""
     import pandas as pd
 

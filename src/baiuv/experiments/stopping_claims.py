@@ -1,9 +1,12 @@
 """Claims of the stopping-time experiment (Section ``ssec:experiments``, Figure
 ``fig:random_instances_heuristic_threshold``): the rows of the reproduction report built
-from the error-rate and stopping-time summaries of :mod:`.stopping_times`.
+from the error-rate and stopping-time summaries of :mod:`.stopping_times` and the runs.
 
 Every row quotes the paper's words and their place, prints our numbers and the declared
-tolerance, and its verdict follows from them. A cause in a reason is either a number of the
+band, and its verdict follows from them by the one rule of :mod:`baiuv.claims`: the ratio
+of mean stopping times with its 95% bootstrap interval (over runs on a named instance, over
+instances, paired, on the random set) against the band read from the paper's words, medians
+beside. A cause in a reason is either a number of the
 row's own tables (error rates, the share of runs stopped at the first check, medians and
 largest stopping times) or is written as a hypothesis.
 """
@@ -14,9 +17,23 @@ import math
 import statistics
 from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 
-from baiuv.claims import NOT_CHECKABLE, Claim, verdict
+from baiuv.claims import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    NOT_RESOLVED,
+    REPRODUCED,
+    Band,
+    Claim,
+    Judgement,
+    bootstrap_interval,
+    bootstrap_ratio,
+    combine,
+    judge,
+    verdict,
+)
 from baiuv.experiments.stopping_times import LEMMA2_CONSTANT, LONG_RUN_FACTOR
 from baiuv.registry import ALGORITHMS
 
@@ -61,15 +78,15 @@ def in_band(ratio: float, kind: str) -> bool:
     return lo <= ratio <= hi
 
 
-def wrapped_algorithms() -> list[str]:
-    """The paper's wrapped algorithms (adapted and EV wrappers), in registry order."""
-    return [a.name for a in ALGORITHMS.values() if a.wrapped]
-
-
 def _in_paper(name) -> bool:
     """Not a registered rule beyond the paper (unregistered names are kept)."""
     alg = ALGORITHMS.get(str(name))
     return alg is None or alg.in_paper
+
+
+def wrapped_algorithms() -> list[str]:
+    """The paper's wrapped algorithms (adapted and EV wrappers), in registry order."""
+    return [a.name for a in ALGORITHMS.values() if a.wrapped]
 
 
 def _is_ev(name) -> bool:
@@ -136,36 +153,140 @@ def long_runs_text(sub: pd.DataFrame, alg: str) -> str:
     )
 
 
+#: The paper's words each comparative row is read from (Section ssec:experiments, the
+#: paragraph under Figure fig:random_instances_heuristic_threshold), as bands of the ratio
+#: of mean stopping times (D5, D170).
+SIMILAR_WORDS = (
+    '"algorithms obtained by plugging in the empirical variance yield similar result as the '
+    'ones using the adapted transportation cost"'
+)
+SLIGHTLY_WORDS = '"and slightly better performance on the easy instance"'
+UNIFORM_WORDS = '"those wrapped BAI algorithms outperforms uniform sampling"'
+FIXED_WORDS = "\"and are on par with 'fixed' sampling\""
+FHN_SIMILAR_WORDS = (
+    '"On random instances FHN2 has similar performance to the wrapped BAI algorithms"'
+)
+FHN_WASTES_WORDS = '"but it wastes precious samples on easy instances"'
+LEMMA2_WORDS = "E[τ_δ] ≥ T⋆(μ, σ²) ln(1/(2.4δ)) for a δ-correct algorithm"
+
+
+def claim_bands() -> dict[str, Band]:
+    """The declared band of every comparative row, from the paper's words (D5, D170):
+    "similar" two-sided [0.8, 1.2]; "slightly better" [0.8, 1) (better, and within
+    "similar"); "outperforms uniform" one-sided < 1; "on par with fixed" [1/1.25, 1.25];
+    "wastes samples" one-sided FHN2/wrapped > 1; Lemma 2 one-sided ratio to the bound ≥ 1."""
+    lo, hi = band("comparable")
+    p_lo, p_hi = band("on par")
+    return {
+        "similar": Band(lo, hi, SIMILAR_WORDS, WHERE),
+        "slightly better": Band(lo, 1.0, SLIGHTLY_WORDS, WHERE, strict_hi=True),
+        "outperforms uniform": Band(hi=1.0, words=UNIFORM_WORDS, where=WHERE, strict_hi=True),
+        "on par": Band(p_lo, p_hi, FIXED_WORDS, WHERE),
+        "FHN2 similar": Band(lo, hi, FHN_SIMILAR_WORDS, WHERE),
+        "wastes": Band(lo=1.0, words=FHN_WASTES_WORDS, where=WHERE, strict_lo=True),
+        "lemma 2": Band(
+            lo=1.0, words=LEMMA2_WORDS, where="Lemma lem:lower_bound_sample_complexity"
+        ),
+    }
+
+
+class _Samples:
+    """Stopping times of one experiment per algorithm for the bootstrap: runs on a named
+    instance (independent runs, resampled per algorithm), per-instance means on the random
+    instances (every algorithm runs on the same instances: resampled jointly, paired)."""
+
+    def __init__(self, runs: pd.DataFrame, exp: str):
+        r = runs[runs["experiment"] == exp]
+        self.exp = exp
+        self.paired = r["instance_index"].nunique() > 1
+        if self.paired:
+            self.table = r.pivot_table(
+                index="instance_index", columns="algorithm", values="stopping_time", aggfunc="mean"
+            )
+            b = r.groupby(["instance_index", "algorithm"])["lower_bound"].mean().unstack()
+            self.bounds = b
+        else:
+            self.groups = {a: g for a, g in r.groupby("algorithm")}
+
+    def pair(self, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
+        """Stopping times of ``a`` and ``b`` (per instance on the random set, on the
+        instances both ran)."""
+        if self.paired:
+            t = self.table[[a, b]].dropna()
+            return t[a].to_numpy(float), t[b].to_numpy(float)
+        return (
+            self.groups[a]["stopping_time"].to_numpy(float),
+            self.groups[b]["stopping_time"].to_numpy(float),
+        )
+
+    def with_bound(self, a: str) -> tuple[np.ndarray, np.ndarray]:
+        """Stopping times of ``a`` and the Lemma 2 bound of the same runs."""
+        if self.paired:
+            t = pd.concat([self.table[a], self.bounds[a]], axis=1).dropna()
+            return t.iloc[:, 0].to_numpy(float), t.iloc[:, 1].to_numpy(float)
+        g = self.groups[a]
+        return g["stopping_time"].to_numpy(float), g["lower_bound"].to_numpy(float)
+
+    def ratio(self, a: str, b: str, band_: Band, label: str) -> Judgement:
+        x, y = self.pair(a, b)
+        return bootstrap_ratio(x, y, band_, identity=(self.exp, label, a, b), paired=self.paired)
+
+
+def _how(j: Judgement) -> str:
+    return f"{j.method}; medians beside"
+
+
+def _judged(judgements: dict[str, Judgement]) -> str:
+    return ", ".join(f"{k} {j.text()}" for k, j in judgements.items())
+
+
+def _unresolved(judgements: dict[str, Judgement]) -> str:
+    """The parts of a row whose interval straddles a bound of the band."""
+    parts = {k: j for k, j in judgements.items() if j.verdict == NOT_RESOLVED}
+    if not parts:
+        return ""
+    return "not resolved (the interval straddles a bound of the band): " + _judged(parts)
+
+
 def experiment_claims(
-    errors: pd.DataFrame, times: pd.DataFrame, delta: float, *, n0: int | None = None
+    errors: pd.DataFrame,
+    times: pd.DataFrame,
+    delta: float,
+    *,
+    runs: pd.DataFrame,
+    n0: int | None = None,
 ) -> list[Claim]:
-    """Claims of Section ssec:experiments from :func:`~.stopping_times.error_rates` and
-    :func:`~.stopping_times.stopping_time_summary` (with ``init_share`` when computed).
-    ``n0``: initial pulls per arm of the GLR-based rules (printed). Rules beyond the paper
-    (``wrapper="extension"`` in the registry) are left out: the claims compare the paper's
-    algorithms."""
+    """Claims of Section ssec:experiments from :func:`~.stopping_times.error_rates`,
+    :func:`~.stopping_times.stopping_time_summary` (with ``init_share`` when computed;
+    printed causes) and the run table ``runs`` (columns ``experiment``, ``algorithm``,
+    ``instance_index``, ``stopping_time``, ``lower_bound``), whose stopping times every
+    comparative verdict is judged on (:mod:`baiuv.claims`). ``n0``: initial pulls per arm
+    of the GLR-based rules (printed). Rules beyond the paper (``wrapper="extension"`` in the
+    registry) are left out: the claims compare the paper's algorithms."""
     errors = errors[errors["algorithm"].map(_in_paper)]
     times = times[times["algorithm"].map(_in_paper)]
+    runs = runs[runs["algorithm"].map(_in_paper)]
     out = [_size_claim(times), *_error_claims(errors, delta)]
     t = times.set_index(["experiment", "algorithm"])
     for exp in times["experiment"].unique():
         sub = t.loc[exp]
+        smp = _Samples(runs, exp)
         algs = [a for a in wrapped_algorithms() if a in sub.index]
         pairs = [(a, e) for a, e in wrapper_pairs() if a in sub.index and e in sub.index]
         if pairs:
             out.append(
-                _easy_claim(sub, errors, pairs)
+                _easy_claim(sub, smp, pairs)
                 if exp == "easy"
-                else _comparable_claim(sub, errors, exp, pairs)
+                else _comparable_claim(sub, smp, errors, exp, pairs)
             )
         if "uniform" in sub.index and algs:
-            out.append(_uniform_claim(sub, exp, algs))
+            out.append(_uniform_claim(sub, smp, exp, algs))
         if "fixed" in sub.index and algs:
-            out.append(_fixed_claim(sub, errors, exp, algs))
+            out.append(_fixed_claim(sub, smp, errors, exp, algs))
         if "FHN2" in sub.index and algs and exp in ("random", "easy"):
             # the paper's two statements: similar on random instances, wasteful on easy ones
-            out.append(_fhn_claim(sub, exp, algs))
-        out.append(_lower_bound_claim(sub, exp, delta))
+            out.append(_fhn_claim(smp, exp, algs))
+        out.append(_lower_bound_claim(sub, smp, exp))
     out.append(_reference_line_claim(times, delta))
     return out
 
@@ -187,27 +308,49 @@ def _size_claim(times: pd.DataFrame) -> Claim:
     )
 
 
+def _uses_threshold(name) -> bool:
+    """The rule stops with the GLR or EV-GLR statistic against the threshold (FHN1/FHN2
+    eliminate with their own boundary; unregistered names are taken to use it)."""
+    alg = ALGORITHMS.get(str(name))
+    return alg is None or alg.stopping != "elimination"
+
+
 def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
-    """ "an empirical error which is several order of magnitude lower than δ", for every
-    rule: the 95% Wilson interval entirely below δ/100; one row per experiment."""
+    """ "an empirical error which is several order of magnitude lower than δ", said of the
+    heuristic threshold: for every rule stopped with it (FHN1/FHN2, which eliminate with
+    their own boundary, are printed apart), the error rate's 95% Wilson interval against the
+    one-sided band ≤ δ/100 (D232), by :func:`baiuv.claims.judge`; one row per experiment."""
     target = delta / ORDERS_FACTOR
+    bnd = Band(hi=target, words="several order of magnitude lower than δ")
     out = []
-    for exp, g in errors.groupby("experiment", sort=False):
-        below = g[g["wilson_high"] <= target]
-        above = g[g["wilson_low"] > target]
+    for exp, g_all in errors.groupby("experiment", sort=False):
+        uses = g_all["algorithm"].map(_uses_threshold)
+        g, apart = g_all[uses], g_all[~uses]
+        if g.empty:
+            continue
+        v = {
+            r.algorithm: judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd)
+            for r in g.itertuples()
+        }
+        below = [a for a, x in v.items() if x == REPRODUCED]
+        above = g[g["algorithm"].isin([a for a, x in v.items() if x == DIFFERS])]
         above_delta = g[g["wilson_low"] > delta]
-        open_ = g[(g["wilson_high"] > target) & (g["wilson_low"] <= target)]
+        open_ = [a for a, x in v.items() if x == NOT_RESOLVED]
         ours = (
-            f"{len(g)} rules; interval below δ/{ORDERS_FACTOR:g} = {target:g}: {len(below)}; "
-            f"entirely above it: {len(above)}; containing it: {len(open_)}; entirely above δ: "
-            f"{len(above_delta)}. Error rate [95% Wilson]: "
+            f"{len(g)} rules stopped with the threshold; interval below δ/{ORDERS_FACTOR:g} = "
+            f"{target:g}: {len(below)}; entirely above it: {len(above)}; containing it: "
+            f"{len(open_)}; entirely above δ: {len(above_delta)}. Error rate [95% Wilson]: "
             + ", ".join(
                 f"{r.algorithm} {r.errors}/{r.runs} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
                 for r in g.itertuples()
             )
         )
+        if len(apart):
+            ours += "; not stopped with the threshold (elimination): " + ", ".join(
+                f"{r.algorithm} {r.errors}/{r.runs}" for r in apart.itertuples()
+            )
+        reason = ""
         if len(above):
-            v = "differs"
             reason = (
                 f"error rate resolved above δ/{ORDERS_FACTOR:g}: "
                 + ", ".join(f"{r.algorithm} {r.error_rate:.3g}" for r in above.itertuples())
@@ -217,14 +360,11 @@ def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
                     else ""
                 )
             )
-        elif len(open_):
-            v = NOT_CHECKABLE
+        elif open_:
             reason = (
                 f"{len(open_)} rules have too few runs to resolve δ/{ORDERS_FACTOR:g} (0 errors "
                 f"in n runs bound the rate by about 3.8/n only)"
             )
-        else:
-            v, reason = "reproduced", ""
         out.append(
             Claim(
                 topic="experiments",
@@ -234,112 +374,105 @@ def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
                 paper=f"every rule's error ≪ δ = {delta:g} (read as: 95% Wilson interval below "
                 f"δ/{ORDERS_FACTOR:g}, D232)",
                 ours=ours,
-                verdict=v,
+                verdict=combine(v.values()),
                 reason=reason,
             )
         )
     return out
 
 
-def _comparable_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, pairs) -> Claim:
-    lo, hi = band("comparable")
-    rel = {(a, e): sub.loc[e, "mean"] / sub.loc[a, "mean"] for a, e in pairs}
-    text = "mean τ(EV)/mean τ(adapted): " + ", ".join(
-        f"{e}/{a} {r:.3f}" for (a, e), r in rel.items()
-    )
-    bad = {p: r for p, r in rel.items() if not in_band(r, "comparable")}
+def _comparable_claim(sub, smp: _Samples, errors: pd.DataFrame, exp: str, pairs) -> Claim:
+    bnd = claim_bands()["similar"]
+    js = {f"{e}/{a}": smp.ratio(e, a, bnd, "similar") for a, e in pairs}
+    row = combine(j.verdict for j in js.values())
     reasons = []
+    bad = {(a, e): js[f"{e}/{a}"] for a, e in pairs if js[f"{e}/{a}"].verdict == DIFFERS}
     if bad:
-        reasons.append(
-            "outside the band: " + ", ".join(f"{e}/{a} {r:.3f}" for (a, e), r in bad.items())
-        )
-        early = [e for (_, e), r in bad.items() if r < lo]
-        if early:
-            reasons.append(_ev_early(errors, sub, exp, early))
-        for (a, e), r in bad.items():
-            if r > hi:
-                med = sub.loc[e, "median"] / sub.loc[a, "median"]
-                reasons.append(
-                    f"slower in mean, measured: {_tail(sub, e)}; against {_tail(sub, a)} "
-                    f"(ratio of medians {med:.3f}{', in the band' if in_band(med, 'comparable') else ''}): "
-                    "a tail of long runs, not the typical run"
-                )
+        reasons.append("outside the band: " + _judged({f"{e}/{a}": j for (a, e), j in bad.items()}))
+    if u := _unresolved(js):
+        reasons.append(u)
+    early = [e for a, e in pairs if js[f"{e}/{a}"].statistic < bnd.lo]
+    if early:
+        reasons.append(_ev_early(errors, sub, exp, early))
+    for a, e in pairs:
+        j = js[f"{e}/{a}"]
+        if j.statistic > bnd.hi:
+            reasons.append(
+                f"{e} slower in mean, measured: {_tail(sub, e)}; against {_tail(sub, a)} "
+                f"(ratio of medians {j.median:.3f}"
+                f"{', in the band' if bnd.contains(j.median) else ''})"
+            )
     return Claim(
         topic="experiments",
-        claim='"algorithms obtained by plugging in the empirical variance yield similar result as '
-        f'the ones using the adapted transportation cost" ({exp})',
+        claim=f"{SIMILAR_WORDS} ({exp})",
         where=WHERE,
-        paper=f"similar (EV/adapted in [{lo:g}, {hi:g}], D170)",
-        ours=text,
-        verdict=verdict(not bad),
+        paper=f"similar: mean τ(EV)/mean τ(adapted) in {bnd.text()} (D170); {_how(next(iter(js.values())))}",
+        ours="mean τ(EV)/mean τ(adapted) [95% interval]: " + _judged(js),
+        verdict=row,
         reason="; ".join(reasons),
     )
 
 
-def _easy_claim(sub: pd.DataFrame, errors: pd.DataFrame, pairs) -> Claim:
+def _easy_claim(sub, smp: _Samples, pairs) -> Claim:
     """ "slightly better performance on the easy instance": every EV/adapted ratio of mean
-    stopping times below 1; the row also says what the advantage consists of (share of runs
-    stopped at the first check, ratio of medians)."""
-    rel = {(a, e): sub.loc[e, "mean"] / sub.loc[a, "mean"] for a, e in pairs}
-    text = "mean τ(EV)/mean τ(adapted): " + ", ".join(
-        f"{e}/{a} {r:.3f}" for (a, e), r in rel.items()
-    )
+    stopping times in [0.8, 1) (better, and within "similar"); the row also says what the
+    advantage consists of (share of runs stopped at the first check, ratio of medians)."""
+    bnd = claim_bands()["slightly better"]
+    js = {f"{e}/{a}": smp.ratio(e, a, bnd, "slightly better") for a, e in pairs}
+    text = "mean τ(EV)/mean τ(adapted) [95% interval]: " + _judged(js)
     if "init_share" in sub.columns:
         text += "; runs stopped at n0·K: " + ", ".join(
             f"{e} {_init_of(sub, e)} vs {a} {_init_of(sub, a)}" for a, e in pairs
         )
-    text += "; median τ(EV)/median τ(adapted): " + ", ".join(
-        f"{e}/{a} {sub.loc[e, 'median'] / sub.loc[a, 'median']:.3f}" for a, e in pairs
-    )
-    worse = {p: r for p, r in rel.items() if r >= 1}
     reasons = []
-    for (a, e), r in worse.items():
-        m1, s1 = sub.loc[e, "mean"], sub.loc[e, "se"]
-        m0, s0 = sub.loc[a, "mean"], sub.loc[a, "se"]
-        se = r * math.hypot(s1 / m1, s0 / m0)
-        resolved = r - 2 * se > 1
-        reasons.append(
-            f"{e}/{a} {r:.3f} ± {se:.3f} "
-            + ("(significantly slower)" if resolved else "(within 2 s.e. of 1: not resolved)")
-        )
+    worse = {k: j for k, j in js.items() if j.verdict == DIFFERS and j.statistic >= 1}
+    much = {k: j for k, j in js.items() if j.verdict == DIFFERS and j.statistic < 1}
+    if worse:
+        reasons.append("EV not faster: " + _judged(worse))
+    if much:
+        reasons.append(f'EV faster by more than "slightly" (below {bnd.lo:g}): ' + _judged(much))
+    if u := _unresolved(js):
+        reasons.append(u)
     return Claim(
         topic="experiments",
-        claim='"[…] and slightly better performance on the easy instance"',
+        claim=f"{SLIGHTLY_WORDS}",
         where=WHERE,
-        paper="EV < adapted (every ratio of means < 1)",
+        paper=f"slightly better: every mean τ(EV)/mean τ(adapted) in {bnd.text()} (D5); "
+        f"{_how(next(iter(js.values())))}",
         ours=text,
-        verdict=verdict(not worse),
-        reason=("EV not faster: " + "; ".join(reasons)) if reasons else "",
+        verdict=combine(j.verdict for j in js.values()),
+        reason="; ".join(reasons),
     )
 
 
-def _uniform_claim(sub: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
-    beat = [
-        a for a in algs if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc["uniform", "mean"]
-    ]
-    miss = [a for a in algs if a not in beat]
-    reason = ""
-    if miss:
-        reason = "not below uniform by 2 s.e.: " + "; ".join(
-            f"{a} {sub.loc[a, 'mean']:.1f} ± {sub.loc[a, 'se']:.1f} ({_tail(sub, a)})" for a in miss
-        )
+def _uniform_claim(sub, smp: _Samples, exp: str, algs: list[str]) -> Claim:
+    bnd = claim_bands()["outperforms uniform"]
+    js = {a: smp.ratio(a, "uniform", bnd, "uniform") for a in algs}
+    row = combine(j.verdict for j in js.values())
+    reasons = []
+    if bad := {a: j for a, j in js.items() if j.verdict == DIFFERS}:
+        reasons.append("not faster than uniform: " + _judged(bad))
+    if u := _unresolved(js):
+        reasons.append(u)
+        reasons.append("; ".join(_tail(sub, a) for a, j in js.items() if j.verdict != REPRODUCED))
     return Claim(
         topic="experiments",
-        claim=f'"those wrapped BAI algorithms outperforms uniform sampling" ({exp})',
+        claim=f"{UNIFORM_WORDS} ({exp})",
         where=WHERE,
-        paper="every wrapped mean + 2 s.e. < uniform's mean",
-        ours=f"{len(beat)}/{len(algs)} below uniform by > 2 s.e. (uniform "
-        f"{sub.loc['uniform', 'mean']:.1f})",
-        verdict=verdict(not miss),
-        reason=reason,
+        paper=f"every wrapped mean τ / mean τ(uniform) {bnd.text()} (one-sided, D5); "
+        f"{_how(next(iter(js.values())))}",
+        ours=f"{sum(j.verdict == REPRODUCED for j in js.values())}/{len(js)} resolved below 1 "
+        f"(uniform mean {sub.loc['uniform', 'mean']:.1f}): " + _judged(js),
+        verdict=row,
+        reason="; ".join(reasons),
     )
 
 
-def _fixed_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
-    lo, hi = band("on par")
-    rel = {a: sub.loc[a, "mean"] / sub.loc["fixed", "mean"] for a in algs}
-    fast = [a for a, r in rel.items() if r < lo]
-    slow = [a for a, r in rel.items() if r > hi]
+def _fixed_claim(sub, smp: _Samples, errors: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
+    bnd = claim_bands()["on par"]
+    js = {a: smp.ratio(a, "fixed", bnd, "on par") for a in algs}
+    fast = [a for a, j in js.items() if j.verdict == DIFFERS and j.statistic < bnd.lo]
+    slow = [a for a, j in js.items() if j.verdict == DIFFERS and j.statistic > bnd.hi]
     reasons = []
     if fast:
         reasons.append("faster than fixed: " + ", ".join(fast))
@@ -354,9 +487,7 @@ def _fixed_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, algs: list[s
             )
     if slow:
         reasons.append("slower than fixed: " + ", ".join(slow))
-        tails = [
-            a for a in slow if in_band(sub.loc[a, "median"] / sub.loc["fixed", "median"], "on par")
-        ]
+        tails = [a for a in slow if bnd.contains(js[a].median)]
         if tails:
             reasons.append(
                 "in the band by medians, measured: "
@@ -370,78 +501,107 @@ def _fixed_claim(sub: pd.DataFrame, errors: pd.DataFrame, exp: str, algs: list[s
                 "hypothesis (not measured) for DKM: its AdaHedge learner and inflated bonus "
                 "(D43) explore more than tracking"
             )
+    if u := _unresolved(js):
+        reasons.append(u)
     return Claim(
         topic="experiments",
-        claim=f"\"are on par with 'fixed' sampling\" ({exp})",
+        claim=f"{FIXED_WORDS} ({exp})",
         where=WHERE,
-        paper=f"≈ fixed (mean τ / mean τ(fixed) in [{lo:.2f}, {hi:.2f}], D170)",
-        ours="mean τ / mean τ(fixed): " + ", ".join(f"{a} {r:.3f}" for a, r in rel.items()),
-        verdict=verdict(not fast and not slow),
+        paper=f"≈ fixed: mean τ / mean τ(fixed) in [{bnd.lo:.2f}, {bnd.hi:.2f}] (D170); "
+        f"{_how(next(iter(js.values())))}",
+        ours="mean τ / mean τ(fixed) [95% interval]: " + _judged(js),
+        verdict=combine(j.verdict for j in js.values()),
         reason="; ".join(reasons),
     )
 
 
-def _fhn_claim(sub: pd.DataFrame, exp: str, algs: list[str]) -> Claim:
-    fhn = float(sub.loc["FHN2", "mean"])
-    means = sorted(float(sub.loc[a, "mean"]) for a in algs)
-    med = statistics.median(means)
-    ratio = fhn / med
+def _fhn_claim(smp: _Samples, exp: str, algs: list[str]) -> Claim:
     if exp == "easy":
-        worst = max(means)
-        ok = fhn > worst
+        bnd = claim_bands()["wastes"]
+        js = {a: smp.ratio("FHN2", a, bnd, "wastes") for a in algs}
+        row = combine(j.verdict for j in js.values())
+        reasons = []
+        if bad := {a: j for a, j in js.items() if j.verdict == DIFFERS}:
+            reasons.append(
+                "FHN2 not above: "
+                + _judged(bad)
+                + "; its initial phase of max(2, ⌈10 ln(1/δ)⌉) samples per arm (D45) is "
+                "shorter than their runs"
+            )
+        if u := _unresolved(js):
+            reasons.append(u)
         return Claim(
             topic="experiments",
-            claim='"but it wastes precious samples on easy instances" (FHN2, easy)',
+            claim=f"{FHN_WASTES_WORDS} (FHN2, easy)",
             where=WHERE,
-            paper="FHN2 above every wrapped algorithm",
-            ours=f"FHN2 {fhn:.1f} vs worst wrapped {worst:.1f} ({fhn / worst:.2f}×)",
-            verdict=verdict(ok),
-            reason=""
-            if ok
-            else "FHN2 not above every wrapped algorithm: its initial phase of "
-            "max(2, ⌈10 ln(1/δ)⌉) samples per arm (D45) is shorter than their runs",
+            paper=f"every mean τ(FHN2) / mean τ(wrapped) {bnd.text()} (one-sided, D5); "
+            f"{_how(next(iter(js.values())))}",
+            ours="mean τ(FHN2) / mean τ [95% interval]: " + _judged(js),
+            verdict=row,
+            reason="; ".join(reasons),
         )
-    lo, hi = band("comparable")
-    ok = in_band(ratio, "comparable")
+    bnd = claim_bands()["FHN2 similar"]
+    cols = ["FHN2", *algs]
+    data = {a: smp.pair(a, "FHN2")[0] for a in cols}
+    if smp.paired:  # the instances every algorithm ran
+        t = smp.table[cols].dropna()
+        data = {a: t[a].to_numpy(float) for a in cols}
+
+    def stat(s):
+        means = np.stack([s[a].mean(axis=-1) for a in algs])
+        return s["FHN2"].mean(axis=-1) / np.median(means, axis=0)
+
+    point = float(stat({a: v[None, :] for a, v in data.items()})[0])
+    ci = bootstrap_interval(data, stat, identity=(exp, "FHN2 similar"), paired=smp.paired)
+    v = judge(point, ci, bnd)
+    means = sorted(float(data[a].mean()) for a in algs)
+    reason = {
+        REPRODUCED: "",
+        DIFFERS: f"FHN2's mean is {point:.3f}× the wrapped algorithms' median, outside the band",
+    }.get(v, f"not resolved: the interval [{ci[0]:.3f}, {ci[1]:.3f}] straddles the band")
     return Claim(
         topic="experiments",
-        claim=f'"FHN2 has similar performance to the wrapped BAI algorithms" ({exp})',
+        claim=f"{FHN_SIMILAR_WORDS} ({exp})",
         where=WHERE,
-        paper=f"FHN2 / median of the wrapped means in [{lo:g}, {hi:g}] (D170)",
-        ours=f"FHN2 {fhn:.1f}, median of the wrapped means {med:.1f}: ratio {ratio:.3f}; "
+        paper=f"FHN2 / median of the wrapped means in {bnd.text()} (D170); 95% bootstrap "
+        + ("over instances, paired" if smp.paired else "over runs"),
+        ours=f"FHN2 {data['FHN2'].mean():.1f}, median of the wrapped means "
+        f"{statistics.median(means):.1f}: ratio {point:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]; "
         f"wrapped range [{means[0]:.1f}, {means[-1]:.1f}]",
-        verdict=verdict(ok),
-        reason="" if ok else f"FHN2's mean is {ratio:.3f}× the wrapped algorithms' median",
+        verdict=v,
+        reason=reason,
     )
 
 
-def _lower_bound_claim(sub: pd.DataFrame, exp: str, delta: float) -> Claim:
+def _lower_bound_claim(sub, smp: _Samples, exp: str) -> Claim:
     """Lemma lem:lower_bound_sample_complexity as the paper states it: a δ-correct algorithm
-    has E[τ] ≥ T⋆(μ, σ²) ln(1/(2.4δ)). Our check (beyond the paper's text): no rule of
-    Figure 2 has mean + 2 s.e. below it."""
-    below = [
-        a
-        for a in sub.index
-        if sub.loc[a, "mean"] + 2 * sub.loc[a, "se"] < sub.loc[a, "lower_bound"]
-    ]
-    reason = ""
+    has E[τ] ≥ T⋆(μ, σ²) ln(1/(2.4δ)). Our check (beyond the paper's text): each rule's ratio
+    mean τ / mean bound against the one-sided band ≥ 1."""
+    bnd = claim_bands()["lemma 2"]
+    js = {}
+    for a in sub.index:
+        x, y = smp.with_bound(a)
+        js[a] = bootstrap_ratio(x, y, bnd, identity=(exp, "lemma 2", a), paired=smp.paired)
+    below = [a for a, j in js.items() if j.verdict == DIFFERS]
+    reasons = []
     if below:
-        reason = (
-            "significantly below the bound: "
+        reasons.append(
+            "resolved below the bound: "
             + ", ".join(below)
             + "; the heuristic threshold is not δ-correct (D17), so Lemma "
             "lem:lower_bound_sample_complexity does not bind these rules"
         )
+    if u := _unresolved(js):
+        reasons.append(u)
     return Claim(
         topic="experiments",
         claim=f"mean stopping time above the lower bound T⋆(μ, σ²) ln(1/(2.4δ)) ({exp}; beyond the "
         "paper: the Lemma binds δ-correct algorithms)",
         where="Lemma lem:lower_bound_sample_complexity",
-        paper="mean τ / bound ≥ 1 (mean + 2 s.e. below the bound counts as below)",
-        ours="mean τ / bound: "
-        + ", ".join(f"{a} {sub.loc[a, 'ratio_to_bound']:.3f}" for a in sub.index),
-        verdict=verdict(not below),
-        reason=reason,
+        paper=f"mean τ / bound {bnd.text()} (one-sided); {_how(next(iter(js.values())))}",
+        ours="mean τ / bound [95% interval]: " + _judged(js),
+        verdict=combine(j.verdict for j in js.values()),
+        reason="; ".join(reasons),
     )
 
 

@@ -1,5 +1,5 @@
 """Figure of the EV-GLR remedies: error rate (Wilson 95 %) against the mean stopping time
-relative to the paper's configuration, one panel per instance group."""
+relative to the authors' code's configuration, one panel per instance group."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def remedies_figure(cells: pd.DataFrame, delta: float):
     for ax in axes.flat[len(groups) :]:
         ax.set_visible(False)
     for ax in axes[-1]:
-        ax.set_xlabel("mean τ / paper's (heuristic, n0 = 2)", fontsize=8)
+        ax.set_xlabel("mean τ / authors' code's (heuristic, n0 = 2)", fontsize=8)
     for row in axes:
         row[0].set_ylabel("error rate, Wilson 95 % upper end", fontsize=8)
     handles = [

@@ -99,10 +99,10 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     ``claims``: :class:`baiuv.claims.Claim` objects (fields ``claim``, ``where``,
     ``paper``, ``ours``, ``verdict``, ``reason``).
     """
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, VERDICTS
 
     claims = list(claims)
-    n = {v: sum(c.verdict == v for c in claims) for v in (REPRODUCED, DIFFERS, NOT_CHECKABLE)}
+    n = {v: sum(c.verdict == v for c in claims) for v in VERDICTS}
     lines = [
         "What reproduced",
         "---------------",
@@ -110,6 +110,7 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
         f"Of the **{len(claims)}** quantitative claims of the paper checked by this run "
         f"(configuration ``{config_name}``): "
         f"**✓ {n[REPRODUCED]} reproduced**, **✗ {n[DIFFERS]} differ**, "
+        f"**? {n[NOT_RESOLVED]} not resolved**, "
         f"**– {n[NOT_CHECKABLE]} not checkable**. Every claim, our value and the reason of "
         "each verdict: `the reproduction report <reproduction.html_>`_ "
         "(category `1. Reproduction report`_).",

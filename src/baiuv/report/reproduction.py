@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
 import pandas as pd
 
@@ -19,7 +19,82 @@ from baiuv.claims import VERDICTS, Claim
 from baiuv.report.paper_refs import cite, notation
 from baiuv.tables import markdown_table
 
-__all__ = ["decisions", "render"]
+__all__ = ["ERRATA", "Erratum", "decisions", "errata_section", "render"]
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A slip of the paper: where (LaTeX labels, printed by :func:`cite`), what it says
+    (quoted), what is wrong, and the reading the artifact takes (with its decision)."""
+
+    where: str
+    says: str
+    slip: str
+    reading: str
+
+
+#: The paper's slips, each with the reading the artifact takes (decision D175).
+ERRATA = (
+    Erratum(
+        "App. app:ss_Kinf_thresholds (BoB's KL constraint)",
+        '∇²f(x, y) = [[x⁻², 1], [1, 0]] "is a positive semi-definite matrix on (ℝ⋆₊)²", '
+        "hence f(x, y) = (1 + y)x − 1 − ln(x) convex and the KL constraint convex",
+        "its determinant is x⁻²·0 − 1·1 = −1 < 0: the Hessian is indefinite, f is not convex, "
+        "and BoB's program is not a convex program",
+        "BoB is solved by an exact global solver (D30); Ipopt, the paper's approximation, is "
+        "checked against it (D22)",
+    ),
+    Erratum(
+        "App. app:sss_exp_thresholds",
+        '"for the EV-GLR stopping rule, the δ-correct family of thresholds can be '
+        "asymptotically tight, otherwise Theorem thm:upper_bound_sample_complexity_algorithm "
+        'would contradict the asymptotic lower bound"',
+        "the argument shows the opposite: with an asymptotically tight threshold EV-TaS "
+        "stops after T⋆_σ²(μ) ln(1/δ) samples asymptotically, below the lower bound "
+        "T⋆(μ, σ²) ln(1/δ) of a δ-correct algorithm (Theorem thm:impossibility_result)",
+        'read as "cannot be asymptotically tight": the asymptotic EV rows use tight '
+        "(heuristic, KL, BoB) thresholds only (D173)",
+    ),
+    Erratum(
+        "Sec. ssec:lower_bounds against Theorem thm:upper_bound_sample_complexity_algorithm",
+        'asymptotic optimality defined by "lim inf_{δ→0} E[τ_δ]/ln(1/δ) ≤ T⋆(μ, σ²)"; '
+        "the theorems prove lim sup_{δ→0} E[τ_δ]/ln(1/δ) ≤ T⋆(μ, σ²)",
+        "lim inf ≤ T⋆ says only that some sequence of δ → 0 reaches T⋆; with the lower "
+        "bound (lim inf ≥ T⋆ for δ-correct algorithms) the theorems' lim sup ≤ T⋆ makes the "
+        "limit exist and equal T⋆",
+        "lim sup ≤ C, an upper bound, as the theorems state it; the asymptotic rows test it "
+        "at finite levels (D154)",
+    ),
+    Erratum(
+        "Fig. fig:random_instances_heuristic_threshold (caption)",
+        '"Lower bound is T⋆(μ) log(1/δ)"',
+        "T⋆(μ) is defined nowhere: it may be T⋆(μ, σ²) or the known-variance T⋆_σ²(μ) (38 % "
+        "apart on the easy instance); and Lemma lem:lower_bound_sample_complexity's bound "
+        "has ln(1/(2.4δ)), not log(1/δ)",
+        "the figure draws T⋆(μ, σ²) ln(1/δ) as a reference line and Lemma "
+        "lem:lower_bound_sample_complexity's T⋆(μ, σ²) ln(1/(2.4δ)) as the bound, both "
+        "labelled (D235)",
+    ),
+)
+
+
+def errata_section(errata: Iterable[Erratum] = ERRATA) -> list[str]:
+    """Markdown lines of the report's errata: one row per slip of the paper."""
+    rows = pd.DataFrame(
+        [
+            {"where": e.where, "the paper says": e.says, "slip": e.slip, "reading taken": e.reading}
+            for e in errata
+        ]
+    )
+    rows = rows.map(lambda v: notation(cite(v)))
+    return [
+        "## Errata: slips of the paper",
+        "",
+        "Statements of the paper that are wrong as written, and the reading this artifact "
+        "takes (decision D175):",
+        "",
+        markdown_table(rows),
+    ]
 
 
 # ----------------------------------------------------------------------------------------
@@ -58,10 +133,12 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         # and its notation (T⋆(μ, σ²))
         tab = tab.map(lambda v: notation(cite(v)) if isinstance(v, str) else v)
         lines.append(markdown_table(tab))
+    lines += errata_section()
     lines += [
         "## Decisions where the paper is ambiguous",
         "",
-        "Each is argued and pinned by a test in `docs/decisions/paper.md`:",
+        "Each is argued in `docs/decisions/paper.md`, with the tests that pin it (a record "
+        "says when there is none):",
         "",
     ]
     lines += [f"- **{i}**: {t}" for i, t in decisions_list]

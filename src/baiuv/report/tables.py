@@ -14,6 +14,7 @@ VERDICT_STYLE = {
     # verdict -> (CSS class, symbol)
     "reproduced": ("verdict-reproduced", "✓"),
     "differs": ("verdict-differs", "✗"),
+    "not resolved": ("verdict-unresolved", "?"),
     "not checkable": ("verdict-unchecked", "–"),
 }
 
@@ -32,6 +33,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 9
        background: #eff1f3; padding: .1em .3em; border-radius: 4px; }
 td.verdict-reproduced { background: #dafbe1 !important; color: #116329; font-weight: 600; }
 td.verdict-differs { background: #ffebe9 !important; color: #a40e26; font-weight: 600; }
+td.verdict-unresolved { background: #fff8c5 !important; color: #7d4e00; font-weight: 600; }
 td.verdict-unchecked { background: #eef1f4 !important; color: #57606a; font-weight: 600; }
 td[class^="verdict-"] { white-space: nowrap; }
 .summary { font-size: 1.05em; }
