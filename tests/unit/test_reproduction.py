@@ -318,7 +318,11 @@ def test_errata_section_lists_every_slip():
 
     from baiuv.report.reproduction import ERRATA
 
-    text = render([Claim("thresholds", "c", "w", "1", "1", REPRODUCED)], [], "cfg")
+    text = render(
+        [Claim(topic="thresholds", claim="c", where="w", paper="1", ours="1", verdict=REPRODUCED)],
+        [],
+        "cfg",
+    )
     errata = text[text.index("## Errata") : text.index("## Decisions")]
     for place in ("Appendix G.4", "Appendix J.2.2", "Section 2.1", "Theorem 9", "Figure 2"):
         assert place in errata, place

@@ -155,7 +155,8 @@ def long_runs_text(sub: pd.DataFrame, alg: str) -> str:
 
 #: The paper's words each comparative row is read from (Section ssec:experiments, the
 #: paragraph under Figure fig:random_instances_heuristic_threshold), as bands of the ratio
-#: of mean stopping times (D5, D170).
+#: of mean stopping times (D5: the bands of the qualitative words; D170: every part of a
+#: row judged).
 SIMILAR_WORDS = (
     '"algorithms obtained by plugging in the empirical variance yield similar result as the '
     'ones using the adapted transportation cost"'
@@ -171,7 +172,8 @@ LEMMA2_WORDS = "E[τ_δ] ≥ T⋆(μ, σ²) ln(1/(2.4δ)) for a δ-correct algor
 
 
 def claim_bands() -> dict[str, Band]:
-    """The declared band of every comparative row, from the paper's words (D5, D170):
+    """The declared band of every comparative row, from the paper's words (D5: the bands of
+    the qualitative words; D170: every part of a row judged):
     "similar" two-sided [0.8, 1.2]; "slightly better" [0.8, 1) (better, and within
     "similar"); "outperforms uniform" one-sided < 1; "on par with fixed" [1/1.25, 1.25];
     "wastes samples" one-sided FHN2/wrapped > 1; Lemma 2 one-sided ratio to the bound ≥ 1."""
