@@ -41,6 +41,7 @@ from typing import TextIO
 
 import numpy as np
 
+from baiuv.cli_plan import PlanInputError, add_plan_parser, plan
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
 from baiuv.simulation.ev_advice import plain_warnings
 from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
@@ -665,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip invalid rows (malformed, value not finite, arm out of range) with a "
         "warning on stderr instead of failing",
     )
+    add_plan_parser(sub)
     return p
 
 
@@ -731,6 +733,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return identify(args, sys.stdin, sys.stdout, sys.stderr)
         except InputError as exc:
             print(f"baiuv identify: error: {exc}", file=sys.stderr)
+            return 2
+    if args.command == "plan":
+        try:
+            return plan(args, sys.stdout, sys.stderr)
+        except PlanInputError as exc:
+            print(f"baiuv plan: error: {exc}", file=sys.stderr)
             return 2
     return 1  # pragma: no cover - argparse enforces the subcommand
 
