@@ -4,7 +4,22 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_summary"]
+__all__ = ["format_p_value", "format_summary"]
+
+
+def format_p_value(s: dict) -> str:
+    """The p-value line of the summary: its value, the arm it refers to and whether it is
+    anytime-valid (the threshold family is δ-correct)."""
+    p = s["p_value"]
+    arm = s["p_value_recommendation"]
+    valid = (
+        "anytime-valid"
+        if s["p_value_valid"]
+        else f"not valid: the {s['threshold']} threshold is not delta-correct"
+    )
+    if arm is None:
+        return f"p-value: 1 (no check has come close to stopping yet; {valid})"
+    return f"p-value of 'arm {arm} is not the best': {p:.3g} ({valid})"
 
 
 def format_summary(s: dict) -> str:
@@ -24,6 +39,8 @@ def format_summary(s: dict) -> str:
         lines.append(f"recommended arm: {s['recommendation']}")
     elif s["empirical_best"] is not None:
         lines.append(f"empirical best arm: {s['empirical_best']}")
+    if "p_value" in s:
+        lines.append(format_p_value(s))
     lines.append(
         f"{'arm':>4} {'samples':>8} {'mean':>11} {'variance':>11} {'GLR':>11} {'threshold':>11}"
     )
