@@ -6,6 +6,7 @@ Carlo P(p <= alpha, recommendation wrong) <= alpha for δ-correct families."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -175,3 +176,17 @@ def test_monte_carlo_anytime_validity(family, sampling):
     for al in alphas:
         assert bad[al] / runs <= al, (al, bad[al])
     assert any(naive_bad[al] / runs > al for al in alphas), naive_bad
+
+
+def test_the_command_prints_the_p_value(capsys):
+    import json
+
+    from baiuv import cli
+
+    assert cli.main(["identify", "--simulate", "easy", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"p-value of 'arm 0 is not the best': [0-9.e-]+ \(anytime-valid\)", out)
+    assert cli.main(["identify", "--simulate", "easy", "--seed", "1", "--quiet", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert 0.0 < d["p_value"] <= d["delta"] and d["p_value_recommendation"] == 0
+    assert d["p_value_valid"] is True
