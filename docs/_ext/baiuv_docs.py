@@ -46,10 +46,10 @@ def _write(path: Path, text: str) -> None:
 
 
 def _readable(text: str) -> str:
-    """:func:`baiuv.report.readable.for_readers` (printed references, math)."""
-    from baiuv.report.readable import for_readers
+    """:func:`baiuv.report.readable.docstring_for_readers` (printed references, math)."""
+    from baiuv.report.readable import docstring_for_readers
 
-    return for_readers(text)
+    return docstring_for_readers(text)
 
 
 def _summary(doc: str | None) -> str:
@@ -300,10 +300,10 @@ _ATTR_DOCS: dict[str, list[str]] | None = None
 def readable_docstring(app, what, name, obj, options, lines) -> None:
     """Every docstring the API reference shows, as a reader of the paper reads it: the
     paper's labels as printed references ("Lemma 4") and formula literals as math
-    (:func:`baiuv.report.readable.for_readers`)."""
-    from baiuv.report.readable import for_readers
+    (:func:`baiuv.report.readable.docstring_for_readers`)."""
+    from baiuv.report.readable import docstring_for_readers
 
-    lines[:] = for_readers("\n".join(lines)).split("\n")
+    lines[:] = docstring_for_readers("\n".join(lines)).split("\n")
 
 
 def setup(app):

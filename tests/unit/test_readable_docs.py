@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from baiuv.report.paper_refs import labels_in
-from baiuv.report.readable import for_readers, is_formula, to_latex
+from baiuv.report.readable import docstring_for_readers, is_formula, to_latex
 
 REPO = Path(__file__).resolve().parents[2]
 #: The modules of the API reference (docs/_ext/baiuv_docs.py's API_MODULES).
@@ -37,7 +37,7 @@ def _api_docstrings():
 
 
 def test_no_label_left_in_any_api_docstring_once_readable():
-    left = {name: labels_in(for_readers(doc)) for name, doc in _api_docstrings()}
+    left = {name: labels_in(docstring_for_readers(doc)) for name, doc in _api_docstrings()}
     assert not {k: v for k, v in left.items() if v}
     # and the sources do cite labels (the conversion has work to do)
     assert any(labels_in(doc) for _, doc in _api_docstrings())
@@ -55,7 +55,7 @@ def test_no_label_left_in_any_api_docstring_once_readable():
     ],
 )
 def test_labels_become_printed_references(text, printed):
-    assert for_readers(text) == printed
+    assert docstring_for_readers(text) == printed
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,7 @@ def test_labels_become_printed_references(text, printed):
 def test_formula_literals_become_math(literal, latex):
     assert is_formula(literal)
     assert to_latex(literal) == latex
-    assert for_readers(f"see ``{literal}``.") == f"see :math:`{latex}`."
+    assert docstring_for_readers(f"see ``{literal}``.") == f"see :math:`{latex}`."
 
 
 @pytest.mark.parametrize(
@@ -83,15 +83,15 @@ def test_formula_literals_become_math(literal, latex):
 )  # fmt: skip
 def test_code_literals_stay_code(code):
     assert not is_formula(code)
-    assert for_readers(f"``{code}``") == f"``{code}``"
+    assert docstring_for_readers(f"``{code}``") == f"``{code}``"
 
 
 def test_formulas_of_the_characteristic_time_pages_are_math():
     from baiuv import characteristic_time, complexity_d
 
-    doc = for_readers(inspect.getdoc(characteristic_time))
+    doc = docstring_for_readers(inspect.getdoc(characteristic_time))
     assert r":math:`T^{\star}(\mu, \sigma^2)`" in doc and "Lemma 2" in doc
-    assert ":math:`d(" in for_readers(inspect.getdoc(complexity_d))
+    assert ":math:`d(" in docstring_for_readers(inspect.getdoc(complexity_d))
 
 
 def test_the_two_reproduction_reports_are_told_apart_in_the_index():

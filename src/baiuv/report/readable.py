@@ -2,7 +2,7 @@
 
 The sources cite the paper by its LaTeX labels (``Lemma lem:complexity_inequalities``) and
 write formulas as plain-text literals (````T*(mu, sigma^2)````), which is what a developer
-greps for. The API reference shows them as the printed paper does: :func:`for_readers`
+greps for. The API reference shows them as the printed paper does: :func:`docstring_for_readers`
 turns every label into its printed reference ("Lemma 4", "Section 4.3"; backquoted labels
 included) with :func:`baiuv.report.paper_refs.cite`, and every literal that reads as a
 formula (:func:`is_formula`) into an inline ``:math:`` role (:func:`to_latex`). The
@@ -15,7 +15,7 @@ import re
 
 from baiuv.report.paper_refs import LABELS, cite
 
-__all__ = ["for_readers", "is_formula", "to_latex"]
+__all__ = ["docstring_for_readers", "is_formula", "to_latex"]
 
 _GREEK = (
     "alpha beta gamma delta epsilon zeta eta theta kappa lambda mu nu rho sigma tau phi "
@@ -121,7 +121,7 @@ def to_latex(text: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-def for_readers(text: str) -> str:
+def docstring_for_readers(text: str) -> str:
     """``text`` (reStructuredText of a docstring) with printed references for the paper's
     labels and ``:math:`` roles for the literals that read as formulas."""
     text = re.sub(r"\beqs\.(?=\s+``)", "Eqs.", text)  # a kind word cite() drops
