@@ -511,7 +511,8 @@ class BestArmIdentifier:
         number of stopping-rule evaluations (:func:`baiuv.simulation.replay.ingest` runs
         the functions of :meth:`observe`; with a threshold family registered with its own
         kernel, :meth:`observe` itself records the rows one by one). The rows after the
-        stopping row are not used. No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        stopping row are not used. :attr:`p_value` counts the check of the last row
+        consumed, not those before it in the batch (a larger, still valid p-value; D270). No request is pending afterwards (as after :meth:`observe`); the sampling rule's
         coins are not drawn (:meth:`next_arm` is not called).
 
         Parameters
