@@ -13,6 +13,9 @@ Into ``docs/_generated/`` (git-ignored), before Sphinx reads the sources:
   with the file it comes from; without them the page says how to produce them.
 
 A file is rewritten only when its text changes, so an unchanged page is not rebuilt.
+
+Every docstring shown goes through :func:`readable_docstring`: printed references for the
+paper's labels, math for the formula literals.
 """
 
 from __future__ import annotations
@@ -42,6 +45,13 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
+def _readable(text: str) -> str:
+    """:func:`baiuv.report.readable.docstring_for_readers` (printed references, math)."""
+    from baiuv.report.readable import docstring_for_readers
+
+    return docstring_for_readers(text)
+
+
 def _summary(doc: str | None) -> str:
     """The first paragraph of a docstring, on one line."""
     para = (doc or "").strip().split("\n\n")[0]
@@ -62,7 +72,7 @@ def api_rst() -> str:
         module = importlib.import_module(name)
         title = f"{heading} (``{name}``)"
         lines += [title, "-" * len(title), "", f".. currentmodule:: {name}", ""]
-        lines += [_summary(module.__doc__), ""]
+        lines += [_readable(_summary(module.__doc__)), ""]
         names = [n for n in module.__all__ if not _is_data(getattr(module, n))]
         constants = [n for n in module.__all__ if n not in names]
         lines += [".. autosummary::", "   :toctree: api", "   :nosignatures:", ""]
@@ -73,7 +83,8 @@ def api_rst() -> str:
             lines += [".. list-table::", "   :widths: 30 70", ""]
             for n in constants:
                 doc = _doc_comment(name, n, getattr(module, n)) or [""]
-                lines += [f"   * - :data:`{n}`", f"     - {_summary(chr(10).join(doc))}"]
+                summary = _readable(_summary(chr(10).join(doc)))
+                lines += [f"   * - :data:`{n}`", f"     - {summary}"]
             lines += ["", ".. toctree::", "   :hidden:", ""]
             lines += [f"   api/{name}.{n}" for n in constants]
             lines.append("")
@@ -237,6 +248,7 @@ def data_stubs() -> dict[str, str]:
                     "it is defined"
                 )
                 doc = []
+            doc = _readable("\n".join(doc)).split("\n") if doc else doc
             body = "\n".join(f"   {line}" if line else "" for line in doc)
             pages[full] = (
                 f"{full}\n{'=' * len(full)}\n\n.. currentmodule:: {modname}\n\n"
@@ -285,8 +297,18 @@ def _attribute_docs() -> dict[str, list[str]]:
 _ATTR_DOCS: dict[str, list[str]] | None = None
 
 
+def readable_docstring(app, what, name, obj, options, lines) -> None:
+    """Every docstring the API reference shows, as a reader of the paper reads it: the
+    paper's labels as printed references ("Lemma 4") and formula literals as math
+    (:func:`baiuv.report.readable.docstring_for_readers`)."""
+    from baiuv.report.readable import docstring_for_readers
+
+    lines[:] = docstring_for_readers("\n".join(lines)).split("\n")
+
+
 def setup(app):
     """Sphinx entry point."""
     app.connect("config-inited", lambda app, config: generate())
+    app.connect("autodoc-process-docstring", readable_docstring)
 
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -45,6 +45,7 @@ from typing import TextIO
 import numpy as np
 
 from baiuv.cli_output import json_summary, text_summary, write
+from baiuv.cli_plan import PlanInputError, add_plan_parser, plan
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
 from baiuv.simulation.ev_advice import plain_warnings
 from baiuv.simulation.identify import (
@@ -730,6 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip invalid rows (malformed, value not finite, arm out of range) with a "
         "warning on stderr instead of failing",
     )
+    add_plan_parser(sub)
     return p
 
 
@@ -785,6 +787,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from baiuv import warmup
 
         return warmup.main()
+    if args.command == "plan":
+        try:
+            return plan(args, sys.stdout, sys.stderr)
+        except PlanInputError as exc:
+            print(f"baiuv plan: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     return 1  # pragma: no cover - argparse enforces the subcommand
 
 

@@ -28,6 +28,7 @@ RANK = {
     "report": 7,
     "pipeline": 8,
     "cli": 8,
+    "cli_plan": 8,
     "__main__": 9,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")

@@ -17,6 +17,7 @@ __all__ = [
     "Algorithm",
     "RunSettings",
     "fhn_n0",
+    "plan_experiment",
     "shard_runs",
     "simulate_run",
 ]
@@ -28,6 +29,7 @@ __getattr__, __dir__ = deferred_attributes(
         "Algorithm": ".engine",
         "RunSettings": ".engine",
         "fhn_n0": ".engine",
+        "plan_experiment": ".plan",
         "shard_runs": ".engine",
         "simulate_run": ".engine",
     },
@@ -43,3 +45,4 @@ if TYPE_CHECKING:  # static analysers and IDEs see the real names
         shard_runs,
         simulate_run,
     )
+    from baiuv.simulation.plan import plan_experiment

@@ -77,6 +77,7 @@ from baiuv.simulation.engine import (
 )
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.simulation.identify_summary import format_summary, guarantee_of
+from baiuv.simulation.p_value import PValueTracker
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
@@ -286,6 +287,9 @@ class BestArmIdentifier:
         self._recommendation: int | None = None
         self._checks = 0
         self._last_check_t = -1
+        self._pv = PValueTracker(
+            threshold, K, settings.resolved_log_inv_delta, settings.threshold_params
+        )
 
     # ------------------------------------------------------------------ properties
     @property
@@ -368,6 +372,23 @@ class BestArmIdentifier:
         if self._counts.min() < 1:
             return None
         return int(np.argmax(self._means))
+
+    @property
+    def p_value(self) -> float:
+        """Anytime-valid p-value of "arm :attr:`p_value_recommendation` is not the best":
+        the smallest δ at which the stopping rule would have stopped at a check so far
+        (``1.0`` if none; :mod:`baiuv.simulation.p_value`, decision D270)."""
+        return self._pv.p_value
+
+    @property
+    def p_value_recommendation(self) -> int | None:
+        """The empirical best arm at the check attaining :attr:`p_value` (or ``None``)."""
+        return self._pv.recommendation
+
+    @property
+    def p_value_valid(self) -> bool:
+        """Whether :attr:`p_value` is anytime-valid (``False``: family not δ-correct)."""
+        return self._pv.valid
 
     # ------------------------------------------------------------------ ask / tell
     def next_arm(self) -> int:
@@ -500,7 +521,8 @@ class BestArmIdentifier:
         number of stopping-rule evaluations (:func:`baiuv.simulation.replay.ingest` runs
         the functions of :meth:`observe`; with a threshold family registered with its own
         kernel, :meth:`observe` itself records the rows one by one). The rows after the
-        stopping row are not used. No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        stopping row are not used. :attr:`p_value` counts the check of the last row
+        consumed, not those before it in the batch (a larger, still valid p-value; D270). No request is pending afterwards (as after :meth:`observe`); the sampling rule's
         coins are not drawn (:meth:`next_arm` is not called).
 
         Parameters
@@ -591,6 +613,9 @@ class BestArmIdentifier:
                 self._finish("glr" if status == replay.STATUS_GLR else "budget")
                 break
         self._shape.add_many(a[:pos], x[:pos])
+        if self._last_check_t == self.n_samples and self._forced < 0 and pos:
+            # the check of the last row consumed
+            self._track_p_value(self.n_samples, self._stop_reason == "glr")
         return pos
 
     def _batch(self, arms: ArrayLike, values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -639,11 +664,16 @@ class BestArmIdentifier:
             if self._forced < 0:
                 fail = self._stop_check(t)
                 self._check_thresholds(t, fail, self._thr)
+                self._track_p_value(t, fail < 0)
                 if fail < 0:
                     self._finish("glr")
                     return
         if t >= self._max:
             self._finish("budget")
+
+    def _track_p_value(self, t: int, stopped: bool) -> None:
+        """The p-value after the check at ``t`` (:mod:`baiuv.simulation.p_value`)."""
+        self._pv.update(t, self._counts, self._Z, self._best, self._states, stopped)
 
     def _init_workspace(self) -> tuple[np.ndarray, np.ndarray]:
         """The sampling rule's workspace, of the size its record declares."""
@@ -728,7 +758,8 @@ class BestArmIdentifier:
         Keys: ``n_arms, delta, sampling, stopping_rule, threshold, lazy_ratio, n0, strict,
         n_samples, done, stop_reason, recommendation, empirical_best, counts, means,
         variances, glr, thresholds, margin`` (``glr - threshold`` per challenger; the rule
-        stops when every margin is ``> 0``), ``checks`` (evaluations of the stopping rule).
+        stops when every margin is ``> 0``), ``checks`` (evaluations of the stopping rule),
+        ``p_value, p_value_recommendation, p_value_valid`` (:attr:`p_value`).
         """
         glr = self.glr()
         thr = self.thresholds()
@@ -759,6 +790,9 @@ class BestArmIdentifier:
             "thresholds": lst(thr),
             "margin": lst(margin),
             "checks": self._checks,
+            "p_value": self.p_value,
+            "p_value_recommendation": self.p_value_recommendation,
+            "p_value_valid": self.p_value_valid,
             "forced_exploration": self._forced >= 0 and not self._done,
             "guarantee": self.guarantee(),
             "warnings": self.data_warnings(),

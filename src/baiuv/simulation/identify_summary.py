@@ -4,7 +4,23 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_summary", "guarantee_of", "guarantee_text"]
+__all__ = ["format_p_value", "format_summary", "guarantee_of", "guarantee_text"]
+
+
+def format_p_value(s: dict, name=None) -> str:
+    """The p-value line of the summary: its value, the arm it refers to (``name``: its
+    label) and whether it is anytime-valid (the threshold family is δ-correct)."""
+    p = s["p_value"]
+    arm = s["p_value_recommendation"]
+    name = name or (lambda a: f"arm {a}")
+    valid = (
+        "anytime-valid"
+        if s["p_value_valid"]
+        else f"not valid: the {s['threshold']} threshold is not delta-correct"
+    )
+    if arm is None:
+        return f"p-value: 1 (no check has come close to stopping yet; {valid})"
+    return f"p-value of '{name(arm)} is not the best': {p:.3g} ({valid})"
 
 
 def format_summary(s: dict, labels=None) -> str:
@@ -29,6 +45,10 @@ def format_summary(s: dict, labels=None) -> str:
         lines.append(f"recommended arm: {name(s['recommendation'])}")
     elif s["empirical_best"] is not None:
         lines.append(f"empirical best arm: {name(s['empirical_best'])}")
+    if "p_value" in s:
+        lines.append(
+            format_p_value(s, lambda a: f"{labels[a]} (arm {a})" if labels else f"arm {a}")
+        )
     lines.append(
         f"{'arm':>4} {'samples':>8} {'mean':>11} {'variance':>11} {'GLR':>11} {'threshold':>11}"
     )
