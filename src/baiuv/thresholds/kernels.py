@@ -60,7 +60,17 @@ P_LSTUD = 11  # ln(delta / (2(K-1)zeta(s))) = ln(2 alpha_n) + s ln n (Student)
 P_NMIN_KL = 12  # smallest per-arm count at which the KL part is finite (BoB: KL(delta/2))
 P_STATEFUL = 13  # 1.0: the family keeps a per-arm state (the registry's ThresholdFamily.stateful)
 P_T_ONLY = 14  # 1.0: the threshold depends on t alone (the registry's ThresholdFamily.t_only)
-FPARAMS_SIZE = 15
+# smallest count (of both arms) from which a computed pair threshold, widened by
+# LB_MARGIN, is a lower bound of the pair's threshold at any later counts, the arms' states
+# at the same peeling levels; inf: none (decision D254)
+P_LB_NMIN = 15
+# 1.0: the pair threshold is a non-decreasing function of one per-arm term of each count,
+# non-increasing in the count below P_LB_NMIN (from the initial count on): the threshold at
+# the larger counts of a window below P_LB_NMIN bounds it over the window (decision D254)
+P_LB_DEC = 16
+FPARAMS_SIZE = 17
+#: relative widening of a cached threshold used as a lower bound: ``c - LB_MARGIN (1 + |c|)``
+LB_MARGIN = 1e-9
 
 # state layout
 S_LEVEL = 0
@@ -243,6 +253,33 @@ def depends_on_t_only(fparams: np.ndarray) -> bool:
     family). The simulator caches thresholds on this basis (decision D160). Read from the
     spec's ``fparams`` (the registry's ``t_only`` flag)."""
     return fparams[P_T_ONLY] == 1.0
+
+
+@njit(cache=True)
+def lower_bound_nmin(fparams: np.ndarray) -> float:
+    """Smallest count of both arms from which a pair threshold of the family, once computed,
+    bounds from below (widened by :data:`LB_MARGIN`) its values at any later counts of the
+    pair (each count not smaller, each arm's state at the same peeling level); ``inf``
+    when the family has no such bound (decision D254)."""
+    return fparams[P_LB_NMIN]
+
+
+@njit(cache=True)
+def lower_bound_window(n: int, fparams: np.ndarray):
+    """``(p, hi)`` for one arm of count ``n`` (decision D254): from ``P_LB_NMIN`` on,
+    ``(n, inf)`` (the threshold is non-decreasing in the count); below it, for a family
+    with ``P_LB_DEC``, the window ``[n, hi]``, ``hi = min(n + n // 16 + 1, P_LB_NMIN)``,
+    over which the threshold is at least its value at ``p = hi``; ``(n, -1)`` (no window)
+    otherwise."""
+    n_star = fparams[P_LB_NMIN]
+    if n >= n_star:
+        return n, math.inf
+    if fparams[P_LB_DEC] != 1.0:
+        return n, -1.0
+    hi = n + n // 16 + 1
+    if hi > n_star:
+        hi = int(n_star)
+    return hi, float(hi)
 
 
 @njit(cache=True)
