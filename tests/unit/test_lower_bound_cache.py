@@ -139,12 +139,17 @@ def test_lower_bound_counts_are_where_the_families_are_monotone():
             for f in ("box", "ev-box"):
                 spec = make_threshold(f, K, log_inv_delta=lid)
                 assert spec.fparams[k.P_NMIN] < nmin[f] < 1e9, f
-                assert spec.fparams[k.P_LB_DEC] == 1.0
+                assert spec.fparams[k.P_LB_MODE] == k.LB_WINDOW
             for f in ("heuristic", "bob", "ev-bob", "ev-heuristic-student"):
                 assert nmin[f] == math.inf, f
             for f in GLR_FAMILIES + EV_FAMILIES:
-                if f not in ("box", "ev-box"):
-                    assert make_threshold(f, K, log_inv_delta=lid).fparams[k.P_LB_DEC] == 0.0
+                mode = make_threshold(f, K, log_inv_delta=lid).fparams[k.P_LB_MODE]
+                if f == "ev-heuristic-student":
+                    assert mode == k.LB_FLOOR
+                elif f in ("bob", "ev-bob"):
+                    assert mode == k.LB_PROGRAM
+                elif f not in ("box", "ev-box"):
+                    assert mode == k.LB_NONE
 
 
 def _g(spec, n):
@@ -166,7 +171,7 @@ def test_student_families_non_decreasing_past_their_lower_bound_count(
     fam, lid, K, s, n_table, data
 ):
     """``g(n) <= g(n')`` (with the cache's margin) for ``P_LB_NMIN <= n < n'``, in the table
-    and beyond it (the closed-form bound, up to 2^50)."""
+    and beyond it (the closed-form bound, up to ``LB_MAX_COUNT``)."""
     try:
         spec = make_threshold(
             fam, K, log_inv_delta=lid, params=ThresholdParams(s=s), n_table=n_table
@@ -177,9 +182,9 @@ def test_student_families_non_decreasing_past_their_lower_bound_count(
     if math.isinf(n0):
         return
     n0 = int(n0)
-    lo = data.draw(st.integers(n0, 2**50))
-    hi = data.draw(st.integers(lo, 2**50))
-    near = min(lo + data.draw(st.integers(1, 3)), 2**50)
+    lo = data.draw(st.integers(n0, 2**30))
+    hi = data.draw(st.integers(lo, 2**30))
+    near = min(lo + data.draw(st.integers(1, 3)), 2**30)
     for a, b in ((lo, hi), (lo, near), (n_table - 1, n_table)):
         if a < n0:
             continue
@@ -250,18 +255,76 @@ def test_box_families_decrease_then_increase(fam, lid, K, s, eta0, data):
     b = data.draw(st.integers(a, min(n_star, a + data.draw(st.sampled_from([1, 2, 17, 10**9])))))
     ha, hb = _g(spec, a), _g(spec, b)
     assert hb <= ha + k.LB_MARGIN * (1.0 + abs(hb)), (a, b, ha, hb)
-    a = data.draw(st.integers(n_star, 2**50))
-    b = data.draw(st.integers(a, min(2**50, a + data.draw(st.sampled_from([1, 2, 17, 2**50])))))
+    a = data.draw(st.integers(n_star, 2**30))
+    b = data.draw(st.integers(a, min(2**30, a + data.draw(st.sampled_from([1, 2, 17, 2**30])))))
     ha, hb = _g(spec, a), _g(spec, b)
     assert hb >= ha - k.LB_MARGIN * (1.0 + abs(ha)), (a, b, ha, hb)
     # a pair window: the threshold at the window's larger counts is below every pair inside
     na = data.draw(st.integers(n0, n_star))
-    nb = data.draw(st.integers(n0, 2**40))
+    nb = data.draw(st.integers(n0, 2**30))
     pa, hia = k.lower_bound_window(na, spec.fparams)
     pb, hib = k.lower_bound_window(nb, spec.fparams)
     st0 = k.new_state()
     lb = k.pair_threshold_kernel(spec.code, spec.fparams, spec.table, 0.0, pa, pb, st0, st0)
-    xa = data.draw(st.integers(na, int(min(hia, 2**50))))
-    xb = data.draw(st.integers(nb, int(min(hib, 2**50))))
+    xa = data.draw(st.integers(na, int(min(hia, 2**30))))
+    xb = data.draw(st.integers(nb, int(min(hib, 2**30))))
     c = k.pair_threshold_kernel(spec.code, spec.fparams, spec.table, 0.0, xa, xb, st0, st0)
     assert c >= lb - k.LB_MARGIN * (1.0 + abs(lb))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lid=st.floats(0.01, 700.0),
+    K=st.integers(2, 50),
+    n_a=st.integers(1, 2**30),
+    n_b=st.integers(1, 2**30),
+)
+def test_student_calibrated_heuristic_above_its_floor(lid, K, n_a, n_b):
+    """The Student-calibrated heuristic is at least ``ln(1 + ln(N_a + N_b)) + ln(1/delta)``
+    (the floor is non-decreasing in the counts by its form)."""
+    spec = make_threshold("ev-heuristic-student", K, log_inv_delta=lid)
+    st0 = k.new_state()
+    c = k.pair_threshold_kernel(spec.code, spec.fparams, spec.table, 0.0, n_a, n_b, st0, st0)
+    floor = k.lower_bound_floor(n_a + n_b, spec.fparams)
+    assert c >= floor - k.LB_MARGIN * (1.0 + abs(floor))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    fam=st.sampled_from(["bob", "ev-bob"]),
+    lid=st.floats(0.1, 60.0),
+    K=st.integers(2, 20),
+    gamma=st.floats(1.05, 2.0),
+    mv=st.tuples(st.floats(-3, 3), st.floats(1e-2, 1e2), st.floats(-3, 3), st.floats(1e-2, 1e2)),
+    data=st.data(),
+)
+def test_bob_program_bound_below_every_pair_of_its_window(fam, lid, K, gamma, mv, data):
+    """``program_lower_bound`` is at most the BoB (EV-BoB) threshold at every pair of counts
+    of its window whose states stay at their levels; the box bounds it rests on are
+    monotone (``C`` does not increase with the count, ``D`` does not decrease)."""
+    spec = make_threshold(fam, K, log_inv_delta=lid, params=ThresholdParams(gamma=gamma))
+    fp = spec.fparams
+    n0 = int(fp[k.P_NMIN_KL])
+    ns, states = [], []
+    for j in range(2):
+        n = data.draw(st.integers(n0, 10**7))
+        state = k.new_state()
+        k.update_state(spec.code, fp, state, n, mv[2 * j], mv[2 * j + 1])
+        ns.append(n)
+        states.append(state)
+    lb, hi_a, hi_b = k.program_lower_bound(spec.code, fp, ns[0], ns[1], states[0], states[1])
+    assert hi_a > ns[0] and hi_b > ns[1]
+    xs = []
+    for n, hi in zip(ns, (hi_a, hi_b), strict=True):
+        x = data.draw(st.integers(n, int(hi)))
+        if k.peeling_level(float(x), gamma) != k.peeling_level(float(n), gamma):
+            x = n
+        xs.append(x)
+    c = k.pair_threshold_kernel(spec.code, fp, spec.table, 0.0, xs[0], xs[1], *states)
+    assert c >= lb - k.LB_MARGIN * (1.0 + abs(lb)), (ns, xs, lb, c)
+    L, sp, e0 = fp[k.P_LBOX], fp[k.P_S], fp[k.P_ETA0]
+    n = data.draw(st.integers(int(fp[k.P_NMIN]), 2**30))
+    m = data.draw(st.integers(n, 2**30))
+    cn, dn = k.box_constants(float(n), L, sp, e0)
+    cm, dm = k.box_constants(float(m), L, sp, e0)
+    assert cm <= cn * (1.0 + 1e-12) and dm >= dn - 1e-12, (n, m, cn, cm, dn, dm)

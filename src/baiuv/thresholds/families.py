@@ -361,21 +361,23 @@ def _spec_cached(
         if name != "kl":
             fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid + LN2
             fp[_k.P_NMIN_KL] = _initial_count("kl", K, lk, _with_etas(params, e0, e1))
-    fp[_k.P_LB_DEC] = 1.0 if name in ("box", "ev-box") and not own else 0.0
+    fp[_k.P_LB_MODE] = _k.LB_NONE
+    if not own and name in ("box", "ev-box"):
+        fp[_k.P_LB_MODE] = _k.LB_WINDOW
+    elif not own and name == "ev-heuristic-student":
+        fp[_k.P_LB_MODE] = _k.LB_FLOOR
+    elif not own and name in ("bob", "ev-bob"):
+        fp[_k.P_LB_MODE] = _k.LB_PROGRAM
     fp[_k.P_LB_NMIN] = math.inf if own else _lower_bound_nmin(name, fp, table)
     fp.setflags(write=False)
     table.setflags(write=False)
     return fp, table
 
 
-#: largest count searched for the minimum of the Box term (beyond, no lower bounds)
-LB_MAX_COUNT = 2**52
-
-
 def _valley_count(name: str, fp: np.ndarray) -> float:
     """The count ``n*`` from which the Box (EV-Box) term ``h(n)``, the threshold at equal
     counts ``n``, does not decrease: bisection on the sign of ``h(n + d) - h(n)``,
-    ``d = n // 2^14 + 1``, between the initial count and ``LB_MAX_COUNT`` (``h`` decreases,
+    ``d = n // 2^14 + 1``, between the initial count and ``kernels.LB_MAX_COUNT`` (``h`` decreases,
     then increases; decision D254); ``inf`` when ``h`` still decreases at
     ``LB_MAX_COUNT``. The step ``d`` keeps the differences far above the rounding of
     ``h`` (at large counts ``h(n + 1) - h(n)`` is below it), and ``h`` varies over ``d``
@@ -393,7 +395,7 @@ def _valley_count(name: str, fp: np.ndarray) -> float:
     lo = int(fp[_k.P_NMIN])
     if rises(lo):
         return float(lo)
-    hi = LB_MAX_COUNT
+    hi = _k.LB_MAX_COUNT
     if not rises(hi):
         return math.inf
     while hi - lo > 1:  # h(lo + 1) < h(lo), h(hi + 1) >= h(hi)
@@ -421,9 +423,11 @@ def _lower_bound_nmin(name: str, fp: np.ndarray, table: np.ndarray) -> float:
     leaves the table for the closed-form bound (non-decreasing beyond, checked by
     ``tests/unit/test_lower_bound_cache.py``). Box, EV-Box: ``(h(N_a) + h(N_b))/2`` with
     ``h`` decreasing from the initial count to a minimum, then increasing: the count of
-    that minimum (:func:`_valley_count`; below it, ``P_LB_DEC``). BoB, EV-BoB (decreasing
-    within the peeling levels while the box constraints bind) and the Student-calibrated
-    heuristic (decreasing in the smaller count): none."""
+    that minimum (:func:`_valley_count`; below it, windows: ``P_LB_MODE = LB_WINDOW``).
+    The Student-calibrated heuristic decreases in the smaller count: none (its floor
+    ``kernels.lower_bound_floor`` instead, ``LB_FLOOR``). BoB, EV-BoB decrease within
+    the peeling levels while the box constraints bind: none (a relaxed program over
+    windows instead, ``kernels.program_lower_bound``, ``LB_PROGRAM``)."""
     if name == "kl":
         return float(fp[_k.P_NMIN])
     if name in ("box", "ev-box"):

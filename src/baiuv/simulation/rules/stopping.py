@@ -14,12 +14,18 @@ from numba import njit
 
 from baiuv.model.transport import tc_unknown_bounds, tc_unknown_rational_bounds
 from baiuv.thresholds.kernels import (
+    LB_FLOOR,
     LB_MARGIN,
+    LB_MAX_COUNT,
+    LB_PROGRAM,
+    P_LB_MODE,
     S_LEVEL,
     depends_on_t_only,
+    lower_bound_floor,
     lower_bound_nmin,
     lower_bound_window,
     pair_threshold_kernel,
+    program_lower_bound,
 )
 
 from .statistics import pair_stat
@@ -161,7 +167,9 @@ def glr_stop_check(
                 if not (z > lo):  # then not (z > c) either (D254)
                     return a, thr_lo, thr_hi, t_hi
                 nmin = lower_bound_nmin(thr_fparams)
-                monotone = counts[a] >= nmin and counts[best] >= nmin
+                monotone = (
+                    nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
+                )
                 if lo == -math.inf and not monotone:  # a window's bound, when the family has one
                     lo = window_lower_bound(
                         threshold, thr_code, thr_fparams, thr_table, t, zc, zf, a, best, states,
@@ -181,7 +189,7 @@ def glr_stop_check(
                 )
                 zc[ZC_THR, a] = c
                 if monotone:  # c bounds the pair's threshold at every later count
-                    keep_lower_bound(zc, zf, a, best, states, c, math.inf, math.inf)
+                    keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, LB_MAX_COUNT)
             c = zc[ZC_THR, a]
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
@@ -227,7 +235,20 @@ def window_lower_bound(
 ):
     """A lower bound of the threshold of the pair (``best``, ``a``) over windows of the
     counts (:func:`~baiuv.thresholds.kernels.lower_bound_window`): the threshold at the
-    windows' points, kept in the cache; ``-inf`` when the family has none (D254)."""
+    windows' points, the family's floor (``LB_FLOOR``, valid at every later count) or the
+    relaxed program's value (``LB_PROGRAM``), kept in the cache; ``-inf`` when the family
+    has none (D254)."""
+    mode = thr_fparams[P_LB_MODE]
+    if mode == LB_FLOOR:
+        c = lower_bound_floor(counts[a] + counts[best], thr_fparams)
+        keep_lower_bound(zc, zf, a, best, states, c, math.inf, math.inf)  # no rounding issue
+        return pair_lower_bound(zc, zf, a, best, states, counts)
+    if mode == LB_PROGRAM:
+        c, hi_b, hi_a = program_lower_bound(
+            thr_code, thr_fparams, counts[best], counts[a], states[best], states[a]
+        )
+        keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b)
+        return pair_lower_bound(zc, zf, a, best, states, counts)
     p_a, hi_a = lower_bound_window(counts[a], thr_fparams)
     p_b, hi_b = lower_bound_window(counts[best], thr_fparams)
     if hi_a < 0.0 or hi_b < 0.0:
