@@ -20,7 +20,7 @@ Configurations, each in a fresh process, measured one after the other in this ru
 * ``before`` (with ``--before REV``): the sources of revision ``REV`` (``git archive``),
   compiled into a numba cache of their own;
 * ``no-bounds``: this tree with the cached lower bounds of the pair thresholds turned off
-  (``P_LB_NMIN = inf`` in every spec, decision D254);
+  (``P_LB_NMIN = inf``, ``P_LB_MODE = LB_NONE`` in every spec, decision D254);
 * ``after``: this tree as it is.
 
 For each it prints the cost of every cell, its ratio to the heuristic's on the same rule
@@ -62,6 +62,7 @@ def _patch_no_bounds():
         s = original(*args, **kwargs)
         fp = s.fparams.copy()
         fp[k.P_LB_NMIN] = math.inf
+        fp[k.P_LB_MODE] = k.LB_NONE
         return ThresholdSpec(s.code, fp, s.table)
 
     engine.threshold_spec = spec
@@ -128,9 +129,13 @@ def worker(rows: int, runs: int, no_bounds: bool) -> None:
     json.dump(out, sys.stdout)
 
 
-def _run(src: Path, cache: Path, args, no_bounds: bool) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(src), NUMBA_CACHE_DIR=str(cache))
-    env.pop("BAIUV_NUMBA_CACHE_DIR", None)
+def _run(src: Path, cache: Path | None, args, no_bounds: bool) -> dict:
+    """One worker for the sources ``src``, its numba cache in ``cache`` (``None``: this
+    tree's own cache)."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+        env.pop("BAIUV_NUMBA_CACHE_DIR", None)
     cmd = [sys.executable, __file__, "--worker", "--rows", str(args.rows), "--runs",
            str(args.runs)] + (["--no-bounds"] if no_bounds else [])  # fmt: skip
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -177,8 +182,8 @@ def main(argv=None) -> int:
                 (f"before ({sha[:10]})", d / "before" / "src", d / "cache-before", False)
             )
         here = ROOT / "src"
-        configs.append(("no-bounds (this tree, lower bounds off)", here, d / "cache-here", True))
-        configs.append(("after (this tree)", here, d / "cache-here", False))
+        configs.append(("no-bounds (this tree, lower bounds off)", here, None, True))
+        configs.append(("after (this tree)", here, None, False))
         for label, src, cache, no_bounds in configs:
             _table(label, _run(src, cache, args, no_bounds))
             sys.stdout.flush()

@@ -23,14 +23,15 @@ from baiuv.thresholds.families import ThresholdSpec
 
 @contextlib.contextmanager
 def without_lower_bounds(monkeypatch):
-    """Every threshold spec of the simulator and the identifier with ``P_LB_NMIN = inf``:
-    no pair threshold is kept as a lower bound."""
+    """Every threshold spec of the simulator and the identifier with ``P_LB_NMIN = inf``
+    and ``P_LB_MODE = LB_NONE``: no lower bound of a pair threshold is kept."""
     original = engine.threshold_spec
 
     def spec(*args, **kwargs):
         s = original(*args, **kwargs)
         fp = s.fparams.copy()
         fp[k.P_LB_NMIN] = math.inf
+        fp[k.P_LB_MODE] = k.LB_NONE
         return ThresholdSpec(s.code, fp, s.table)
 
     with monkeypatch.context() as m:
