@@ -140,6 +140,10 @@ def ingest(
     thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
     thr_best = -1
     thr_fail = -1
+    # the counts and states of that check (a family that reads them): thr is written once,
+    # at the end, as at that check
+    thr_counts = counts.copy()
+    thr_states = states.copy()
     n = arms.shape[0]
     status = STATUS_RAN_OUT
     end = n
@@ -196,14 +200,14 @@ def ingest(
                     pair_threshold_kernel, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
                     best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
                 )  # fmt: skip
-                if t_only:  # thr written at the end (the threshold reads t alone)
-                    thr_t, thr_best, thr_fail = t, best, fail
-                else:
-                    check_thresholds(
-                        pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts,
-                        best, states, fail, thr,
-                    )  # fmt: skip
-                    thr_t = -1
+                thr_t, thr_best, thr_fail = t, best, fail  # thr written at the end
+                if not t_only:
+                    for a in range(K):
+                        thr_counts[a] = counts[a]
+                    if stateful:
+                        for a in range(K):
+                            for j in range(states.shape[1]):
+                                thr_states[a, j] = states[a, j]
                 if fail < 0:
                     status = STATUS_GLR
                     end = i + 1
@@ -217,8 +221,8 @@ def ingest(
         forced = degenerate_arm(counts, variances, Z, best)
     if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check compared with
         check_thresholds(
-            pair_threshold_kernel, thr_code, thr_fparams, thr_table, thr_t, counts, thr_best,
-            states, thr_fail, thr,
+            pair_threshold_kernel, thr_code, thr_fparams, thr_table, thr_t, thr_counts,
+            thr_best, thr_states, thr_fail, thr,
         )  # fmt: skip
     return end, status, best, forced, k_next, checks, last_check_t
 

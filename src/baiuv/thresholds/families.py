@@ -361,9 +361,90 @@ def _spec_cached(
         if name != "kl":
             fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid + LN2
             fp[_k.P_NMIN_KL] = _initial_count("kl", K, lk, _with_etas(params, e0, e1))
+    fp[_k.P_LB_MODE] = _k.LB_NONE
+    if not own and name in ("box", "ev-box"):
+        fp[_k.P_LB_MODE] = _k.LB_WINDOW
+    elif not own and name == "ev-heuristic-student":
+        fp[_k.P_LB_MODE] = _k.LB_FLOOR
+    elif not own and name in ("bob", "ev-bob"):
+        fp[_k.P_LB_MODE] = _k.LB_PROGRAM
+    fp[_k.P_LB_NMIN] = math.inf if own else _lower_bound_nmin(name, fp, table)
     fp.setflags(write=False)
     table.setflags(write=False)
     return fp, table
+
+
+def _valley_count(name: str, fp: np.ndarray) -> float:
+    """The count ``n*`` from which the Box (EV-Box) term ``h(n)``, the threshold at equal
+    counts ``n``, does not decrease: bisection on the sign of ``h(n + d) - h(n)``,
+    ``d = n // 2^14 + 1``, between the initial count and ``kernels.LB_MAX_COUNT`` (``h`` decreases,
+    then increases; decision D254); ``inf`` when ``h`` still decreases at
+    ``LB_MAX_COUNT``. The step ``d`` keeps the differences far above the rounding of
+    ``h`` (at large counts ``h(n + 1) - h(n)`` is below it), and ``h`` varies over ``d``
+    counts around its minimum by far less than the cache's margin."""
+    code = FAMILY_CODES[name]
+    st0 = _EMPTY_STATE
+    empty = np.empty(0)
+
+    def rises(n: int) -> bool:
+        m = n + n // 2**14 + 1
+        h0 = _k.pair_threshold_kernel(code, fp, empty, 0.0, n, n, st0, st0)
+        h1 = _k.pair_threshold_kernel(code, fp, empty, 0.0, m, m, st0, st0)
+        return bool(h1 >= h0)
+
+    lo = int(fp[_k.P_NMIN])
+    if rises(lo):
+        return float(lo)
+    hi = _k.LB_MAX_COUNT
+    if not rises(hi):
+        return math.inf
+    while hi - lo > 1:  # h(lo + 1) < h(lo), h(hi + 1) >= h(hi)
+        mid = (lo + hi) // 2
+        if rises(mid):
+            hi = mid
+        else:
+            lo = mid
+    return float(hi)
+
+
+#: smallest Student table from which the lower bounds of D254 are used
+LB_MIN_TABLE = 2**10
+
+
+def _lower_bound_nmin(name: str, fp: np.ndarray, table: np.ndarray) -> float:
+    """``kernels.P_LB_NMIN`` of a built-in family (decision D254): the smallest count of
+    both arms from which its pair threshold is non-decreasing in each count (the states
+    at fixed peeling levels); ``inf`` where it is not.
+
+    KL: every count (``Wbar_{-1}`` and ``ln(1 + log_gamma N)`` increase; ``ln(gamma R)``
+    is constant while the level is). Student, EV-Student: ``max(g(N_a), g(N_b))`` with
+    ``g(n) = n y_n`` or ``n (e^{y_n} - 1)``, decreasing at small counts: the count after
+    the table's last descent of ``g``, provided ``g`` does not descend where the kernel
+    leaves the table for the closed-form bound (non-decreasing beyond, checked by
+    ``tests/unit/test_lower_bound_cache.py``). Box, EV-Box: ``(h(N_a) + h(N_b))/2`` with
+    ``h`` decreasing from the initial count to a minimum, then increasing: the count of
+    that minimum (:func:`_valley_count`; below it, windows: ``P_LB_MODE = LB_WINDOW``).
+    The Student-calibrated heuristic decreases in the smaller count: none (its floor
+    ``kernels.lower_bound_floor`` instead, ``LB_FLOOR``). BoB, EV-BoB decrease within
+    the peeling levels while the box constraints bind: none (a relaxed program over
+    windows instead, ``kernels.program_lower_bound``, ``LB_PROGRAM``)."""
+    if name == "kl":
+        return float(fp[_k.P_NMIN])
+    if name in ("box", "ev-box"):
+        return _valley_count(name, fp)
+    if name not in ("student", "ev-student") or table.shape[0] < LB_MIN_TABLE:
+        return math.inf
+    n = np.arange(table.shape[0], dtype=np.float64)
+    y = table[2:]
+    g = n[2:] * (y if name == "student" else np.expm1(y))
+    down = np.nonzero(g[1:] < g[:-1])[0]
+    n_star = 2 + (int(down[-1]) + 1 if down.size else 0)
+    n_end = table.shape[0]
+    y_end = _k.student_y_bound(float(n_end), fp[_k.P_LSTUD], fp[_k.P_S])
+    g_end = n_end * (y_end if name == "student" else math.expm1(y_end))
+    if n_star >= n_end - 1 or not (g_end >= g[-1]):
+        return math.inf
+    return float(max(n_star, fp[_k.P_NMIN]))
 
 
 def make_threshold(

@@ -60,7 +60,29 @@ P_LSTUD = 11  # ln(delta / (2(K-1)zeta(s))) = ln(2 alpha_n) + s ln n (Student)
 P_NMIN_KL = 12  # smallest per-arm count at which the KL part is finite (BoB: KL(delta/2))
 P_STATEFUL = 13  # 1.0: the family keeps a per-arm state (the registry's ThresholdFamily.stateful)
 P_T_ONLY = 14  # 1.0: the threshold depends on t alone (the registry's ThresholdFamily.t_only)
-FPARAMS_SIZE = 15
+# smallest count (of both arms) from which a computed pair threshold, widened by
+# LB_MARGIN, is a lower bound of the pair's threshold at any later counts, the arms' states
+# at the same peeling levels; inf: none (decision D254)
+P_LB_NMIN = 15
+# the lower bound below P_LB_NMIN (decision D254): LB_NONE; LB_WINDOW, the pair threshold is
+# a non-decreasing function of one per-arm term of each count, non-increasing in the count
+# from the initial count to P_LB_NMIN, so its value at the larger counts of a window below
+# P_LB_NMIN bounds it over the window; LB_FLOOR, the threshold is at least
+# ln(1 + ln(N_a + N_b)) + ln(1/delta) (lower_bound_floor); LB_PROGRAM, the BoB programs:
+# program_lower_bound over a window
+P_LB_MODE = 16
+FPARAMS_SIZE = 17
+LB_NONE = 0.0
+LB_WINDOW = 1.0
+LB_FLOOR = 2.0
+LB_PROGRAM = 3.0
+#: relative widening of a cached threshold used as a lower bound: ``c - LB_MARGIN (1 + |c|)``
+#: (far above the kernels' rounding; a statistic that close to the threshold computes it)
+LB_MARGIN = 1e-6
+#: largest count of an arm at which the lower bounds are used: far beyond any run, below
+#: the counts where the kernels' rounding (the Student bound's ``lgamma`` differences)
+#: approaches the margin
+LB_MAX_COUNT = 2**30
 
 # state layout
 S_LEVEL = 0
@@ -243,6 +265,85 @@ def depends_on_t_only(fparams: np.ndarray) -> bool:
     family). The simulator caches thresholds on this basis (decision D160). Read from the
     spec's ``fparams`` (the registry's ``t_only`` flag)."""
     return fparams[P_T_ONLY] == 1.0
+
+
+@njit(cache=True)
+def lower_bound_nmin(fparams: np.ndarray) -> float:
+    """Smallest count of both arms from which a pair threshold of the family, once computed,
+    bounds from below (widened by :data:`LB_MARGIN`) its values at any later counts of the
+    pair (each count not smaller, each arm's state at the same peeling level); ``inf``
+    when the family has no such bound (decision D254)."""
+    return fparams[P_LB_NMIN]
+
+
+@njit(cache=True)
+def lower_bound_window(n: int, fparams: np.ndarray):
+    """``(p, hi)`` for one arm of count ``n`` (decision D254): from ``P_LB_NMIN`` on,
+    ``(n, LB_MAX_COUNT)`` (the threshold is non-decreasing in the count); below it, for a family
+    with ``P_LB_MODE = LB_WINDOW``, the window ``[n, hi]``, ``hi = min(n + n // 16 + 1, P_LB_NMIN)``,
+    over which the threshold is at least its value at ``p = hi``; ``(n, -1)`` (no window)
+    otherwise."""
+    n_star = fparams[P_LB_NMIN]
+    if n > LB_MAX_COUNT:
+        return n, -1.0
+    if n >= n_star:
+        return n, float(LB_MAX_COUNT)
+    if fparams[P_LB_MODE] != LB_WINDOW:
+        return n, -1.0
+    hi = n + n // 16 + 1
+    if hi > n_star:
+        hi = int(n_star)
+    return hi, float(hi)
+
+
+@njit(cache=True)
+def lower_bound_floor(n_sum: int, fparams: np.ndarray) -> float:
+    """``ln(1 + ln(N_a + N_b)) + ln(1/delta)`` at ``n_sum = N_a + N_b``: a lower bound of
+    the Student-calibrated heuristic (:func:`ev_heuristic_student`; its ``Z^EV`` level
+    ``(m/2)(e^y - 1) >= (m/2) q^2/(m - 1) >= q^2/2 >= c``, the Student quantile ``q``
+    being at least the Gaussian one, ``sqrt(2c)``), non-decreasing in the counts
+    (decision D254)."""
+    return math.log1p(math.log(float(n_sum))) + fparams[P_LOGINVDELTA]
+
+
+@njit(cache=True)
+def program_lower_bound(
+    code: int,
+    fparams: np.ndarray,
+    n_a: int,
+    n_b: int,
+    state_a: np.ndarray,
+    state_b: np.ndarray,
+):
+    """``(lb, hi_a, hi_b)``: a lower bound ``lb`` of the BoB (EV-BoB) threshold at every
+    pair of counts in ``[n_a, hi_a] x [n_b, hi_b]``, ``hi = n + n // 64 + 1``, the states at
+    their current peeling levels (decision D254); ``(-inf, -1, -1)`` before the KL part's
+    initial count and beyond ``LB_MAX_COUNT``.
+
+    The program at counts ``hi`` with the box bounds ``C(hi)``, ``D(hi)`` and the KL budget
+    ``E`` at ``(n_a, n_b)`` has a feasible set inside the program's at every pair of the
+    window (``C`` does not increase with the count, ``D`` does not decrease, ``E`` does not
+    decrease at fixed levels, and ``N f <= hi f``), and its objective times
+    ``r = min(n_a/hi_a, n_b/hi_b)`` is at most theirs: ``lb = r bob_exact(...)``."""
+    if n_a < fparams[P_NMIN_KL] or n_b < fparams[P_NMIN_KL]:
+        return -math.inf, -1.0, -1.0
+    if n_a > LB_MAX_COUNT or n_b > LB_MAX_COUNT:
+        return -math.inf, -1.0, -1.0
+    hi_a = n_a + n_a // 64 + 1
+    hi_b = n_b + n_b // 64 + 1
+    L = fparams[P_LBOX]
+    s = fparams[P_S]
+    eta0 = fparams[P_ETA0]
+    ca, da = box_constants(float(hi_a), L, s, eta0)
+    cb, db = box_constants(float(hi_b), L, s, eta0)
+    if not (da > 0.0) or not (db > 0.0):
+        return -math.inf, -1.0, -1.0
+    lgr_a = check_state(state_a, n_a, fparams)
+    lgr_b = check_state(state_b, n_b, fparams)
+    e = kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, fparams[P_GAMMA])
+    v = _bob_exact(float(hi_a), float(hi_b), ca, cb, da, db, e, code == EV_BOB)
+    r = min(n_a / hi_a, n_b / hi_b)
+    return r * v, float(hi_a), float(hi_b)
 
 
 @njit(cache=True)

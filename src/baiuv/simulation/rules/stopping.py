@@ -13,10 +13,29 @@ import math
 from numba import njit
 
 from baiuv.model.transport import tc_unknown_bounds, tc_unknown_rational_bounds
-from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
+from baiuv.thresholds.kernels import (
+    LB_FLOOR,
+    LB_MARGIN,
+    LB_MAX_COUNT,
+    LB_PROGRAM,
+    P_LB_MODE,
+    S_LEVEL,
+    depends_on_t_only,
+    lower_bound_floor,
+    lower_bound_nmin,
+    lower_bound_window,
+    pair_threshold_kernel,
+    program_lower_bound,
+)
 
 from .statistics import pair_stat
 from .zcache import (
+    ZC_HIA,
+    ZC_HIB,
+    ZC_LB,
+    ZC_LBB,
+    ZC_LVA,
+    ZC_LVB,
     ZC_RHI,
     ZC_RLO,
     ZC_THR,
@@ -24,6 +43,7 @@ from .zcache import (
     ZC_ZHI,
     ZC_ZLO,
     ZF_BND,
+    ZF_LB,
     ZF_OK,
     ZF_RAT,
 )
@@ -69,12 +89,18 @@ def glr_stop_check(
     family that depends on ``t`` alone (``depends_on_t_only``), ``thr_lo`` is a certified
     lower bound of the threshold at every time from now on and ``thr_hi`` an upper bound at
     every time up to ``t_hi`` (D160: certified skips of the threshold; D192: its certified
-    upper bound): a statistic at most ``thr_lo`` fails
-    and one above ``thr_hi`` passes without the threshold at ``t``. With ``bounds``
-    (unknown variances, every arm certified, decision D191) the rational and then the
-    logarithmic enclosure of ``Z_a`` decide first when they can (D210, D216: certified
-    enclosures of ``Z_a``, the rational one first; D218: a challenger passed on a certified
-    lower bound). Every shortcut takes the decision the computed ``Z_a`` and threshold take.
+    upper bound): a statistic at most ``thr_lo`` fails and one above ``thr_hi`` passes
+    without the threshold at ``t``. For any other family, a pair threshold computed once
+    both counts reached the family's :func:`~baiuv.thresholds.kernels.lower_bound_nmin` is
+    kept in the cache (row ``ZC_LB``, widened) as a lower bound of the pair's threshold at
+    later counts while both arms' states stay at the same peeling levels: a statistic at
+    most that bound fails without the threshold (D254: cached lower bounds of the pair
+    thresholds). With ``bounds`` (unknown variances, every arm certified, decision D191)
+    the rational and then the logarithmic enclosure of ``Z_a`` decide first when they can
+    (D210, D216: certified enclosures of ``Z_a``, the rational one first; D218: a
+    challenger passed on a certified lower bound). Every shortcut takes the decision the
+    computed ``Z_a`` and threshold take (the rule stops on ``Z_a > c``: ``Z_a <= lo <= c``
+    fails).
 
     Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
     beaten, ``-1`` when the rule stops; the bounds to pass to the next check (start with
@@ -87,11 +113,14 @@ def glr_stop_check(
     for a in range(K):
         if a == best:
             continue
+        # a certified lower bound of the threshold (-inf when none): thr_lo (t-only) or
+        # the pair's cached bound (D254)
+        lo = thr_lo if t_only else pair_lower_bound(zc, zf, a, best, states, counts)
         if zf[ZF_OK, a] == 0:
             mb = means[best]
             sb = variances[best]
             nb = counts[best]
-            if bounds and t_only:
+            if bounds and (t_only or lo > -math.inf):
                 # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210); a
                 # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
                 # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
@@ -101,7 +130,7 @@ def glr_stop_check(
                         mb, sb, nb, means[a], variances[a], counts[a]
                     )
                     zf[ZF_RAT, a] = 1
-                if zc[ZC_RHI, a] <= thr_lo:
+                if zc[ZC_RHI, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
                 if t <= t_hi and zc[ZC_RLO, a] > thr_hi:
                     continue
@@ -110,7 +139,7 @@ def glr_stop_check(
                         mb, sb, nb, means[a], variances[a], counts[a]
                     )
                     zf[ZF_BND, a] = 1
-                if zc[ZC_ZHI, a] <= thr_lo:
+                if zc[ZC_ZHI, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
                 if t <= t_hi and zc[ZC_ZLO, a] > thr_hi:
                     continue
@@ -137,7 +166,20 @@ def glr_stop_check(
             c = thr_t
         else:
             if math.isnan(zc[ZC_THR, a]):
-                zc[ZC_THR, a] = threshold(
+                if not (z > lo):  # then not (z > c) either (D254)
+                    return a, thr_lo, thr_hi, t_hi
+                nmin = lower_bound_nmin(thr_fparams)
+                monotone = (
+                    nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
+                )
+                if lo == -math.inf and not monotone:  # a window's bound, when the family has one
+                    lo = window_lower_bound(
+                        threshold, thr_code, thr_fparams, thr_table, t, zc, zf, a, best, states,
+                        counts,
+                    )  # fmt: skip
+                    if not (z > lo):
+                        return a, thr_lo, thr_hi, t_hi
+                c = threshold(
                     thr_code,
                     thr_fparams,
                     thr_table,
@@ -147,10 +189,75 @@ def glr_stop_check(
                     states[best],
                     states[a],
                 )
+                zc[ZC_THR, a] = c
+                if monotone:  # c bounds the pair's threshold at every later count
+                    keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, LB_MAX_COUNT)
             c = zc[ZC_THR, a]
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
     return -1, thr_lo, thr_hi, t_hi
+
+
+@njit(inline="always")
+def pair_lower_bound(zc, zf, a, best, states, counts):
+    """The cached lower bound of the threshold of the pair (``best``, ``a``) (row
+    ``ZC_LB``), ``-inf`` when the cache holds none for this pair, a count has left its
+    window or an arm's state has left the peeling level it had when the bound was taken
+    (decision D254)."""
+    if (
+        zf[ZF_LB, a] != 0
+        and zc[ZC_LBB, a] == best
+        and counts[a] <= zc[ZC_HIA, a]
+        and counts[best] <= zc[ZC_HIB, a]
+        and states[a, S_LEVEL] == zc[ZC_LVA, a]
+        and states[best, S_LEVEL] == zc[ZC_LVB, a]
+    ):
+        return zc[ZC_LB, a]
+    return -math.inf
+
+
+@njit(inline="always")
+def keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b):
+    """Keep ``c``, widened by ``LB_MARGIN``, as the lower bound of the threshold of the
+    pair (``best``, ``a``) while the counts are at most ``hi_a``, ``hi_b`` and the states
+    at their current peeling levels (when ``c`` is finite; D254)."""
+    if math.isfinite(c):
+        zc[ZC_LB, a] = c - LB_MARGIN * (1.0 + abs(c))
+        zc[ZC_LBB, a] = best
+        zc[ZC_HIA, a] = hi_a
+        zc[ZC_HIB, a] = hi_b
+        zc[ZC_LVA, a] = states[a, S_LEVEL]
+        zc[ZC_LVB, a] = states[best, S_LEVEL]
+        zf[ZF_LB, a] = 1
+
+
+@njit(inline="always")
+def window_lower_bound(
+    threshold, thr_code, thr_fparams, thr_table, t, zc, zf, a, best, states, counts
+):
+    """A lower bound of the threshold of the pair (``best``, ``a``) over windows of the
+    counts (:func:`~baiuv.thresholds.kernels.lower_bound_window`): the threshold at the
+    windows' points, the family's floor (``LB_FLOOR``, valid at every later count) or the
+    relaxed program's value (``LB_PROGRAM``), kept in the cache; ``-inf`` when the family
+    has none (D254)."""
+    mode = thr_fparams[P_LB_MODE]
+    if mode == LB_FLOOR:
+        c = lower_bound_floor(counts[a] + counts[best], thr_fparams)
+        keep_lower_bound(zc, zf, a, best, states, c, math.inf, math.inf)  # no rounding issue
+        return pair_lower_bound(zc, zf, a, best, states, counts)
+    if mode == LB_PROGRAM:
+        c, hi_b, hi_a = program_lower_bound(
+            thr_code, thr_fparams, counts[best], counts[a], states[best], states[a]
+        )
+        keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b)
+        return pair_lower_bound(zc, zf, a, best, states, counts)
+    p_a, hi_a = lower_bound_window(counts[a], thr_fparams)
+    p_b, hi_b = lower_bound_window(counts[best], thr_fparams)
+    if hi_a < 0.0 or hi_b < 0.0:
+        return -math.inf
+    c = threshold(thr_code, thr_fparams, thr_table, float(t), p_b, p_a, states[best], states[a])
+    keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b)
+    return pair_lower_bound(zc, zf, a, best, states, counts)
 
 
 @njit(inline="always")

@@ -10,7 +10,11 @@ Row ``ZC_Z`` holds ``Z_a(t)`` (or ``Z^EV_a(t)``) against the empirical best arm 
 computed), both valid where ``zf[ZF_OK, a] != 0`` (decision D160); the certified
 enclosures of ``Z_a`` (unknown variances), logarithmic ``[ZC_ZLO, ZC_ZHI]`` valid where
 ``ZF_BND`` (decision D210) and rational ``[ZC_RLO, ZC_RHI]`` valid where ``ZF_RAT``
-(decision D216); ``log N_a`` in ``ZC_LOGN``, valid where ``ZF_LOG``. A flag is ``1``
+(decision D216); ``log N_a`` in ``ZC_LOGN``, valid where ``ZF_LOG``. Row ``ZC_LB`` holds a
+lower bound of the threshold of the pair (``ZC_LBB``, ``a``) at any later counts up to ``ZC_HIA``
+(for ``a``) and ``ZC_HIB`` (for ``ZC_LBB``) while the states of ``a`` and ``ZC_LBB`` stay
+at the peeling levels ``ZC_LVA`` and ``ZC_LVB`` (decision D254), valid where ``ZF_LB``; no
+sample invalidates it. A flag is ``1``
 (valid) or ``0``; flags are bytes, apart from the values, so that testing one is a byte
 compare (decision D253). One sample of arm ``j`` invalidates the statistics of ``j``
 only, or of every arm when ``j`` is (or the sample makes a new) empirical best arm; it
@@ -34,13 +38,20 @@ ZC_ZHI = 3
 ZC_RLO = 4  # rational enclosure of Z_a (tc_unknown_rational_bounds)
 ZC_RHI = 5
 ZC_LOGN = 6  # log N_a
-N_ZC = 7
+ZC_LB = 7  # lower bound of the pair threshold (best arm ZC_LBB, challenger a), D254
+ZC_LBB = 8  # the best arm of that pair
+ZC_LVA = 9  # peeling level of a's state when the bound was taken
+ZC_LVB = 10  # peeling level of ZC_LBB's state when the bound was taken
+ZC_HIA = 11  # largest count of a for which the bound holds
+ZC_HIB = 12  # largest count of ZC_LBB for which the bound holds
+N_ZC = 13
 # rows of the flags zf
 ZF_OK = 0  # Z and THR valid
 ZF_BND = 1  # logarithmic enclosure valid
 ZF_RAT = 2  # rational enclosure valid
 ZF_LOG = 3  # log N_a valid
-N_ZF = 4
+ZF_LB = 4  # lower bound of the pair threshold valid (kept across samples)
+N_ZF = 5
 
 
 @njit(cache=True)
