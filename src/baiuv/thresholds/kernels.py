@@ -301,8 +301,8 @@ def lower_bound_floor(n_sum: int, fparams: np.ndarray) -> float:
     """``ln(1 + ln(N_a + N_b)) + ln(1/delta)`` at ``n_sum = N_a + N_b``: a lower bound of
     the Student-calibrated heuristic (:func:`ev_heuristic_student`; its ``Z^EV`` level
     ``(m/2)(e^y - 1) >= (m/2) q^2/(m - 1) >= q^2/2 >= c``, the Student quantile ``q``
-    being at least the Gaussian one, ``sqrt(2c)``), non-decreasing in the counts
-    (decision D254)."""
+    being at least the Gaussian one, ``sqrt(2c)``), non-decreasing in the counts (D254:
+    the floor bound of this family)."""
     return math.log1p(math.log(float(n_sum))) + fparams[P_LOGINVDELTA]
 
 

@@ -203,7 +203,7 @@ def pair_lower_bound(zc, zf, a, best, states, counts):
     """The cached lower bound of the threshold of the pair (``best``, ``a``) (row
     ``ZC_LB``), ``-inf`` when the cache holds none for this pair, a count has left its
     window or an arm's state has left the peeling level it had when the bound was taken
-    (decision D254)."""
+    (D254: a bound holds only while both counts and peeling levels stay in its window)."""
     if (
         zf[ZF_LB, a] != 0
         and zc[ZC_LBB, a] == best
