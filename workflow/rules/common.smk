@@ -6,6 +6,7 @@ import os
 from snakemake_interface_executor_plugins.settings import ExecMode
 
 from baiuv.pipeline.config import (
+    load_workflow_config,
     publish_paths,
     publish_tables_dir,
     section_delta,
@@ -16,6 +17,16 @@ from baiuv.pipeline.batches import local_batches
 from baiuv.storage.provenance import source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
+
+# The configuration files read again by the workflow itself (decision D262): duplicate keys
+# and YAML errors refused with file and line, `{}` and `null` in an overlay replace and drop
+# what the base configuration gives.
+load_workflow_config(
+    config,
+    os.path.join(workflow.basedir, "config", "config.yaml"),
+    workflow.overwrite_configfiles,
+    workflow.config_settings.config,
+)
 
 # One validation call: schema (enums and run-parameter defaults from baiuv.registry),
 # defaults filled in, cross-field and experiment-section checks; tests call the same

@@ -175,7 +175,8 @@ rule bob_slope_figure:
 # Ipopt (the executable when one exists, else cyipopt), against the exact global solver.
 rule ipopt_agreement:
     output:
-        "results/thresholds/ipopt_agreement.parquet",
+        agreement="results/thresholds/ipopt_agreement.parquet",
+        timings="results/timings/ipopt_agreement.parquet",
     log:
         "logs/thresholds/ipopt_agreement.log",
     benchmark:
@@ -196,6 +197,7 @@ rule ipopt_agreement:
 rule ipopt_agreement_table:
     input:
         "results/thresholds/ipopt_agreement.parquet",
+        timings="results/timings/ipopt_agreement.parquet",
     output:
         table="results/tables/ipopt_agreement.md",
         timings="results/timings/ipopt_agreement.md",
