@@ -135,6 +135,7 @@ if "asymptotic" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             cells=[list(c) for c in ASY_PAIRS],
             instances=list(ASY_INSTANCES),
         script:

@@ -139,6 +139,7 @@ if "audit" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             delta=float(AUD["delta"]),
             algorithms=list(AUD["algorithms"]),
         script:

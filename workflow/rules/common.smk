@@ -14,9 +14,12 @@ from baiuv.pipeline.config import (
     validate_workflow_config,
 )
 from baiuv.pipeline.batches import local_batches
-from baiuv.storage.provenance import source_hash
+from baiuv.storage.provenance import check_package_source, source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
+
+# The jobs import the package of this checkout, not another copy (decision D264).
+check_package_source(workflow.basedir)
 
 # The configuration files read again by the workflow itself (decision D262): duplicate keys
 # and YAML errors refused with file and line, `{}` and `null` in an overlay replace and drop
@@ -34,7 +37,11 @@ load_workflow_config(
 validate_workflow_config(config, workflow.basedir)
 
 # Results depend on the package sources: edited science reruns, unchanged science does not.
-SRC_HASH = source_hash()
+# The computing rules never run the plotting package (a layer above them): a change of
+# figure style reruns the figures only, whose rules take the hash of every module
+# (decision D264).
+SRC_HASH = source_hash(exclude=("plotting",))
+FIGURE_HASH = source_hash()
 
 # The checkout whose package the conda environment of the rules installs, read by
 # envs/baiuv.post-deploy.sh, which runs in this process when the environment is created
@@ -42,6 +49,23 @@ SRC_HASH = source_hash()
 os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
 
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
+
+# Results built from a file that is gone (removed after a failed job) are rebuilt, with
+# what they need, instead of "Nothing to be done" (decision D263).
+if workflow.exec_mode == ExecMode.DEFAULT:
+    from snakemake.logging import logger
+
+    from baiuv.pipeline.reruns import stale_outputs
+
+    STALE = stale_outputs()
+    if STALE:
+        logger.warning(
+            f"{len(STALE)} result(s) were built from files that are gone; rebuilding "
+            f"them: {', '.join(STALE[:5])}{' ...' if len(STALE) > 5 else ''}"
+        )
+        workflow.dag_settings.forcerun = frozenset(
+            workflow.dag_settings.forcerun
+        ) | set(STALE)
 
 # Local runs execute many shards per process (batch rules of batches.smk); a cluster run,
 # and every job inside it, keeps one job per shard (decision D226).

@@ -104,6 +104,7 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             instances=DC["instances"],
             algorithms=DC["algorithms"],
             delta=DC_DELTA,

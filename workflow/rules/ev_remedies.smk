@@ -109,6 +109,7 @@ if config.get("ev_remedies"):
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             delta=float(EVR["delta"]),
         script:
             "../scripts/ev_remedies_figure.py"

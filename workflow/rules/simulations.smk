@@ -115,6 +115,7 @@ rule sim_figure:
     conda:
         CONDA_ENV
     params:
+        code=FIGURE_HASH,
         experiments=SIM_EXPERIMENTS,
         algorithms=SIM_ALGORITHMS,
     script:

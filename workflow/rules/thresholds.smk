@@ -78,6 +78,8 @@ rule threshold_figure:
         which="glr|evglr|all",
     conda:
         CONDA_ENV
+    params:
+        code=FIGURE_HASH,
     script:
         "../scripts/thresholds_figure.py"
 
@@ -167,6 +169,8 @@ rule bob_slope_figure:
         "logs/thresholds/bob_slope_figure.log",
     conda:
         CONDA_ENV
+    params:
+        code=FIGURE_HASH,
     script:
         "../scripts/thresholds_bob_slope_figure.py"
 
