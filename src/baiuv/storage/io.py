@@ -56,11 +56,13 @@ class CorruptResultError(ValueError):
         super().__init__(f"{os.fspath(path)}: {what}; {REBUILD_HINT}")
 
 
-def _jsonable(obj: Any) -> Any:
+def jsonable(obj: Any) -> Any:
+    """``obj`` with mappings, sequences, arrays, numpy scalars and paths made JSON values
+    (as the parameters are stored)."""
     if isinstance(obj, Mapping):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     if isinstance(obj, np.generic):
@@ -195,7 +197,7 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | Non
     with atomic_target(path) as tmp:
         table = pa.Table.from_pandas(df, preserve_index=False)
         meta = dict(table.schema.metadata or {})
-        meta[PARAMS_KEY] = json.dumps(_jsonable(dict(params or {})), sort_keys=True).encode()
+        meta[PARAMS_KEY] = json.dumps(jsonable(dict(params or {})), sort_keys=True).encode()
         table = table.replace_schema_metadata(meta)
         meta[DIGEST_KEY] = table_digest(table).encode()
         pq.write_table(table.replace_schema_metadata(meta), tmp)

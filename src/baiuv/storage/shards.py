@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from baiuv.storage.io import CorruptResultError, _jsonable, read_table, write_table
+from baiuv.storage.io import CorruptResultError, jsonable, read_table, write_table
 
 if TYPE_CHECKING:  # imported where tables are built: see baiuv.storage.io
     import pandas as pd
@@ -114,7 +114,7 @@ def check_provenance(path: str | os.PathLike, meta: Mapping, expected: Mapping) 
         got = meta
         for part in key.split("."):
             got = got.get(part, _MISSING) if isinstance(got, Mapping) else _MISSING
-        want = _jsonable(want)
+        want = jsonable(want)
         if got is _MISSING or got != want:
             shown = "missing" if got is _MISSING else repr(got)
             raise CorruptResultError(
