@@ -116,3 +116,29 @@ def test_provenance_compares_nested_fields(tmp_path):
             read_shards([path], expected=[bad])
     with pytest.raises(ValueError, match="1 expectations for 2 files"):
         read_shards([path, path], expected=[ok])
+
+
+def test_temporaries_of_dead_writers_are_removed_by_the_next_write(tmp_path):
+    """A job killed mid-write (SIGKILL) leaves ``.<name>.<pid>.<random>.tmp``; writing the
+    same file again removes it, and only it (a live writer's temporary stays)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    dead = int(proc.stdout)
+    left = tmp_path / f".shard_0.parquet.{dead}.k1l2.tmp"
+    live = tmp_path / f".shard_0.parquet.{os.getppid()}.m3n4.tmp"
+    other = tmp_path / f".shard_1.parquet.{dead}.o5p6.tmp"
+    for f in (left, live, other):
+        f.write_bytes(b"")
+    write_table(_frame(), tmp_path / "shard_0.parquet", {"experiment": "easy"})
+    assert not left.exists()
+    assert live.exists() and other.exists()
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
+        ["shard_0.parquet", live.name, other.name]
+    )
