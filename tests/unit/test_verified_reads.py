@@ -142,3 +142,26 @@ def test_temporaries_of_dead_writers_are_removed_by_the_next_write(tmp_path):
     assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
         ["shard_0.parquet", live.name, other.name]
     )
+
+
+def test_digest_of_columns_with_nulls_is_the_same_in_another_process(tmp_path):
+    """Nullable booleans, integers and strings hash by value (never by object address):
+    a file written here reads back in a fresh process, and a second write is identical."""
+    import subprocess
+    import sys
+
+    df = pd.DataFrame(
+        {
+            "flag": pd.array([True, None, False], dtype="boolean"),
+            "n": pd.array([1, None, 3], dtype="Int64"),
+            "name": ["a", None, "c"],
+            "x": [0.5, np.nan, -0.0],
+        }
+    )
+    a = write_table(df, tmp_path / "a.parquet", {"k": 1})
+    b = write_table(df.copy(), tmp_path / "b.parquet", {"k": 1})
+    assert a.read_bytes() == b.read_bytes()
+    code = "import sys; from baiuv.storage.io import read_table; read_table(sys.argv[1])"
+    subprocess.run([sys.executable, "-c", code, str(a)], check=True)
+    back, _ = read_table(a)
+    pd.testing.assert_frame_equal(back, df)

@@ -167,7 +167,11 @@ def _hash_array(h, arr) -> None:
         for child in arr.flatten():
             _hash_array(h, child)
     elif pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t):
-        h.update(np.ascontiguousarray(arr.to_numpy(zero_copy_only=False)).tobytes())
+        if arr.null_count:  # nulls are in the mask above; a fixed value keeps the dtype
+            arr = arr.fill_null(pa.scalar(False if pa.types.is_boolean(t) else 0, type=t))
+        values = np.ascontiguousarray(arr.to_numpy(zero_copy_only=False))
+        assert values.dtype != object, t  # bytes of values, never of object pointers
+        h.update(values.tobytes())
     else:  # strings, dictionaries, dates...: their Python values
         h.update(json.dumps(arr.to_pylist(), default=str).encode())
 
