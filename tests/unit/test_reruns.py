@@ -64,6 +64,15 @@ def test_missing_source_outside_results_is_not_a_result(tmp_path):
     assert stale_outputs(workdir=tmp_path) == []
 
 
+def test_published_copies_are_left_to_publish(tmp_path):
+    _pipeline(tmp_path)
+    _record(tmp_path, "figures/f.pdf", ["results/figures/f.pdf"])
+    _touch(tmp_path, "figures/f.pdf")
+    (tmp_path / "results/sim/easy.parquet").unlink()
+    assert "figures/f.pdf" not in stale_outputs(workdir=tmp_path)
+    assert "results/figures/f.pdf" in stale_outputs(workdir=tmp_path)
+
+
 def test_no_metadata_no_stale_outputs(tmp_path):
     assert stale_outputs(workdir=tmp_path) == []
     bad = tmp_path / ".snakemake" / "metadata" / "not-base64!"

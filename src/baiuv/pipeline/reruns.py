@@ -48,9 +48,10 @@ def recorded_inputs(metadata_dir: str | os.PathLike) -> dict[str, list[str]]:
 def stale_outputs(
     metadata_dir: str | os.PathLike = ".snakemake/metadata", workdir: str | os.PathLike = "."
 ) -> list[str]:
-    """Existing outputs (paths relative to ``workdir``) recorded as built from a file under
-    ``results/`` or from another recorded output that no longer exists, and, transitively,
-    the existing outputs built from those; sorted."""
+    """Existing outputs under ``results/`` (paths relative to ``workdir``) recorded as built
+    from a file under ``results/`` or from another recorded output that no longer exists,
+    and, transitively, the existing outputs built from those; sorted. Outputs elsewhere (the
+    copies ``snakemake publish`` writes) are left to the command that writes them."""
     base = Path(workdir)
     records = {
         out: inputs
@@ -72,4 +73,4 @@ def stale_outputs(
         }
         stale |= more
         grew = bool(more)
-    return sorted(stale)
+    return sorted(p for p in stale if p.startswith(RESULTS))
