@@ -4,6 +4,7 @@ base configuration gives."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,33 @@ def test_scalar_null_and_nested_values_merge_as_before(tmp_path):
 def test_the_repository_configs_load_strictly():
     for p in sorted((REPO / "config").glob("*.yaml")):
         load_config_file(p)
+
+
+def test_command_line_files_are_checked_in_one_line(tmp_path):
+    """``reproduce.sh`` reads the ``--configfile`` files before Snakemake does: a missing
+    file or a YAML error is one line naming the file (and line)."""
+    import subprocess
+    import sys
+
+    from baiuv.pipeline.config_files import config_files, main
+
+    argv = ["--cores", "2", "--configfile", "a.yaml", "b.yaml", "-n", "--configfile=c.yaml"]
+    assert config_files(argv) == ["a.yaml", "b.yaml", "c.yaml"]
+    assert config_files(["all", "--configfiles", "x.yaml", "--cores", "1", "t"]) == ["x.yaml"]
+    good = _write(tmp_path, "seed: 1\n", "good.yaml")
+    assert main(["--configfile", str(good)]) == 0
+    bad = _write(tmp_path, "seed: 7\nsimulation:\n  shards: [1, 2\n", "bad.yaml")
+    for target, pattern in (
+        (bad, r"bad\.yaml:\d+:\d+: YAML syntax error"),
+        (tmp_path / "gone.yaml", r"gone\.yaml: no such configuration file"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "baiuv.pipeline.config_files", "--configfile", str(target)],
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 1
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and re.search(pattern, lines[0]), proc.stderr
+    script = (REPO / "reproduce.sh").read_text()
+    assert script.index("-m baiuv.pipeline.config_files") < script.index('snakemake "$@"')
