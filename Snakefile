@@ -41,3 +41,4 @@ rule all:
     default_target: True
     input:
         all_targets(),
+        rebuild_targets(),

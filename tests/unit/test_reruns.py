@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from base64 import urlsafe_b64encode
 
-from baiuv.pipeline.reruns import recorded_inputs, stale_outputs
+from baiuv.pipeline.reruns import missing_inputs, recorded_inputs, stale_outputs
 
 
 def _record(root, output: str, inputs: list[str], *, split: int = 0) -> None:
@@ -40,6 +40,16 @@ def test_complete_results_are_not_stale(tmp_path):
     _pipeline(tmp_path)
     assert len(recorded_inputs(tmp_path / ".snakemake" / "metadata")) == 6
     assert stale_outputs(workdir=tmp_path) == []
+    assert missing_inputs(workdir=tmp_path) == []
+
+
+def test_a_removed_aggregate_and_shard_name_the_aggregate(tmp_path):
+    """The aggregate's own record goes with it: the shard it read is missing too, but only
+    the aggregate is what existing results were built from."""
+    _pipeline(tmp_path)
+    (tmp_path / "results/sim/easy.parquet").unlink()
+    (tmp_path / "results/sim/easy/shard_0.parquet").unlink()
+    assert missing_inputs(workdir=tmp_path) == ["results/sim/easy.parquet"]
 
 
 def test_outputs_of_a_removed_aggregate_are_stale_transitively(tmp_path):
@@ -50,6 +60,7 @@ def test_outputs_of_a_removed_aggregate_are_stale_transitively(tmp_path):
         "results/report.md",
         "results/tables/t.md",
     ]
+    assert missing_inputs(workdir=tmp_path) == ["results/sim/easy.parquet"]
 
 
 def test_a_removed_shard_makes_the_aggregate_stale(tmp_path):

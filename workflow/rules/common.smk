@@ -51,21 +51,29 @@ os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 # Results built from a file that is gone (removed after a failed job) are rebuilt, with
-# what they need, instead of "Nothing to be done" (decision D263).
+# what they need, instead of "Nothing to be done": the missing files become targets of the
+# default rule (rebuild_targets), and what was built from them reruns (decision D263).
+MISSING_INPUTS = []
 if workflow.exec_mode == ExecMode.DEFAULT:
     from snakemake.logging import logger
 
-    from baiuv.pipeline.reruns import stale_outputs
+    from baiuv.pipeline.reruns import missing_inputs, stale_outputs
 
-    STALE = stale_outputs()
-    if STALE:
+    MISSING_INPUTS = missing_inputs()
+    if MISSING_INPUTS:
+        stale = stale_outputs()
         logger.warning(
-            f"{len(STALE)} result(s) were built from files that are gone; rebuilding "
-            f"them: {', '.join(STALE[:5])}{' ...' if len(STALE) > 5 else ''}"
+            f"{len(stale)} result(s) were built from files that are gone "
+            f"({', '.join(MISSING_INPUTS[:3])}{' ...' if len(MISSING_INPUTS) > 3 else ''}):"
+            " rebuilding them"
         )
-        workflow.dag_settings.forcerun = frozenset(
-            workflow.dag_settings.forcerun
-        ) | set(STALE)
+
+
+def rebuild_targets():
+    """The missing files of MISSING_INPUTS that a rule of the workflow produces (a file of
+    an experiment no longer configured is left out)."""
+    return [f for f in MISSING_INPUTS if any(r.is_producer(f) for r in workflow.rules)]
+
 
 # Local runs execute many shards per process (batch rules of batches.smk); a cluster run,
 # and every job inside it, keeps one job per shard (decision D226).

@@ -7,8 +7,10 @@ sweep), the figures and tables built from the removed file are still there, and 
 says "Nothing to be done". :func:`stale_outputs` reads what Snakemake recorded of every
 output (``.snakemake/metadata``: the input files of the job that wrote it) and returns the
 outputs that still exist although an input they were built from is missing, and those built
-from them; the workflow forces them (``workflow/rules/common.smk``), so the next run rebuilds
-the missing files and everything built from them, or fails again with the same message.
+from them; :func:`missing_inputs` returns those missing files. The workflow makes the missing
+files that a rule can produce targets of its default rule (``workflow/rules/common.smk``):
+the next run rebuilds them and, as their inputs are then newer, everything built from them,
+or fails again with the same message.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import os
 from base64 import urlsafe_b64decode
 from pathlib import Path
 
-__all__ = ["recorded_inputs", "stale_outputs"]
+__all__ = ["missing_inputs", "recorded_inputs", "stale_outputs"]
 
 #: Folder of the files the workflow writes (inputs outside it are sources, not results).
 RESULTS = "results/"
@@ -45,6 +47,34 @@ def recorded_inputs(metadata_dir: str | os.PathLike) -> dict[str, list[str]]:
     return out
 
 
+def _records(metadata_dir, workdir):
+    base = Path(workdir)
+    recorded = recorded_inputs(base / metadata_dir)
+    existing = {out: inputs for out, inputs in recorded.items() if (base / out).exists()}
+
+    def gone(p: str) -> bool:
+        return (p.startswith(RESULTS) or p in recorded) and not (base / p).exists()
+
+    return existing, gone
+
+
+def missing_inputs(
+    metadata_dir: str | os.PathLike = ".snakemake/metadata", workdir: str | os.PathLike = "."
+) -> list[str]:
+    """Files under ``results/`` (or recorded outputs) that no longer exist although an
+    existing output under ``results/`` was built from them; sorted."""
+    existing, gone = _records(metadata_dir, workdir)
+    return sorted(
+        {
+            p
+            for out, inputs in existing.items()
+            if out.startswith(RESULTS)
+            for p in inputs
+            if gone(p)
+        }
+    )
+
+
 def stale_outputs(
     metadata_dir: str | os.PathLike = ".snakemake/metadata", workdir: str | os.PathLike = "."
 ) -> list[str]:
@@ -52,17 +82,7 @@ def stale_outputs(
     from a file under ``results/`` or from another recorded output that no longer exists,
     and, transitively, the existing outputs built from those; sorted. Outputs elsewhere (the
     copies ``snakemake publish`` writes) are left to the command that writes them."""
-    base = Path(workdir)
-    records = {
-        out: inputs
-        for out, inputs in recorded_inputs(base / metadata_dir).items()
-        if (base / out).exists()
-    }
-    produced = set(recorded_inputs(base / metadata_dir))
-
-    def gone(p: str) -> bool:
-        return (p.startswith(RESULTS) or p in produced) and not (base / p).exists()
-
+    records, gone = _records(metadata_dir, workdir)
     stale = {out for out, inputs in records.items() if any(gone(p) for p in inputs)}
     grew = True
     while grew:
