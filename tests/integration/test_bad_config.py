@@ -306,7 +306,7 @@ def test_the_workflow_checks_its_config_with_the_same_call():
     assert calls.count("validate_workflow_config") == 1, calls
     assert "validate_workflow_config(config, workflow.basedir)" in smk
     assert "validate_config(" not in smk
-    # before it, the configuration files are read again strictly (D262): the same dict
+    # before it, the configuration files are read again strictly (D267): the same dict
     assert smk.index("load_workflow_config(\n    config,") < smk.index(
         "validate_workflow_config(config"
     )

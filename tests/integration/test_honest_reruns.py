@@ -1,6 +1,6 @@
 """No wrong result without an error: a corrupted or swapped shard stops the run naming the
-file (decision D261), and the runs after a failed job rebuild what it removed instead of
-saying "Nothing to be done" (decision D263).
+file (decision D266), and the runs after a failed job rebuild what it removed instead of
+saying "Nothing to be done" (decision D268).
 
 The runs use a copy of the session's tiny run (``tiny_pipeline``: its results, Snakemake's
 records and numba cache) with its Snakefile and sources (``run_dir``), so no kernel is

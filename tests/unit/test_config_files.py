@@ -1,4 +1,4 @@
-"""Configuration files that cannot mislead (decision D262): duplicate keys and YAML errors
+"""Configuration files that cannot mislead (decision D267): duplicate keys and YAML errors
 refused with file and line; in an overlay, ``{}`` and ``null`` replace and drop what the
 base configuration gives."""
 

@@ -1,5 +1,5 @@
 """Results built from files that are gone are found from Snakemake's records (decision
-D263), so the workflow rebuilds them instead of saying "Nothing to be done"."""
+D268), so the workflow rebuilds them instead of saying "Nothing to be done"."""
 
 from __future__ import annotations
 

@@ -18,10 +18,10 @@ from baiuv.storage.provenance import check_package_source, source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
 
-# The jobs import the package of this checkout, not another copy (decision D264).
+# The jobs import the package of this checkout, not another copy (decision D269).
 check_package_source(workflow.basedir)
 
-# The configuration files read again by the workflow itself (decision D262): duplicate keys
+# The configuration files read again by the workflow itself (decision D267): duplicate keys
 # and YAML errors refused with file and line, `{}` and `null` in an overlay replace and drop
 # what the base configuration gives.
 load_workflow_config(
@@ -39,7 +39,7 @@ validate_workflow_config(config, workflow.basedir)
 # Results depend on the package sources: edited science reruns, unchanged science does not.
 # The computing rules never run the plotting package (a layer above them): a change of
 # figure style reruns the figures only, whose rules take the hash of every module
-# (decision D264).
+# (decision D269).
 SRC_HASH = source_hash(exclude=("plotting",))
 FIGURE_HASH = source_hash()
 
@@ -52,7 +52,7 @@ INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 # Results built from a file that is gone (removed after a failed job) are rebuilt, with
 # what they need, instead of "Nothing to be done": the missing files become targets of the
-# default rule (rebuild_targets), and what was built from them reruns (decision D263).
+# default rule (rebuild_targets), and what was built from them reruns (decision D268).
 MISSING_INPUTS = []
 if workflow.exec_mode == ExecMode.DEFAULT:
     from snakemake.logging import logger

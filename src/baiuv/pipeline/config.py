@@ -15,7 +15,7 @@ a configuration given with ``--configfile`` can switch off a section that
 ``config/config.yaml`` enables (decision D200).
 
 The workflow reads its configuration files itself (:func:`merge_config_files`, decision
-D262): a duplicate key or a YAML error is refused naming the file and line, and an overlay
+D267): a duplicate key or a YAML error is refused naming the file and line, and an overlay
 (``--configfile``) merged over the base replaces an inherited mapping by an empty one
 (``experiments: {}``) and drops an inherited mapping set to ``null`` (``random: null``).
 

@@ -4,7 +4,7 @@ Snakemake reads the ``--configfile`` files itself before the workflow starts: a 
 file ends in a traceback and a YAML error names neither file nor line. ``reproduce.sh``
 runs ``python -m baiuv.pipeline.config_files <its arguments>`` first, which reads each named
 file as the workflow will (:func:`baiuv.pipeline.config.load_config_file`) and stops with one
-line ``invalid configuration: <file>:<line>: <what>`` (decision D262).
+line ``invalid configuration: <file>:<line>: <what>`` (decision D267).
 """
 
 from __future__ import annotations

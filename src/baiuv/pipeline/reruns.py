@@ -1,5 +1,5 @@
 """Reruns that do not lie: results built from files that are gone are rebuilt (decision
-D263).
+D268).
 
 Snakemake reruns a job when its output is missing only if something downstream needs it:
 after a failed job whose outputs it removed (an aggregate refusing a corrupt shard, a killed

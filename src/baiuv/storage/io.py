@@ -7,7 +7,7 @@ renamed over the target. A killed job therefore never leaves a truncated file be
 later run could accept. Files get the usual permissions (``0666`` minus the umask, as
 ``open`` would give them), not the owner-only mode of the temporary file.
 
-Every table is verified when read (decision D261): :func:`write_table` stores a digest of
+Every table is verified when read (decision D266): :func:`write_table` stores a digest of
 its content (the decoded columns and the parameters, :func:`table_digest`) in the Parquet
 metadata, and :func:`read_table`, the one reader of the pipeline's tables, recomputes it. A
 flipped byte that changes a value, a truncated file or a file written by something else

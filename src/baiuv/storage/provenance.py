@@ -33,7 +33,7 @@ def check_package_source(checkout: str | os.PathLike) -> None:
     """``RuntimeError`` unless the imported baiuv is the package of ``checkout``
     (``<checkout>/src/baiuv``): jobs importing another copy (an editable install of another
     clone, an installed release) would ignore this checkout's sources while its results
-    were recorded as made by them (decision D264)."""
+    were recorded as made by them (decision D269)."""
     expected = (Path(checkout) / "src" / "baiuv").resolve()
     if PACKAGE_ROOT != expected:
         raise RuntimeError(
