@@ -3,12 +3,15 @@
 #   snakemake --cores 2                        # every figure and table, default config
 #   snakemake --cores 2 results/figures/characteristic_times_ratio.pdf   # one figure
 #   snakemake --cores 32 --configfile config/paper.yaml          # paper scale
+import os
+
 from snakemake.utils import min_version
 
 min_version("8.0")
 
 
-configfile: "config/config.yaml"
+# the base configuration of this workflow, wherever snakemake is started from
+configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 
 include: "workflow/rules/common.smk"
@@ -38,3 +41,4 @@ rule all:
     default_target: True
     input:
         all_targets(),
+        rebuild_targets(),

@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup-venv.sh
+# the --configfile files read first: a missing file or a YAML error in one line, with its line
+.venv/bin/python -m baiuv.pipeline.config_files "$@"
 exec .venv/bin/snakemake "$@"

@@ -306,10 +306,15 @@ def test_the_workflow_checks_its_config_with_the_same_call():
     assert calls.count("validate_workflow_config") == 1, calls
     assert "validate_workflow_config(config, workflow.basedir)" in smk
     assert "validate_config(" not in smk
+    # before it, the configuration files are read again strictly (D267): the same dict
+    assert smk.index("load_workflow_config(\n    config,") < smk.index(
+        "validate_workflow_config(config"
+    )
     assert (REPO / SCHEMA_PATH).is_file()
     snakefile = (REPO / "Snakefile").read_text()
     first_include = snakefile.index("include:")
-    assert snakefile.index('configfile: "config/config.yaml"') < first_include
+    base = 'configfile: os.path.join(workflow.basedir, "config", "config.yaml")'
+    assert snakefile.index(base) < first_include
     assert snakefile[first_include:].startswith('include: "workflow/rules/common.smk"')
 
 

@@ -102,6 +102,20 @@ if "asymptotic" in config:
             fit_points=ASY["fit_points"],
             tolerance=ASY["tolerance"],
             code=SRC_HASH,
+            # what each shard must have recorded, in the order of input.runs
+            expect=[
+                {
+                    "instance": ASY_INSTANCES[c["instance"]].instance.to_dict(),
+                    "algorithm": c["algorithm"],
+                    "threshold": c["threshold"],
+                    "log_inv_delta": ASY_LEVELS[c["level"]],
+                    "seed": config["seed"],
+                    "n_shards": ASY_SHARDS,
+                    "shard": c["shard"],
+                    "code": SRC_HASH,
+                }
+                for c in ASY_SHARD_CELLS
+            ],
         script:
             "../scripts/asym_aggregate.py"
 
@@ -121,6 +135,7 @@ if "asymptotic" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             cells=[list(c) for c in ASY_PAIRS],
             instances=list(ASY_INSTANCES),
         script:

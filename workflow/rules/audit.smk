@@ -89,6 +89,19 @@ if "audit" in config:
             delta=float(AUD["delta"]),
             level=AUD["level"],
             code=SRC_HASH,
+            # what each shard must have recorded, in the order of input.shards
+            expect=[
+                {
+                    "algorithm": c["algorithm"],
+                    "n0": int(c["n0"]),
+                    "section": AUD,
+                    "seed": config["seed"],
+                    "n_shards": AUD_SHARDS,
+                    "shard": c["shard"],
+                    "code": SRC_HASH,
+                }
+                for c in AUD_SHARD_CELLS
+            ],
         script:
             "../scripts/audit_aggregate.py"
 
@@ -126,6 +139,7 @@ if "audit" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             delta=float(AUD["delta"]),
             algorithms=list(AUD["algorithms"]),
         script:

@@ -76,6 +76,8 @@ rule characteristic_time_figure:
         "logs/characteristic_times/figure.log",
     conda:
         CONDA_ENV
+    params:
+        code=FIGURE_HASH,
     script:
         "../scripts/characteristic_figure.py"
 

@@ -6,6 +6,7 @@ import os
 from snakemake_interface_executor_plugins.settings import ExecMode
 
 from baiuv.pipeline.config import (
+    load_workflow_config,
     publish_paths,
     publish_tables_dir,
     section_delta,
@@ -13,9 +14,22 @@ from baiuv.pipeline.config import (
     validate_workflow_config,
 )
 from baiuv.pipeline.batches import local_batches
-from baiuv.storage.provenance import source_hash
+from baiuv.storage.provenance import check_package_source, source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
+
+# The jobs import the package of this checkout, not another copy (decision D269).
+check_package_source(workflow.basedir)
+
+# The configuration files read again by the workflow itself (decision D267): duplicate keys
+# and YAML errors refused with file and line, `{}` and `null` in an overlay replace and drop
+# what the base configuration gives.
+load_workflow_config(
+    config,
+    os.path.join(workflow.basedir, "config", "config.yaml"),
+    workflow.overwrite_configfiles,
+    workflow.config_settings.config,
+)
 
 # One validation call: schema (enums and run-parameter defaults from baiuv.registry),
 # defaults filled in, cross-field and experiment-section checks; tests call the same
@@ -23,7 +37,11 @@ CONDA_ENV = "../envs/baiuv.yaml"
 validate_workflow_config(config, workflow.basedir)
 
 # Results depend on the package sources: edited science reruns, unchanged science does not.
-SRC_HASH = source_hash()
+# The computing rules never run the plotting package (a layer above them): a change of
+# figure style reruns the figures only, whose rules take the hash of every module
+# (decision D269).
+SRC_HASH = source_hash(exclude=("plotting",))
+FIGURE_HASH = source_hash()
 
 # The checkout whose package the conda environment of the rules installs, read by
 # envs/baiuv.post-deploy.sh, which runs in this process when the environment is created
@@ -31,6 +49,31 @@ SRC_HASH = source_hash()
 os.environ.update(BAIUV_CHECKOUT=workflow.basedir)
 
 INSTANCES = {inst["name"]: inst for inst in config["instances"]}
+
+# Results built from a file that is gone (removed after a failed job) are rebuilt, with
+# what they need, instead of "Nothing to be done": the missing files become targets of the
+# default rule (rebuild_targets), and what was built from them reruns (decision D268).
+MISSING_INPUTS = []
+if workflow.exec_mode == ExecMode.DEFAULT:
+    from snakemake.logging import logger
+
+    from baiuv.pipeline.reruns import missing_inputs, stale_outputs
+
+    MISSING_INPUTS = missing_inputs()
+    if MISSING_INPUTS:
+        stale = stale_outputs()
+        logger.warning(
+            f"{len(stale)} result(s) were built from files that are gone "
+            f"({', '.join(MISSING_INPUTS[:3])}{' ...' if len(MISSING_INPUTS) > 3 else ''}):"
+            " rebuilding them"
+        )
+
+
+def rebuild_targets():
+    """The missing files of MISSING_INPUTS that a rule of the workflow produces (a file of
+    an experiment no longer configured is left out)."""
+    return [f for f in MISSING_INPUTS if any(r.is_producer(f) for r in workflow.rules)]
+
 
 # Local runs execute many shards per process (batch rules of batches.smk); a cluster run,
 # and every job inside it, keeps one job per shard (decision D226).

@@ -73,6 +73,18 @@ if "delta_correct" in config:
             mem_mb=2000,
         params:
             code=SRC_HASH,
+            # what each shard must have recorded, in the order of input.runs
+            expect=[
+                {
+                    "instance.name": c["instance"],
+                    "algorithm": c["algorithm"],
+                    "threshold": c["threshold"],
+                    "section": DC,
+                    "seed": config["seed"],
+                    "code": SRC_HASH,
+                }
+                for c in DC_SHARD_CELLS
+            ],
         script:
             "../scripts/delta_correct_aggregate.py"
 
@@ -92,6 +104,7 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             instances=DC["instances"],
             algorithms=DC["algorithms"],
             delta=DC_DELTA,

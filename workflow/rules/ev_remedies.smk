@@ -58,6 +58,19 @@ if config.get("ev_remedies"):
             delta=float(EVR["delta"]),
             level=EVR["level"],
             code=SRC_HASH,
+            # what each shard must have recorded, in the order of the input
+            expect=[
+                {
+                    "remedy": EVR_REMEDIES[r],
+                    "algorithm": a,
+                    "seed": config["seed"],
+                    "shard": s,
+                    "code": SRC_HASH,
+                }
+                for a in EVR["algorithms"]
+                for r in EVR_REMEDIES
+                for s in range(EVR["shards"])
+            ],
         script:
             "../scripts/ev_remedies_aggregate.py"
 
@@ -96,6 +109,7 @@ if config.get("ev_remedies"):
         conda:
             CONDA_ENV
         params:
+            code=FIGURE_HASH,
             delta=float(EVR["delta"]),
         script:
             "../scripts/ev_remedies_figure.py"

@@ -81,6 +81,20 @@ rule sim_aggregate:
         mem_mb=2000,
     params:
         code=SRC_HASH,
+        # what each shard must have recorded, in the order of input.runs
+        expect=lambda wc: [
+            {
+                "experiment": wc.experiment,
+                "spec": SIM["experiments"][wc.experiment],
+                "algorithm": a,
+                "seed": config["seed"],
+                "n_shards": SIM_SHARDS,
+                "shard": s,
+                "code": SRC_HASH,
+            }
+            for a in SIM_ALGORITHMS
+            for s in range(SIM_SHARDS)
+        ],
     script:
         "../scripts/sim_aggregate.py"
 
@@ -101,6 +115,7 @@ rule sim_figure:
     conda:
         CONDA_ENV
     params:
+        code=FIGURE_HASH,
         experiments=SIM_EXPERIMENTS,
         algorithms=SIM_ALGORITHMS,
     script:

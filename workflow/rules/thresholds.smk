@@ -78,6 +78,8 @@ rule threshold_figure:
         which="glr|evglr|all",
     conda:
         CONDA_ENV
+    params:
+        code=FIGURE_HASH,
     script:
         "../scripts/thresholds_figure.py"
 
@@ -167,6 +169,8 @@ rule bob_slope_figure:
         "logs/thresholds/bob_slope_figure.log",
     conda:
         CONDA_ENV
+    params:
+        code=FIGURE_HASH,
     script:
         "../scripts/thresholds_bob_slope_figure.py"
 
@@ -175,7 +179,8 @@ rule bob_slope_figure:
 # Ipopt (the executable when one exists, else cyipopt), against the exact global solver.
 rule ipopt_agreement:
     output:
-        "results/thresholds/ipopt_agreement.parquet",
+        agreement="results/thresholds/ipopt_agreement.parquet",
+        timings="results/timings/ipopt_agreement.parquet",
     log:
         "logs/thresholds/ipopt_agreement.log",
     benchmark:
@@ -196,6 +201,7 @@ rule ipopt_agreement:
 rule ipopt_agreement_table:
     input:
         "results/thresholds/ipopt_agreement.parquet",
+        timings="results/timings/ipopt_agreement.parquet",
     output:
         table="results/tables/ipopt_agreement.md",
         timings="results/timings/ipopt_agreement.md",

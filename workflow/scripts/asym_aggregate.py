@@ -11,7 +11,7 @@ log = setup_logging(snakemake.log[0])
 p = snakemake.params
 keys = ["instance", "algorithm", "threshold", "log_inv_delta", "run"]
 runs = concat_runs(
-    read_shards(snakemake.input.runs)[0], keys, sort_by=keys, what="asymptotic shards"
+    read_shards(snakemake.input.runs, p.expect)[0], keys, sort_by=keys, what="asymptotic shards"
 )
 insts = {k: GaussianInstance(v["mu"], v["sigma2"], k) for k, v in p.instances.items()}
 summary = summarize_asymptotic(runs, insts, beta=p.beta, level=p.level).reset_index(drop=True)

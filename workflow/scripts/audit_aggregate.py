@@ -10,7 +10,7 @@ log = setup_logging(snakemake.log[0])
 p = snakemake.params
 feats, _ = read_table(snakemake.input.instances)
 runs = concat_runs(
-    read_shards(snakemake.input.shards)[0],
+    read_shards(snakemake.input.shards, p.expect)[0],
     ["instance", "algorithm", "n0", "run"],
     sort_by=["algorithm", "n0", "instance", "run"],
     what="audit shards",

@@ -5,11 +5,12 @@ import pandas as pd
 from baiuv.experiments.ev_remedies import instance_cells, remedy_cells, remedy_markdown
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
-from baiuv.storage.io import read_table, write_table, write_text
+from baiuv.storage.io import write_table, write_text
+from baiuv.storage.shards import read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
-runs = pd.concat([read_table(f)[0] for f in snakemake.input], ignore_index=True)
+runs = pd.concat(read_shards(snakemake.input, p.expect)[0], ignore_index=True)
 cells = remedy_cells(runs, delta=p.delta, level=p.level)
 instances = instance_cells(runs, delta=p.delta, level=p.level)
 meta = {"delta": p.delta, "level": p.level, "code": p.code}

@@ -19,7 +19,9 @@ df = run_remedy_shard(
     n_shards=int(sec["shards"]),
     shard=int(snakemake.wildcards.shard),
 )
-write_table(df, snakemake.output[0], {"remedy": remedy.name, "code": p.code})
+meta = {"remedy": r, "algorithm": snakemake.wildcards.algorithm, "seed": p.seed}
+meta.update(shard=int(snakemake.wildcards.shard), code=p.code)
+write_table(df, snakemake.output[0], meta)
 log.info(
     "%s %s: %d runs, %d errors",
     df["algorithm"].iloc[0] if len(df) else "",

@@ -7,7 +7,7 @@ from baiuv.storage.io import write_table
 from baiuv.storage.shards import aggregate_timings, read_shards
 
 log = setup_logging(snakemake.log[0])
-frames, params = read_shards(snakemake.input.runs)
+frames, params = read_shards(snakemake.input.runs, snakemake.params.expect)
 out = aggregate_shards(frames)
 write_table(
     out,

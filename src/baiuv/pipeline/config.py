@@ -14,15 +14,21 @@ An optional experiment section (:data:`OPTIONAL_SECTIONS`) set to ``null`` is re
 a configuration given with ``--configfile`` can switch off a section that
 ``config/config.yaml`` enables (decision D200).
 
+The workflow reads its configuration files itself (:func:`merge_config_files`, decision
+D267): a duplicate key or a YAML error is refused naming the file and line, and an overlay
+(``--configfile``) merged over the base replaces an inherited mapping by an empty one
+(``experiments: {}``) and drops an inherited mapping set to ``null`` (``random: null``).
+
 Every error is a :class:`ConfigError` naming the offending field (dotted path) and what is
 allowed.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import posixpath
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 
 import numpy as np
 import yaml
@@ -35,6 +41,89 @@ OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit", "ev_remedies")
 
 class ConfigError(ValueError):
     """Invalid configuration; the message names the field."""
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """YAML loader refusing a key given twice in one mapping."""
+
+
+def _strict_mapping(loader, node, deep=False):
+    seen: dict = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            raise ConfigError(
+                f"line {key_node.start_mark.line + 1}: duplicate key {key!r} "
+                f"(first given on line {seen[key] + 1})"
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _strict_mapping)
+
+
+def load_config_file(path: str | os.PathLike) -> dict:
+    """The mapping of the YAML (or JSON) configuration file ``path``.
+
+    Raises :class:`ConfigError` ``<path>:<line>: <what>`` for a duplicate key, a YAML
+    syntax error or a document that is not a mapping, ``<path>: no such configuration
+    file`` for a missing one."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.load(fh, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
+    except FileNotFoundError:
+        raise ConfigError(f"{os.fspath(path)}: no such configuration file") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{os.fspath(path)}:{str(exc).removeprefix('line ')}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
+        what = exc.problem or exc.context or "invalid YAML"
+        raise ConfigError(f"{os.fspath(path)}:{where}: YAML syntax error: {what}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{os.fspath(path)}: YAML syntax error: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{os.fspath(path)}:1: a configuration must be a mapping of keys")
+    return data
+
+
+def merge_overlay(base: MutableMapping, overlay: Mapping) -> MutableMapping:
+    """Merge ``overlay`` into ``base`` in place: a mapping merges into the inherited mapping
+    key by key, except an empty mapping, which replaces it; ``null`` over an inherited
+    mapping drops it (an optional section, an experiment); any other value replaces the
+    inherited one. Returns ``base``."""
+    for key, value in overlay.items():
+        old = base.get(key)
+        if value is None and isinstance(old, Mapping):
+            del base[key]
+        elif isinstance(value, Mapping) and value and isinstance(old, MutableMapping):
+            merge_overlay(old, value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def merge_config_files(
+    base: str | os.PathLike,
+    overlays: Sequence[str | os.PathLike] = (),
+    values: Mapping | None = None,
+) -> dict:
+    """The configuration of the base file ``base`` with the ``overlays`` (``--configfile``)
+    and then the ``values`` (``--config``) merged over it (:func:`merge_overlay`); each
+    file read by :func:`load_config_file`. An optional section left empty (``{}``) by an
+    overlay is dropped like ``null``."""
+    config = load_config_file(base)
+    for path in overlays:
+        if os.path.abspath(path) != os.path.abspath(base):
+            merge_overlay(config, load_config_file(path))
+    merge_overlay(config, dict(values or {}))
+    for key in OPTIONAL_SECTIONS:
+        if config.get(key) == {}:
+            del config[key]
+    return config
 
 
 def load_schema(path: str | os.PathLike) -> dict:
@@ -123,6 +212,22 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
 
 #: The configuration schema, relative to the workflow's base directory.
 SCHEMA_PATH = os.path.join("workflow", "schemas", "config.schema.yaml")
+
+
+def load_workflow_config(
+    config: MutableMapping,
+    base: str | os.PathLike,
+    overlays: Sequence[str | os.PathLike] = (),
+    values: Mapping | None = None,
+) -> None:
+    """Replace Snakemake's merged ``config`` in place by :func:`merge_config_files` of the
+    same files (``ValueError`` ``invalid configuration: <file>:<line>: <what>``)."""
+    try:
+        merged = merge_config_files(base, overlays, values)
+    except ConfigError as exc:
+        raise ValueError(f"invalid configuration: {exc}") from None
+    config.clear()
+    config.update(merged)
 
 
 def validate_workflow_config(config: MutableMapping, basedir: str | os.PathLike) -> None:

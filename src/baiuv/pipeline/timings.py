@@ -12,9 +12,8 @@ and nowhere else.
   δ-correct stopping experiment).
 * ``results/timings/threshold_costs.{parquet,md,html}``: the measured cost of one
   evaluation of each threshold family (seconds per call), and its table naming the machine.
-* ``results/thresholds/ipopt_agreement.parquet`` and ``results/tables/ipopt_agreement.*``:
-  the Ipopt agreement, whose values are reproducible but which also reports Ipopt's solve
-  times.
+* ``results/timings/ipopt_agreement.{parquet,md}``: the solve times of the Ipopt agreement
+  (whose values, ``results/thresholds/ipopt_agreement.parquet``, are a result).
 
 Tests comparing two runs compare every file except these (``tests/pipeline_helpers.py``).
 """
@@ -30,12 +29,7 @@ __all__ = ["TIMINGS_DIR", "TIMING_FILES", "is_timing_file"]
 TIMINGS_DIR = "results/timings"
 
 #: Glob patterns (relative to the working directory) of every timing file.
-TIMING_FILES = (
-    f"{TIMINGS_DIR}/**",
-    # the Ipopt agreement carries Ipopt's solve times next to its (reproducible) values
-    "results/thresholds/ipopt_agreement.parquet",
-    "results/tables/ipopt_agreement.*",
-)
+TIMING_FILES = (f"{TIMINGS_DIR}/**",)
 
 
 def is_timing_file(path: str) -> bool:

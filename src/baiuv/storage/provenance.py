@@ -1,5 +1,6 @@
 """Provenance: a hash of the package sources, so that changed science reruns the pipeline,
-and a description of the machine that measured a timing (timing tables name it)."""
+a check that the imported package is the workflow's own sources, and a description of the
+machine that measured a timing (timing tables name it)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,34 @@ from pathlib import Path
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # src/baiuv
 
 
-@lru_cache(maxsize=1)
-def source_hash() -> str:
-    """SHA-256 (first 16 hex digits) over the path and bytes of every ``.py`` file of baiuv."""
+@lru_cache(maxsize=8)
+def source_hash(exclude: tuple[str, ...] = ()) -> str:
+    """SHA-256 (first 16 hex digits) over the path and bytes of every ``.py`` file of baiuv,
+    except those of the subpackages named in ``exclude`` (``("plotting",)``)."""
     h = hashlib.sha256()
     for f in sorted(PACKAGE_ROOT.rglob("*.py")):
-        h.update(str(f.relative_to(PACKAGE_ROOT)).encode())
+        rel = f.relative_to(PACKAGE_ROOT)
+        if rel.parts[0] in exclude:
+            continue
+        h.update(str(rel).encode())
         h.update(b"\0")
         h.update(f.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:16]
+
+
+def check_package_source(checkout: str | os.PathLike) -> None:
+    """``RuntimeError`` unless the imported baiuv is the package of ``checkout``
+    (``<checkout>/src/baiuv``): jobs importing another copy (an editable install of another
+    clone, an installed release) would ignore this checkout's sources while its results
+    were recorded as made by them (decision D269)."""
+    expected = (Path(checkout) / "src" / "baiuv").resolve()
+    if PACKAGE_ROOT != expected:
+        raise RuntimeError(
+            f"the imported baiuv is {PACKAGE_ROOT}, not this workflow's sources {expected}: "
+            f"install this checkout (pip install -e {Path(checkout).resolve()}) or put "
+            f"{expected.parent} first on PYTHONPATH"
+        )
 
 
 def machine_description() -> str:

@@ -4,7 +4,11 @@ A cell's runs are simulated by :func:`baiuv.simulation.engine.run_cell`;
 :func:`write_shard` writes a shard table with its parameters and logs a one-line summary
 (used by the ``*_shard.py`` adapters); :func:`read_shards` and :func:`concat_runs` read
 them back and concatenate them, refusing a run simulated twice (the ``*_aggregate.py``
-adapters).
+adapters). Each consumer states what it expects of every shard (experiment, instance,
+algorithm, parameters, seed, shard number: the ``expect`` parameter of the aggregate rules)
+and :func:`read_shards` refuses a shard whose recorded parameters differ
+(:func:`check_provenance`), so a valid shard of another cell copied over a shard is never
+counted.
 
 Timings apart from results (decision D131): the run tables carry the wall-clock time of each
 run (:data:`TIMING_COLUMNS`), which differs between two runs of the same configuration. A
@@ -21,7 +25,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from baiuv.storage.io import read_table, write_table
+from baiuv.storage.io import CorruptResultError, jsonable, read_table, write_table
 
 if TYPE_CHECKING:  # imported where tables are built: see baiuv.storage.io
     import pandas as pd
@@ -30,6 +34,7 @@ __all__ = [
     "RUN_KEY_COLUMNS",
     "TIMING_COLUMNS",
     "aggregate_timings",
+    "check_provenance",
     "concat_runs",
     "read_shards",
     "shard_summary",
@@ -97,11 +102,39 @@ def write_shard(
     log.info("%s: %s", label, shard_summary(df))
 
 
-def read_shards(paths: Sequence[str | os.PathLike]) -> tuple[list[pd.DataFrame], list[dict]]:
-    """Tables and stored parameters of shard files (:func:`baiuv.storage.io.read_table`)."""
+_MISSING = object()
+
+
+def check_provenance(path: str | os.PathLike, meta: Mapping, expected: Mapping) -> None:
+    """Raise :class:`~baiuv.storage.io.CorruptResultError` naming ``path`` and the field
+    unless every ``expected`` field equals the one recorded in ``meta`` (the shard's stored
+    parameters). Keys are dotted paths into ``meta`` (``"instance.name"``); values are
+    compared as stored (JSON: tuples as lists, arrays as lists)."""
+    for key, want in expected.items():
+        got = meta
+        for part in key.split("."):
+            got = got.get(part, _MISSING) if isinstance(got, Mapping) else _MISSING
+        want = jsonable(want)
+        if got is _MISSING or got != want:
+            shown = "missing" if got is _MISSING else repr(got)
+            raise CorruptResultError(
+                path, f"not the expected shard: {key} is {shown}, expected {want!r}"
+            )
+
+
+def read_shards(
+    paths: Sequence[str | os.PathLike], expected: Sequence[Mapping] | None = None
+) -> tuple[list[pd.DataFrame], list[dict]]:
+    """Tables and stored parameters of shard files (:func:`baiuv.storage.io.read_table`,
+    which checks each file's content digest). With ``expected`` (one mapping per path),
+    each file's parameters are checked against it (:func:`check_provenance`)."""
+    if expected is not None and len(expected) != len(paths):
+        raise ValueError(f"{len(expected)} expectations for {len(paths)} files")
     frames, metas = [], []
-    for path in paths:
+    for i, path in enumerate(paths):
         df, meta = read_table(path)
+        if expected is not None:
+            check_provenance(path, meta, expected[i])
         frames.append(df)
         metas.append(meta)
     return frames, metas
