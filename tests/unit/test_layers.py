@@ -29,6 +29,7 @@ RANK = {
     "pipeline": 8,
     "cli": 8,
     "cli_plan": 8,
+    "cli_output": 8,
     "__main__": 9,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")
