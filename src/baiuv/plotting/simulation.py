@@ -53,6 +53,20 @@ def collapsed_box(values: np.ndarray) -> tuple[float, float] | None:
     return float(q1), float(np.mean(values == q1))
 
 
+#: Smallest share of a box's runs stopped at the first check that the figure marks.
+FIRST_CHECK_MIN_SHARE = 0.01
+
+
+def first_check_share(stopping_time: np.ndarray, first_check: np.ndarray) -> float:
+    """Share of the runs whose stopping time equals their first check ``n0 * K`` (the first
+    time a GLR rule may stop, after its initialisation)."""
+    tau = np.asarray(stopping_time, dtype=float)
+    first = np.asarray(first_check, dtype=float)
+    if tau.size == 0 or tau.shape != first.shape:
+        raise ValueError("stopping_time and first_check must be non-empty and of one shape")
+    return float(np.mean(tau == first))
+
+
 def collapsed_label(value: float, share: float) -> str:
     """Annotation of a collapsed box in three short lines, narrow enough for one box, e.g.
     ``"92 % of\\nruns at\\nτ = 235"``."""
@@ -63,6 +77,7 @@ def stopping_time_figure(
     df: pd.DataFrame,
     experiments: Sequence[str] | None = None,
     algorithms: Sequence[str] | None = None,
+    n0: int | None = None,
 ):
     """Box plots of the stopping time, one panel per experiment (stacked, page width),
     one box per algorithm.
@@ -75,7 +90,9 @@ def stopping_time_figure(
     ``T*(mu, sigma^2) ln(1/(2.4 delta))``; both averaged over the instances for the random
     experiment (decision D49). A box whose quartiles coincide is a flat line (e.g. FHN
     stopping at the end of its initialisation); it is annotated with the share of the runs
-    at that stopping time (:func:`collapsed_box`, decision D251).
+    at that stopping time (:func:`collapsed_box`, decision D251). Given ``n0``, every other
+    box with at least :data:`FIRST_CHECK_MIN_SHARE` of its runs stopped at the first check
+    ``tau = n0 * K`` gets a red diamond there labelled with that share.
 
     Parameters
     ----------
@@ -84,6 +101,9 @@ def stopping_time_figure(
         reference_line``).
     experiments, algorithms : sequences of str, optional
         Panels and box order (default: order of appearance).
+    n0 : int, optional
+        Initial pulls per arm of the GLR rules (first check at ``n0 * K``, ``K`` read from
+        a column ``K``); no first-check marker when omitted.
 
     Returns
     -------
@@ -96,6 +116,8 @@ def stopping_time_figure(
         )
     if len(df) == 0:
         raise ValueError("df must not be empty")
+    if n0 is not None and (int(n0) != n0 or n0 < 1 or "K" not in df.columns):
+        raise ValueError(f"n0 must be a positive integer and df must have a column K, got {n0!r}")
     setup()
     exps = list(experiments) if experiments is not None else list(dict.fromkeys(df["experiment"]))
     algs = list(algorithms) if algorithms is not None else list(dict.fromkeys(df["algorithm"]))
@@ -152,6 +174,8 @@ def stopping_time_figure(
             if math.isfinite(y) and y > 0:
                 ax.axhline(y, ls=style, color="black", lw=1.1)
         ax.set_yscale("log")
+        if n0 is not None:
+            _mark_first_checks(ax, sub, present, int(n0))
         ax.tick_params(axis="y", labelsize=8)
         runs = len(sub) // max(1, len(present))
         ax.set_title(f"{PANEL_TITLES.get(exp, exp)}: {runs} runs", fontsize=9)
@@ -184,6 +208,21 @@ def stopping_time_figure(
             label=r"$T^\star(\mu,\sigma^2)\ln(1/(2.4\delta))$ (Lemma 2)",
         ),
     ]
+    if n0 is not None:
+        handles.append(
+            plt.Line2D(
+                [],
+                [],
+                ls="none",
+                marker="D",
+                markerfacecolor="white",
+                markeredgecolor="red",
+                label=f"runs stopped at τ = n0·K (share, if ≥ {100 * FIRST_CHECK_MIN_SHARE:g} %)",
+            )
+        )
+    handles.append(
+        Patch(facecolor="none", edgecolor="none", label="whiskers: 1.5 IQR fences on log τ")
+    )
     fig.legend(
         handles=handles,
         loc="upper center",
@@ -192,8 +231,39 @@ def stopping_time_figure(
         frameon=False,
         fontsize=8,
     )
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / fig.get_figheight()))
+    legend_rows = -(-len(handles) // 3)
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.18 * legend_rows + 0.05) / fig.get_figheight()))
     return fig
+
+
+def _mark_first_checks(ax, sub: pd.DataFrame, present: list[str], n0: int) -> None:
+    """Red diamond at ``tau = n0 * K`` with the share of the box's runs stopped there, for
+    the boxes not already annotated as collapsed at that value."""
+    lowest = float("inf")
+    for pos, a in enumerate(present, 1):
+        rows = sub[sub["algorithm"] == a]
+        first = n0 * rows["K"].to_numpy(float)
+        share = first_check_share(rows["stopping_time"].to_numpy(float), first)
+        collapsed = collapsed_box(rows["stopping_time"])
+        if share < FIRST_CHECK_MIN_SHARE or (collapsed is not None and collapsed[1] == share):
+            continue
+        y = float(np.median(first))
+        ax.plot(pos, y, "D", ms=4, mfc="white", mec="red", mew=1.2, zorder=5)
+        ax.annotate(
+            f"{100.0 * share:.0f} %",
+            (pos, y),
+            xytext=(0, -4),
+            textcoords="offset points",
+            ha="center",
+            va="top",
+            fontsize=6.5,
+            color="red",
+            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85},
+        )
+        lowest = min(lowest, y)
+    if lowest < float("inf"):  # room under the lowest diamond for its label
+        bottom, top = ax.get_ylim()
+        ax.set_ylim(min(bottom, lowest / 2.2), top)
 
 
 def lower_bounds(df: pd.DataFrame) -> pd.Series:
@@ -205,6 +275,8 @@ __all__ = [
     "PAGE_WIDTH",
     "collapsed_box",
     "collapsed_label",
+    "FIRST_CHECK_MIN_SHARE",
+    "first_check_share",
     "log_box_stats",
     "lower_bounds",
     "stopping_time_figure",
