@@ -251,7 +251,7 @@ def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
     spec = make_threshold(
-        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+        name, K, params=ThresholdParams.from_mapping(params), log_inv_delta=log_inv_delta
     )
     return THRESHOLD_FAMILIES[name], spec
 
