@@ -573,7 +573,10 @@ class ThresholdFamily:
     returns (``params`` a :class:`baiuv.thresholds.ThresholdParams`; an empty array without
     ``constants``). It keeps no per-arm state and returns ``+inf`` before its initial
     times. The engine runs it in :func:`baiuv.simulation.rules.run_glr_loop` (compiled once
-    per process for that kernel), the identifier in its stopping check.
+    per process for that kernel), the identifier in its stopping check. ``params`` declares
+    the family's own parameters (:class:`Parameter` records without slot, with their
+    schema's type and bounds): given in ``threshold_params``, ``constants`` reads them with
+    ``params.value(name)``.
     """
 
     name: str

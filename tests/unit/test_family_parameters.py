@@ -76,7 +76,12 @@ def test_the_identifier_uses_the_parameter(scaled, c):
     K, delta = 4, 0.05
     mu, sd = np.array([1.0, 0.6, 0.4, 0.0]), np.array([1.0, 0.8, 1.2, 0.5])
     idf = BestArmIdentifier(
-        K, delta, sampling="EV-TaS", threshold="toy-scaled", threshold_params={"toy_scale": c}, rng=0
+        K,
+        delta,
+        sampling="EV-TaS",
+        threshold="toy-scaled",
+        threshold_params={"toy_scale": c},
+        rng=0,
     )
     gen = np.random.default_rng(7)
     checked = 0
@@ -137,7 +142,9 @@ def test_bad_values_and_unknown_keys_are_refused(scaled):
     from baiuv.thresholds import ThresholdParams
 
     for bad in (0, -1.0, 10.5, math.nan, "x", True):
-        with pytest.raises(ValueError, match=r"toy_scale .*toy-scaled.* must be a number in \(0, 10\]"):
+        with pytest.raises(
+            ValueError, match=r"toy_scale .*toy-scaled.* must be a number in \(0, 10\]"
+        ):
             ThresholdParams.from_mapping({"toy_scale": bad})
     with pytest.raises(ValueError, match="toy_scale .* must be a number"):
         BestArmIdentifier(3, 0.1, threshold="toy-scaled", threshold_params={"toy_scale": 11})

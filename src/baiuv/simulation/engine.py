@@ -173,7 +173,8 @@ class RunSettings:
     max_samples : int
         Safety cap on a run's length; a run reaching it is marked ``truncated``.
     threshold_params : dict
-        Keyword arguments of ``baiuv.thresholds.ThresholdParams``.
+        Keyword arguments of ``baiuv.thresholds.ThresholdParams`` and values of the
+        registered families' own parameters (``ThresholdParams.from_mapping``).
     lazy_ratio : float or None
         ``None``: the stopping rule is checked before every sample. A ratio ``rho > 1``:
         the "lazy" stopping rule of Section ``ssec:simulations_stopping_thresholds``, checked
