@@ -38,8 +38,10 @@ __all__ = [
     "Parameter",
     "RULE_PARAMETERS",
     "THRESHOLD_FAMILIES",
+    "THRESHOLD_PARAM_FIELDS",
     "ThresholdFamily",
     "Workspace",
+    "family_parameter",
     "get_algorithm",
     "label",
     "register",
@@ -132,16 +134,21 @@ class Parameter:
     def __post_init__(self):
         if self.slot is None:
             return
-        sch = dict(self.schema or {})
-        if sch.get("type") not in ("number", "integer") or not set(sch) <= {"type", *_BOUNDS}:
-            raise ValueError(
-                f"schema of rule parameter {self.name!r} must give its type ('number' or "
-                f"'integer') and bounds ({', '.join(_BOUNDS)}), got {self.schema!r}"
-            )
+        self.check_schema("rule parameter")
         if not set(self.sections) <= set(PARAMETER_SECTIONS):
             raise ValueError(
                 f"sections of {self.name!r} must be among {PARAMETER_SECTIONS}, got "
                 f"{self.sections!r}"
+            )
+
+    def check_schema(self, what: str) -> None:
+        """``ValueError`` unless ``schema`` gives a numeric type and only bounds, and the
+        default is within them (``what`` names the kind of parameter in the message)."""
+        sch = dict(self.schema or {})
+        if sch.get("type") not in ("number", "integer") or not set(sch) <= {"type", *_BOUNDS}:
+            raise ValueError(
+                f"schema of {what} {self.name!r} must give its type ('number' or "
+                f"'integer') and bounds ({', '.join(_BOUNDS)}), got {self.schema!r}"
             )
         if not self.accepts(self.default):
             raise ValueError(f"default of {self.name!r} must be {self.allowed}")
@@ -508,6 +515,14 @@ def register(entry, *, replace: bool = False):
         )
     if entry.name in table and not replace:
         raise ValueError(f"{what} {entry.name!r} is already registered")
+    if isinstance(entry, ThresholdFamily):
+        for p in entry.params:
+            other = family_parameter(p.name)
+            if other is not None and other[0].name != entry.name:
+                raise ValueError(
+                    f"parameter {p.name!r} of threshold family {entry.name!r} is already a "
+                    f"parameter of threshold family {other[0].name!r}"
+                )
     table[entry.name] = entry
     return entry
 
@@ -523,6 +538,19 @@ def get_algorithm(name: str | Algorithm) -> Algorithm:
 
 # ------------------------------------------------------------------ threshold families
 STOPPING_RULES = ("GLR", "EV-GLR")
+#: The fixed fields of :class:`baiuv.thresholds.ThresholdParams` (a family's own parameter
+#: takes none of these names).
+THRESHOLD_PARAM_FIELDS = ("s", "gamma", "eta0", "eta1", "kl_union_over_pairs")
+
+
+def family_parameter(name: str) -> tuple[ThresholdFamily, Parameter] | None:
+    """The registered threshold family declaring the parameter ``name`` and its record
+    (``None`` if no family declares it)."""
+    for f in THRESHOLD_FAMILIES.values():
+        for p in f.params:
+            if p.name == name:
+                return f, p
+    return None
 
 
 @dataclass(frozen=True)
@@ -545,7 +573,10 @@ class ThresholdFamily:
     returns (``params`` a :class:`baiuv.thresholds.ThresholdParams`; an empty array without
     ``constants``). It keeps no per-arm state and returns ``+inf`` before its initial
     times. The engine runs it in :func:`baiuv.simulation.rules.run_glr_loop` (compiled once
-    per process for that kernel), the identifier in its stopping check.
+    per process for that kernel), the identifier in its stopping check. ``params`` declares
+    the family's own parameters (:class:`Parameter` records without slot, with their
+    schema's type and bounds): given in ``threshold_params``, ``constants`` reads them with
+    ``params.value(name)``.
     """
 
     name: str
@@ -571,8 +602,13 @@ class ThresholdFamily:
     # for a built-in family
     kernel: object = None
     constants: object = None
+    #: the family's own parameters (:class:`Parameter` records without a slot, each with
+    #: its schema's type and bounds), given in ``threshold_params`` and read by
+    #: ``constants`` with ``params.value(name)``
+    params: tuple[Parameter, ...] = ()
 
     def __post_init__(self):
+        self._check_params()
         if not isinstance(self.name, str) or not self.name or self.name.endswith(LAZY_SUFFIX):
             raise ValueError(
                 f"name must be a non-empty string not ending in {LAZY_SUFFIX!r}, got {self.name!r}"
@@ -607,6 +643,25 @@ class ThresholdFamily:
             object.__setattr__(self, "base", self.name.removeprefix("ev-"))
         if not self.label:
             object.__setattr__(self, "label", self.name)
+
+    def _check_params(self) -> None:
+        params = tuple(self.params) if isinstance(self.params, tuple | list) else None
+        if params is None or not all(isinstance(p, Parameter) for p in params):
+            raise ValueError(f"params must be a tuple of Parameter records, got {self.params!r}")
+        names = [p.name for p in params]
+        for p in params:
+            if p.slot is not None or p.sections:
+                raise ValueError(
+                    f"threshold family parameter {p.name!r} takes no slot and no sections"
+                )
+            if p.name in PARAMETERS or p.name in THRESHOLD_PARAM_FIELDS or names.count(p.name) > 1:
+                raise ValueError(
+                    f"threshold family parameter {p.name!r} clashes with a run parameter, a "
+                    f"field of ThresholdParams ({', '.join(THRESHOLD_PARAM_FIELDS)}) or another "
+                    "of its parameters"
+                )
+            p.check_schema("threshold family parameter")
+        object.__setattr__(self, "params", params)
 
     def threshold_kernel(self):
         """The compiled kernel of a family registered with ``kernel`` (imported from

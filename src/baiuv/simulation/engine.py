@@ -173,7 +173,8 @@ class RunSettings:
     max_samples : int
         Safety cap on a run's length; a run reaching it is marked ``truncated``.
     threshold_params : dict
-        Keyword arguments of ``baiuv.thresholds.ThresholdParams``.
+        Keyword arguments of ``baiuv.thresholds.ThresholdParams`` and values of the
+        registered families' own parameters (``ThresholdParams.from_mapping``).
     lazy_ratio : float or None
         ``None``: the stopping rule is checked before every sample. A ratio ``rho > 1``:
         the "lazy" stopping rule of Section ``ssec:simulations_stopping_thresholds``, checked
@@ -251,7 +252,7 @@ def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
     spec = make_threshold(
-        name, K, params=ThresholdParams(**dict(params)), log_inv_delta=log_inv_delta
+        name, K, params=ThresholdParams.from_mapping(params), log_inv_delta=log_inv_delta
     )
     return THRESHOLD_FAMILIES[name], spec
 

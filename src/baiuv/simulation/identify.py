@@ -139,7 +139,8 @@ class BestArmIdentifier:
         (decision D70); ``None``: after every sample.
     threshold_params : dict or None
         Keyword arguments of :class:`baiuv.thresholds.ThresholdParams` (``s``, ``gamma``,
-        ``eta0``, ``eta1``, ``kl_union_over_pairs``).
+        ``eta0``, ``eta1``, ``kl_union_over_pairs``) and values of the parameters that
+        registered families declare (``ThresholdParams.from_mapping``).
     strict : bool
         Whether :meth:`observe` only accepts the requested arm (see the module docstring).
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator

@@ -51,6 +51,7 @@ tried.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 
@@ -101,11 +102,9 @@ class PValueTracker:
         self.family = family
         self.valid = bool(fam.delta_correct)
         self._K = int(K)
-        p = ThresholdParams(**dict(threshold_params))
+        p = ThresholdParams.from_mapping(threshold_params)
         e0, e1 = p.etas(log_inv_delta=log_inv_delta)
-        self._params = ThresholdParams(
-            s=p.s, gamma=p.gamma, eta0=e0, eta1=e1, kl_union_over_pairs=p.kl_union_over_pairs
-        )
+        self._params = dataclasses.replace(p, eta0=e0, eta1=e1)
         self._kernel = fam.threshold_kernel()  # a registered family's own kernel, or None
         self._student = family in ("student", "ev-student")
         self._stateful = bool(fam.stateful)

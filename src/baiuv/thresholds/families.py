@@ -18,7 +18,8 @@ for BoB).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -38,7 +39,9 @@ from baiuv.registry import (
     GLR_FAMILIES,
     STATEFUL,
     THRESHOLD_FAMILIES,
+    THRESHOLD_PARAM_FIELDS,
     ThresholdFamily,
+    family_parameter,
 )
 
 from . import kernels as _k
@@ -96,6 +99,10 @@ class ThresholdParams:
         ``False`` (default) follows Theorem thm:delta_correct_complex_threshold_glrt as
         written (``ln(2 zeta(s)^2/delta)``); ``True`` adds ``ln(K-1)`` to the main term for the
         union bound over the ``K-1`` pairs (decision D11; identical for ``K = 2``).
+    extra : tuple of (name, value) pairs
+        Values of the parameters that registered families declare
+        (:attr:`baiuv.registry.ThresholdFamily.params`), each within its schema's bounds;
+        kept sorted by name. A family reads its own with :meth:`value`.
     """
 
     s: float = 2.0
@@ -103,8 +110,10 @@ class ThresholdParams:
     eta0: float | None = None
     eta1: float | None = None
     kl_union_over_pairs: bool = False
+    extra: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "extra", _check_extra(self.extra))
         for name in ("s", "gamma"):
             v = check_real(getattr(self, name), name, "> 1")
             if not (v > 1.0) or math.isinf(v):
@@ -130,6 +139,38 @@ class ThresholdParams:
         e1 = default if self.eta1 is None else float(self.eta1)
         return e0, e1
 
+    def value(self, name: str):
+        """The value of the family parameter ``name``: the one given in :attr:`extra`,
+        else the declaring family's default."""
+        for k, v in self.extra:
+            if k == name:
+                return v
+        found = family_parameter(name)
+        if found is None:
+            raise ValueError(f"{name!r} is not a parameter of a registered threshold family")
+        return found[1].default
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping | None) -> ThresholdParams:
+        """Build from a ``threshold_params`` mapping: its keys among the fields go to the
+        fields, the parameters of registered families to :attr:`extra` (a family ignores
+        another's); ``ValueError`` naming the allowed keys on any other key."""
+        if isinstance(mapping, ThresholdParams):
+            return mapping
+        fields, extra = {}, []
+        for k, v in dict(mapping or {}).items():
+            if k in THRESHOLD_PARAM_FIELDS:
+                fields[k] = v
+            elif isinstance(k, str) and family_parameter(k) is not None:
+                extra.append((k, v))
+            else:
+                allowed = [*THRESHOLD_PARAM_FIELDS]
+                allowed += [p.name for f in THRESHOLD_FAMILIES.values() for p in f.params]
+                raise ValueError(
+                    f"threshold_params keys must be among {', '.join(allowed)}; got {k!r}"
+                )
+        return cls(**fields, extra=tuple(extra))
+
     @classmethod
     def from_config(cls, cfg: dict) -> ThresholdParams:
         """Build from a config mapping with keys ``s``, ``gamma``, ``eta0``, ``eta1``."""
@@ -140,6 +181,37 @@ class ThresholdParams:
             eta1=cfg.get("eta1"),
             kl_union_over_pairs=bool(cfg.get("kl_union_over_pairs", False)),
         )
+
+
+def _check_extra(extra) -> tuple[tuple[str, float], ...]:
+    """``extra`` checked (pairs of a registered family's parameter and a value within its
+    bounds, each name once) and sorted by name."""
+    if not isinstance(extra, tuple | list) or not all(
+        isinstance(e, tuple | list) and len(e) == 2 and isinstance(e[0], str) for e in extra
+    ):
+        raise ValueError(f"extra must be a tuple of (name, value) pairs, got {extra!r}")
+    out = {}
+    for name, v in extra:
+        found = family_parameter(name)
+        if found is None or name in out:
+            raise ValueError(
+                f"extra names each parameter of a registered threshold family once, got {name!r}"
+            )
+        fam, p = found
+        integer = p.schema["type"] == "integer"
+        kind = "an integer" if integer else "a number"
+        if (
+            not is_real(v)
+            or isinstance(v, bool | np.bool_)
+            or (integer and int(v) != v)
+            or not p.accepts(v)
+        ):
+            raise ValueError(
+                f"{name} (parameter of threshold family {fam.name!r}) must be {kind} "
+                f"{p.allowed}, got {v!r}"
+            )
+        out[name] = int(v) if integer else float(v)
+    return tuple(sorted(out.items()))
 
 
 class ThresholdSpec(NamedTuple):
@@ -307,9 +379,7 @@ def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
 
 
 def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
-    return ThresholdParams(
-        s=p.s, gamma=p.gamma, eta0=e0, eta1=e1, kl_union_over_pairs=p.kl_union_over_pairs
-    )
+    return replace(p, eta0=e0, eta1=e1)
 
 
 @lru_cache(maxsize=256)
