@@ -228,18 +228,39 @@ RULE_PARAMETERS = tuple(n for n, p in PARAMETERS.items() if p.slot is not None)
 
 def schema_properties(section: str) -> dict[str, dict]:
     """The configuration schema's keys of the rule parameters of ``section`` (its
-    ``registry_parameters:`` mark), each with its type, bounds, default and description."""
-    return {
+    ``registry_parameters:`` mark), each with its type, bounds, default and description;
+    in the ``simulation`` section also the registered threshold families' own parameters
+    (type, bounds and description, no default: a family falls back to its declared one)."""
+    props = {
         p.name: {**dict(p.schema), "default": p.default, "description": p.description}
         for p in PARAMETERS.values()
         if p.slot is not None and section in p.sections
     }
+    if section == "simulation":
+        for f in THRESHOLD_FAMILIES.values():
+            for p in f.params:
+                props[p.name] = {
+                    **dict(p.schema),
+                    "description": f"{p.description} (parameter of the threshold family "
+                    f"{f.name!r}; default {p.default})",
+                }
+    return props
 
 
 def run_parameters(section) -> dict:
     """The entries of a configuration section that are run parameters (keyword arguments
-    of :class:`baiuv.simulation.engine.RunSettings`), in registry order."""
-    return {k: section[k] for k in PARAMETERS if k in section}
+    of :class:`baiuv.simulation.engine.RunSettings`), in registry order; the threshold
+    families' own parameters it gives go into ``threshold_params``."""
+    out = {k: section[k] for k in PARAMETERS if k in section}
+    own = {
+        p.name: section[p.name]
+        for f in THRESHOLD_FAMILIES.values()
+        for p in f.params
+        if p.name in section
+    }
+    if own:
+        out["threshold_params"] = own
+    return out
 
 
 #: Length of the kernels' ``params`` array.

@@ -208,3 +208,35 @@ def test_the_fixed_field_names_are_thresholdparams():
 
     names = tuple(f.name for f in dataclasses.fields(ThresholdParams))
     assert names == (*registry.THRESHOLD_PARAM_FIELDS, "extra")
+
+
+def test_the_configuration_gives_a_family_parameter(scaled):
+    """A family's own parameter is a key of the ``simulation`` section (its bounds from the
+    record, checked by the schema) and reaches ``RunSettings.threshold_params`` through
+    ``run_parameters``, as a rule parameter reaches its field; without the key the family
+    keeps its declared default."""
+    from test_registry import SCHEMA, _default_config
+
+    from baiuv.pipeline.config import ConfigError, validate_config
+    from baiuv.registry import run_parameters, schema_properties
+    from baiuv.simulation.engine import RunSettings, threshold_spec
+
+    props = schema_properties("simulation")
+    assert props["toy_scale"]["maximum"] == 10 and "default" not in props["toy_scale"]
+    assert "toy_scale" not in schema_properties("asymptotic")
+    config = _default_config()
+    config["simulation"]["threshold"] = "toy-scaled"
+    config["simulation"]["toy_scale"] = 2.5
+    validate_config(config, SCHEMA)
+    settings = RunSettings(**run_parameters(config["simulation"]))
+    assert dict(settings.threshold_params) == {"toy_scale": 2.5}
+    K, lid = 4, math.log(1 / 0.05)
+    spec = threshold_spec("toy-scaled", K, lid, tuple(sorted(settings.threshold_params.items())))
+    assert spec.table[0] == pytest.approx(lid + 2.5 * math.log(K), rel=1e-14)
+    config = _default_config()
+    config["simulation"]["toy_scale"] = 11
+    with pytest.raises(ConfigError, match="toy_scale"):
+        validate_config(config, SCHEMA)
+    config = _default_config()
+    validate_config(config, SCHEMA)
+    assert "threshold_params" not in run_parameters(config["simulation"])
