@@ -159,6 +159,7 @@ def test_lazy_rows_verdicts_and_paired_ratio():
     first, cost = delta_correct_claims(df, delta=0.01)
     assert first.verdict == NOT_RESOLVED  # 0 errors in 3 runs cannot resolve 0.01
     assert "1.500 exceeds" in cost.reason
+    assert cost.beyond_paper and not first.beyond_paper  # the grid is not the paper's
     many = _dc_runs([100] * 1000, [100] * 1000)
     assert delta_correct_claims(many, delta=0.01)[0].verdict == REPRODUCED
     bad = _dc_runs([100] * 100, [100] * 100, wrong=10)

@@ -213,6 +213,8 @@ def test_lower_bound_is_lemma_2_as_stated():
     assert c.verdict == DIFFERS and "EV-TaS" in c.reason
     line = _claim(_claims(errors, t, 0.01), "Figure 2's line")
     assert line.verdict == NOT_CHECKABLE and "0.810 ×" in line.ours
+    # a check beyond the paper (the Lemma binds δ-correct rules): counted apart
+    assert c.beyond_paper and not line.beyond_paper
 
 
 def test_size_row():

@@ -386,6 +386,7 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
                 "exceeds the grid's ratio 1.1, so 1.1 is no bound on a run's cost"
                 if worst > 1.1
                 else "the paper states no cost; measured only",
+                beyond_paper=True,
             )
         )
     return out

@@ -669,6 +669,7 @@ def _lower_bound_claim(sub, smp: _Samples, exp: str) -> Claim:
         ours="mean τ / bound [95% interval]: " + _judged(js),
         verdict=combine(j.verdict for j in js.values()),
         reason="; ".join(reasons),
+        beyond_paper=True,
     )
 
 
