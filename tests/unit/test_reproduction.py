@@ -192,6 +192,21 @@ def test_cost_row_carries_no_machine_dependent_number():
     assert not any(ch.isdigit() for ch in c.ours.replace("threshold_costs", ""))
 
 
+def test_oracle_speed_row_points_to_the_benchmark_without_a_number():
+    """Appendix J.1's "significantly faster" EV-TaS oracle is a timing: the row quotes the
+    paper, names the benchmark that measures both oracles, and carries no timing (D131)."""
+    from pathlib import Path
+
+    from baiuv.experiments.characteristic_times import oracle_speed_claim
+
+    c = oracle_speed_claim()
+    assert c.verdict == NOT_CHECKABLE and "significantly faster" in c.claim
+    assert "app:ss_implementation_details" in c.where
+    path = "benchmarks/bench_oracle.py"
+    assert path in c.ours and (Path(__file__).parents[2] / path).is_file()
+    assert not any(ch.isdigit() for ch in c.ours)
+
+
 def test_bob_slope_claim_both_ways():
     from baiuv.experiments.threshold_claims import bob_slope_claim
 
