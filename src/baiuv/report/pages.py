@@ -97,7 +97,8 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     """reStructuredText of the verdict counts and of every claim that differs from the paper.
 
     ``claims``: :class:`baiuv.claims.Claim` objects (fields ``claim``, ``where``,
-    ``paper``, ``ours``, ``verdict``, ``reason``).
+    ``paper``, ``ours``, ``verdict``, ``reason``); the artifact's own rows
+    (``beyond_paper``) are counted apart and never listed as findings.
     """
     from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, tally
 
