@@ -48,6 +48,7 @@ __all__ = [
     "combine",
     "judge",
     "rate_interval",
+    "tally",
     "verdict",
 ]
 
@@ -80,6 +81,9 @@ class Claim:
         One of :data:`VERDICTS`.
     reason : str
         Why the verdict is not ``reproduced`` (required then).
+    beyond_paper : bool
+        The row is the artifact's own check, not a statement of the paper (counted apart in
+        the report's summary, :func:`tally`).
     """
 
     topic: str
@@ -89,12 +93,23 @@ class Claim:
     ours: str
     verdict: str
     reason: str = ""
+    beyond_paper: bool = False
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.verdict != REPRODUCED and not self.reason:
             raise ValueError(f"claim {self.claim!r}: a reason is required for {self.verdict!r}")
+
+
+def tally(claims: Iterable[Claim]) -> tuple[dict[str, int], dict[str, int]]:
+    """Verdict counts (every verdict of :data:`VERDICTS`, zeros included) of the paper's
+    statements and, apart, of the artifact's own rows (``beyond_paper``)."""
+    paper = dict.fromkeys(VERDICTS, 0)
+    own = dict.fromkeys(VERDICTS, 0)
+    for c in claims:
+        (own if c.beyond_paper else paper)[c.verdict] += 1
+    return paper, own
 
 
 def verdict(ok: bool) -> str:

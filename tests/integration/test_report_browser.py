@@ -94,7 +94,8 @@ def test_report_reads_in_a_browser(report_html):
             "document.body.innerText.includes('What reproduced') && document.body.innerText"
         )
         _shot(b, "1_landing")
-        assert "quantitative claims of the paper checked by this run" in landing
+        assert "statements of the paper checked by this run" in landing
+        assert "own checks (beyond the paper" in landing
         assert "Paper figures and tables in this report" in landing
         for item in ("Figure 1", "Figure 2", "Figure 3", "beyond the paper"):
             assert item in landing, item

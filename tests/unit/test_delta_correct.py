@@ -159,7 +159,67 @@ def test_lazy_rows_verdicts_and_paired_ratio():
     first, cost = delta_correct_claims(df, delta=0.01)
     assert first.verdict == NOT_RESOLVED  # 0 errors in 3 runs cannot resolve 0.01
     assert "1.500 exceeds" in cost.reason
+    assert cost.beyond_paper and not first.beyond_paper  # the grid is not the paper's
     many = _dc_runs([100] * 1000, [100] * 1000)
     assert delta_correct_claims(many, delta=0.01)[0].verdict == REPRODUCED
     bad = _dc_runs([100] * 100, [100] * 100, wrong=10)
     assert delta_correct_claims(bad, delta=0.01)[0].verdict == DIFFERS
+
+
+def _box_runs(box_factor, n=200, others=("kl", "bob"), noise=0.05, seed=0):
+    """Paired runs of one cell: the other families' τ (the k-th: (1 + 0.1 k) × a base run),
+    Box's = ``box_factor`` × the base run (run by run, with relative noise ``noise``), plus
+    heuristic and lazy variants that never count."""
+    rng = np.random.default_rng(seed)
+    base = rng.lognormal(np.log(200.0), 0.5, n)
+    taus = {f: base * (1.0 + 0.1 * k) for k, f in enumerate(others)}
+    taus["box"] = base * box_factor * (1.0 + noise * rng.standard_normal(n))
+    taus["heuristic"] = base / 10.0
+    taus["bob-lazy"] = base * 100.0
+    return pd.DataFrame(
+        [
+            dict(
+                instance="easy",
+                algorithm="TaS",
+                threshold=thr,
+                run=r,
+                stopping_time=float(tau),
+                correct=True,
+                truncated=False,
+                lower_bound=5.0,
+            )
+            for thr, v in taus.items()
+            for r, tau in enumerate(v)
+        ]
+    )
+
+
+def test_box_advice_row_judges_box_against_the_other_delta_correct_families(monkeypatch):
+    """Section 3.3's "the Box threshold should be used since it has [...] good empirical
+    performance" (D281): mean τ(Box)/mean τ(F) ≤ 1.2 for every other δ-correct GLR family,
+    one-sided, on the paired bootstrap interval; the heuristic and lazy variants never
+    enter (here they would make every ratio differ)."""
+    from baiuv import claims
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
+    from baiuv.experiments.delta_correct import box_advice_claim, delta_correct_claims
+
+    monkeypatch.setattr(claims, "N_BOOT", 500)
+    c = box_advice_claim(_box_runs(1.0))
+    assert c.verdict == REPRODUCED and "≤ 1.2" in c.paper and "D281" in c.paper
+    assert "easy/TaS box/kl" in c.ours and "easy/TaS box/bob" in c.ours
+    assert "heuristic" not in c.ours and "lazy" not in c.ours
+    # Box faster than both: one-sided, still reproduced (a two-sided band would not be)
+    assert box_advice_claim(_box_runs(0.5)).verdict == REPRODUCED
+    c = box_advice_claim(_box_runs(1.6))  # 1.6 × KL's, 1.45 × BoB's: both above 1.2
+    assert c.verdict == DIFFERS and "box/bob" in c.reason
+    # few noisy runs: box/kl 1.246 [1.13, 1.37] straddles 1.2, so not resolved, where the
+    # point alone would say differs
+    c = box_advice_claim(_box_runs(1.3, noise=0.3, n=60, seed=3))
+    assert c.verdict == NOT_RESOLVED and "straddles the bound" in c.reason
+    assert "easy/TaS box/kl [1.1" in c.reason
+    assert "box/kl 1.246" in c.ours and judge(1.246, None, Band(hi=1.2)) == DIFFERS
+    # without another δ-correct family beside Box: no row
+    assert box_advice_claim(_box_runs(1.0, others=())) is None
+    assert not [r for r in delta_correct_claims(_dc_runs([1], [1]), delta=0.01) if "Box" in r.claim]
+    rows = delta_correct_claims(_box_runs(1.0), delta=0.01)
+    assert [r.verdict for r in rows if "Box threshold" in r.claim] == [REPRODUCED]

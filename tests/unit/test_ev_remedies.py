@@ -131,6 +131,7 @@ def test_remedy_cells_wilson_costs_and_table_shape():
     assert "**heuristic n0=10**" in md
     claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01)
     assert claims[-1].verdict == "reproduced" and "n0=10" in claims[-1].ours
+    assert all(c.beyond_paper for c in claims)  # the artifact's own study
     # 10 errors in 1000 runs is not resolved below delta
     assert not remedy_cells(_runs(30, 10), delta=0.01)["resolved"].any()
 

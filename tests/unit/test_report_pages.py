@@ -214,9 +214,9 @@ def test_verdict_summary_counts_and_lists_what_differs():
     from docutils.core import publish_parts
 
     rst = verdict_summary_rst(_claims(), "config/test.yaml")
-    assert "**4** quantitative claims" in rst
+    assert "**4** statements of the paper" in rst
     assert "✓ 2 reproduced" in rst and "✗ 1 differ" in rst and "– 1 not checkable" in rst
-    assert "? 0 not resolved" in rst
+    assert "? 0 not resolved" in rst and "own checks (beyond the paper, **0**)" in rst
     assert "Section 4.3 (Experiments)" in rst and "ssec:" not in rst
     # the two targets Snakemake defines for the landing page
     targets = (
@@ -229,6 +229,23 @@ def test_verdict_summary_counts_and_lists_what_differs():
     body = parts["body"]
     assert "ratio on the standard instance" in body and "*from*" in body
     assert "bound holds" not in body  # only what differs is listed
+
+
+def test_verdict_summary_counts_the_artifacts_own_rows_apart():
+    own = Claim(
+        topic="t",
+        claim="remedy row",
+        where="this experiment",
+        paper="x",
+        ours="y",
+        verdict=DIFFERS,
+        reason="z",
+        beyond_paper=True,
+    )
+    rst = verdict_summary_rst([*_claims(), own], "config/test.yaml")
+    assert "**4** statements of the paper" in rst and "✗ 1 differ" in rst
+    assert "own checks (beyond the paper, **1**): 0 reproduced, 1 differ" in rst
+    assert "remedy row" not in rst  # not a finding that differs from the paper
 
 
 def test_rst_escape():

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.claims import tally as claims_tally
 from baiuv.experiments.characteristic_times import (
     characteristic_claims,
     instance_summary,
@@ -74,6 +75,32 @@ def test_render_and_decisions():
     )
     assert "| c | w | 1 | 2 | not checkable | machine |" in text
     assert "**D12**: second one" in text
+
+
+def test_summary_counts_the_papers_statements_apart_from_the_artifacts_own():
+    def row(v, own=False, name="c"):
+        return Claim(
+            topic="t",
+            claim=name,
+            where="w",
+            paper="p",
+            ours="o",
+            verdict=v,
+            reason="" if v == REPRODUCED else "r",
+            beyond_paper=own,
+        )
+
+    rows = [row(REPRODUCED), row(DIFFERS), row(REPRODUCED, own=True), row(NOT_CHECKABLE, own=True)]
+    paper, own = claims_tally(rows)
+    assert (paper[REPRODUCED], paper[DIFFERS], sum(paper.values())) == (1, 1, 2)
+    assert (own[REPRODUCED], own[NOT_CHECKABLE], sum(own.values())) == (1, 1, 2)
+    text = render(rows, [], "cfg")
+    assert (
+        "Summary: the paper's statements (2 rows): 1 reproduced, 1 differs, 0 not resolved, "
+        "0 not checkable; the artifact's own checks (2 rows, beyond the paper): 1 reproduced, "
+        "0 differs, 0 not resolved, 1 not checkable." in text
+    )
+    assert "beyond_paper" not in text and "| c | w | p | o | reproduced |  |" in text
 
 
 # ---------------------------------------------------------------- claims fed both ways
@@ -163,6 +190,21 @@ def test_cost_row_carries_no_machine_dependent_number():
     (c,) = [c for c in cl if c.claim.startswith("cost")]
     assert c.verdict == NOT_CHECKABLE and "results/timings/threshold_costs.md" in c.ours
     assert not any(ch.isdigit() for ch in c.ours.replace("threshold_costs", ""))
+
+
+def test_oracle_speed_row_points_to_the_benchmark_without_a_number():
+    """Appendix J.1's "significantly faster" EV-TaS oracle is a timing: the row quotes the
+    paper, names the benchmark that measures both oracles, and carries no timing (D131)."""
+    from pathlib import Path
+
+    from baiuv.experiments.characteristic_times import oracle_speed_claim
+
+    c = oracle_speed_claim()
+    assert c.verdict == NOT_CHECKABLE and "significantly faster" in c.claim
+    assert "app:ss_implementation_details" in c.where
+    path = "benchmarks/bench_oracle.py"
+    assert path in c.ours and (Path(__file__).parents[2] / path).is_file()
+    assert not any(ch.isdigit() for ch in c.ours)
 
 
 def test_bob_slope_claim_both_ways():

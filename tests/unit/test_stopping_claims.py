@@ -213,6 +213,8 @@ def test_lower_bound_is_lemma_2_as_stated():
     assert c.verdict == DIFFERS and "EV-TaS" in c.reason
     line = _claim(_claims(errors, t, 0.01), "Figure 2's line")
     assert line.verdict == NOT_CHECKABLE and "0.810 ×" in line.ours
+    # a check beyond the paper (the Lemma binds δ-correct rules): counted apart
+    assert c.beyond_paper and not line.beyond_paper
 
 
 def test_size_row():
@@ -288,3 +290,33 @@ def test_one_run_cannot_decide_the_similar_row_and_bands_follow_the_words():
     fast = _times(dict(BASE, **{"EV-TaS": 20}))
     c = _claim(_claims(errors, fast), "slightly better")
     assert c.verdict == DIFFERS and 'more than "slightly"' in c.reason and "[0.8, 1)" in c.paper
+
+
+def test_below_delta_row_judges_the_ev_rules_wilson_interval_one_sided():
+    """Section 4.2's "the empirical proportion of error is lower than δ even when using a
+    heuristic, asymptotically tight threshold" (D280): each EV rule's Wilson interval
+    against < δ; the adapted rules are printed beside, never judged."""
+    key = ("lower than δ even when", "threshold, easy)")
+    # 20 errors in 5000 runs: 0.004 [0.0026, 0.0062], entirely below δ = 0.01
+    e = _errors([("easy", "EV-TaS", 20), ("easy", "TaS", 90)])
+    c = _claim(_claims(e, _times(BASE)), *key)
+    assert c.verdict == REPRODUCED and "beside (GLR stopping, not judged): TaS 90/5000" in c.ours
+    assert "< δ = 0.01" in c.paper and "D280" in c.paper
+    # 70 errors: 0.014 [0.011, 0.018], entirely above δ
+    c = _claim(_claims(_errors([("easy", "EV-TaS", 70)]), _times(BASE)), *key)
+    assert c.verdict == DIFFERS and "EV-TaS 0.014" in c.reason
+    # 50 errors: 0.01 [0.0076, 0.013], straddles δ; a two-sided reading or the point alone
+    # (0.01 is not < 0.01) would say otherwise
+    c = _claim(_claims(_errors([("easy", "EV-TaS", 50)]), _times(BASE)), *key)
+    assert c.verdict == NOT_RESOLVED and "EV-TaS 50/5000" in c.reason
+    # 0 errors in 100 runs: upper bound 0.037, not resolved below δ
+    c = _claim(_claims(_errors([("easy", "EV-TaS", 0)], runs=100), _times(BASE)), *key)
+    assert c.verdict == NOT_RESOLVED
+    # one EV rule above δ makes the row differ; only EV rules are judged
+    e = _errors([("easy", "EV-TaS", 20), ("easy", "EV-TCI", 80), ("easy", "FHN2", 4000)])
+    c = _claim(_claims(e, _times(BASE)), *key)
+    assert c.verdict == DIFFERS and "EV-TCI" in c.reason and "FHN2" not in c.ours
+    # no EV rule in an experiment: no row
+    assert not [
+        c for c in _claims(_errors([("easy", "TaS", 0)]), _times(BASE)) if key[0] in c.claim
+    ]

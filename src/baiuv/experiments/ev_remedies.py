@@ -582,4 +582,6 @@ def ev_claims(
                     verdict=REPRODUCED,
                 )
             )
+    for c in out:  # the artifact's own study: counted apart from the paper's statements
+        c.beyond_paper = True
     return out

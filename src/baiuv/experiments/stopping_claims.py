@@ -268,7 +268,7 @@ def experiment_claims(
     errors = errors[errors["algorithm"].map(_in_paper)]
     times = times[times["algorithm"].map(_in_paper)]
     runs = runs[runs["algorithm"].map(_in_paper)]
-    out = [_size_claim(times), *_error_claims(errors, delta)]
+    out = [_size_claim(times), *_error_claims(errors, delta), *_below_delta_claims(errors, delta)]
     t = times.set_index(["experiment", "algorithm"])
     for exp in times["experiment"].unique():
         sub = t.loc[exp]
@@ -378,6 +378,71 @@ def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
                 ours=ours,
                 verdict=combine(v.values()),
                 reason=reason,
+            )
+        )
+    return out
+
+
+#: Section 4.2's words on the EV-GLR rule with the heuristic threshold (decision D280).
+BELOW_DELTA_WORDS = (
+    '"Still, in our experiments the empirical proportion of error is lower than δ even when '
+    'using a heuristic, asymptotically tight threshold"'
+)
+BELOW_DELTA_WHERE = "Sec. ssec:upper_bound_sample_complexity"
+
+
+def _below_delta_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
+    """Section 4.2's "the empirical proportion of error is lower than δ even when using a
+    heuristic, asymptotically tight threshold", said of the EV-GLR stopping rule (D280): one
+    row per experiment, each EV rule's error rate with its 95% Wilson interval against the
+    one-sided band ``< δ`` by :func:`baiuv.claims.judge`; the adapted rules (GLR stopping,
+    same threshold) are printed beside, not judged."""
+    bnd = Band(hi=delta, words=BELOW_DELTA_WORDS, where=BELOW_DELTA_WHERE, strict_hi=True)
+    out = []
+    for exp, g_all in errors.groupby("experiment", sort=False):
+        uses = g_all["algorithm"].map(_uses_threshold)
+        ev = g_all["algorithm"].map(_is_ev)
+        g, beside = g_all[uses & ev], g_all[uses & ~ev]
+        if g.empty:
+            continue
+        v = {
+            r.algorithm: judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd)
+            for r in g.itertuples()
+        }
+        ours = "EV rules, errors/runs [95% Wilson]: " + ", ".join(
+            f"{r.algorithm} {r.errors}/{r.runs} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
+            for r in g.itertuples()
+        )
+        if len(beside):
+            ours += "; beside (GLR stopping, not judged): " + ", ".join(
+                f"{r.algorithm} {r.errors}/{r.runs}" for r in beside.itertuples()
+            )
+        above = [r for r in g.itertuples() if v[r.algorithm] == DIFFERS]
+        open_ = [r for r in g.itertuples() if v[r.algorithm] == NOT_RESOLVED]
+        reasons = []
+        if above:
+            reasons.append(
+                f"error rate resolved at or above δ = {delta:g}: "
+                + ", ".join(
+                    f"{r.algorithm} {r.error_rate:.3g} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
+                    for r in above
+                )
+            )
+        if open_:
+            reasons.append(
+                "Wilson interval contains δ (too few runs, or a rate near δ): "
+                + ", ".join(f"{r.algorithm} {r.errors}/{r.runs}" for r in open_)
+            )
+        out.append(
+            Claim(
+                topic="experiments",
+                claim=f"{BELOW_DELTA_WORDS} (EV-GLR rules, heuristic threshold, {exp})",
+                where=BELOW_DELTA_WHERE,
+                paper=f"every EV rule's error rate < δ = {delta:g}: its 95% Wilson interval "
+                "entirely below δ (one-sided, D280)",
+                ours=ours,
+                verdict=combine(v.values()),
+                reason="; ".join(reasons),
             )
         )
     return out
@@ -604,6 +669,7 @@ def _lower_bound_claim(sub, smp: _Samples, exp: str) -> Claim:
         ours="mean τ / bound [95% interval]: " + _judged(js),
         verdict=combine(j.verdict for j in js.values()),
         reason="; ".join(reasons),
+        beyond_paper=True,
     )
 
 

@@ -97,26 +97,30 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     """reStructuredText of the verdict counts and of every claim that differs from the paper.
 
     ``claims``: :class:`baiuv.claims.Claim` objects (fields ``claim``, ``where``,
-    ``paper``, ``ours``, ``verdict``, ``reason``).
+    ``paper``, ``ours``, ``verdict``, ``reason``); the artifact's own rows
+    (``beyond_paper``) are counted apart and never listed as findings.
     """
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, VERDICTS
+    from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, tally
 
     claims = list(claims)
-    n = {v: sum(c.verdict == v for c in claims) for v in VERDICTS}
+    n, own = tally(claims)
     lines = [
         "What reproduced",
         "---------------",
         "",
-        f"Of the **{len(claims)}** quantitative claims of the paper checked by this run "
+        f"Of the **{sum(n.values())}** statements of the paper checked by this run "
         f"(configuration ``{config_name}``): "
         f"**✓ {n[REPRODUCED]} reproduced**, **✗ {n[DIFFERS]} differ**, "
         f"**? {n[NOT_RESOLVED]} not resolved**, "
-        f"**– {n[NOT_CHECKABLE]} not checkable**. Every claim, our value and the reason of "
+        f"**– {n[NOT_CHECKABLE]} not checkable**. Apart, the artifact's own checks (beyond "
+        f"the paper, **{sum(own.values())}**): {own[REPRODUCED]} reproduced, "
+        f"{own[DIFFERS]} differ, {own[NOT_RESOLVED]} not resolved, "
+        f"{own[NOT_CHECKABLE]} not checkable. Every row, our value and the reason of "
         "each verdict: `the reproduction report <reproduction.html_>`_ "
         "(category `1. Reproduction report`_).",
         "",
     ]
-    differ = [c for c in claims if c.verdict == DIFFERS]
+    differ = [c for c in claims if c.verdict == DIFFERS and not c.beyond_paper]
     if differ:
         lines += ["Findings that differ from the paper:", ""]
         for c in differ:

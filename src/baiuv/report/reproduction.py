@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from baiuv.claims import VERDICTS, Claim
+from baiuv.claims import VERDICTS, Claim, tally
 from baiuv.report.paper_refs import cite, notation
 from baiuv.tables import markdown_table
 
-__all__ = ["ERRATA", "Erratum", "decisions", "errata_section", "render"]
+__all__ = ["ERRATA", "Erratum", "decisions", "errata_section", "render", "summary_line"]
 
 
 @dataclass(frozen=True)
@@ -110,10 +110,24 @@ def _heading(topic: str) -> str:
     return topic[:1].upper() + topic[1:] if topic[:1].isascii() else topic
 
 
+def summary_line(claims: Iterable[Claim]) -> str:
+    """The report's summary: the verdicts of the paper's statements, and apart those of the
+    artifact's own rows (``Claim.beyond_paper``)."""
+    claims = list(claims)
+    paper, own = tally(claims)
+
+    def counts(n: dict[str, int]) -> str:
+        return ", ".join(f"{n[v]} {v}" for v in VERDICTS)
+
+    return (
+        f"Summary: the paper's statements ({sum(paper.values())} rows): {counts(paper)}; "
+        f"the artifact's own checks ({sum(own.values())} rows, beyond the paper): {counts(own)}."
+    )
+
+
 def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], config_name: str) -> str:
     claims = list(claims)
-    df = pd.DataFrame([asdict(c) for c in claims])
-    counts = df["verdict"].value_counts().to_dict() if len(df) else {}
+    df = pd.DataFrame([asdict(c) for c in claims]).drop(columns="beyond_paper", errors="ignore")
     lines = [
         "# Reproduction report",
         "",
@@ -121,7 +135,7 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         f"of the configuration `{config_name}`; no number below is typed by hand except the "
         "paper's stated values.",
         "",
-        "Summary: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ".",
+        summary_line(claims),
         "",
     ]
     for topic, g in df.groupby("topic", sort=False):
