@@ -455,6 +455,7 @@ def _valley_count(name: str, fp: np.ndarray) -> float:
     code = FAMILY_CODES[name]
     st0 = _EMPTY_STATE
     empty = np.empty(0)
+    empty.setflags(write=False)  # the loop's table type: no second compiled signature
 
     def rises(n: int) -> bool:
         m = n + n // 2**14 + 1
