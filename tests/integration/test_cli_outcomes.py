@@ -5,37 +5,15 @@ naming the row, a decision reached is never lost to a malformed row after it, th
 status says what happened (0 identified, 3 not identified, 2 bad input), labels and
 indices are not mixed, and every refusal is one line in the user's terms."""
 
-import contextlib
 import gzip
-import io
 import json
 import subprocess
-import sys
-from unittest import mock
 
 import numpy as np
 import pytest
+from test_cli import CMD, run  # the command in this process, as test_cli runs it
 
 from baiuv import cli
-
-CMD = [sys.executable, "-m", "baiuv.cli", "identify"]
-
-
-def run(args, stdin=None) -> subprocess.CompletedProcess:
-    """``baiuv identify ARGS`` in this process: exit code (argparse's ``SystemExit``
-    included), standard output and standard error."""
-    out, err = io.StringIO(), io.StringIO()
-    inp = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
-    with (
-        mock.patch.object(sys, "stdin", inp),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        try:
-            code = cli.main(["identify", *args])
-        except SystemExit as exc:
-            code = exc.code
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def write_csv(path, rows):

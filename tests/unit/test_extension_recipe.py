@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from test_stopping_claims import _runs_of
+from test_stopping_claims import _times as _times_table
 
 from baiuv import registry
 from baiuv.experiments.stopping_claims import experiment_claims, wrapped_algorithms
@@ -16,20 +17,8 @@ from baiuv.registry import ALGORITHMS, Algorithm, ThresholdFamily
 
 
 def _times(means, exp):
-    return [
-        {
-            "experiment": exp,
-            "algorithm": a,
-            "runs": 5000,
-            "mean": m,
-            "se": 1.0,
-            "median": m,
-            "max": 3 * m,
-            "ratio_to_bound": m / 10.0,
-            "lower_bound": 10.0,
-        }
-        for a, m in means.items()
-    ]
+    """The summary rows of ``means`` on experiment ``exp`` (test_stopping_claims' table)."""
+    return _times_table(means, exp).to_dict("records")
 
 
 def _errors(errs, exp, runs=5000):
