@@ -220,7 +220,7 @@ def characteristic_claims(
 def oracle_speed_claim() -> Claim:
     """Appendix J.1's "significantly faster" oracle of EV-TaS: a timing, so the report (a
     committed file compared byte for byte) names where it is measured, without a number
-    (decision D131)."""
+    (D131: timings stay out of the results that are compared)."""
     return Claim(
         topic="characteristic times",
         claim="EV-TaS's oracle: \"the procedure is similar as the one implemented in [Garivier "
