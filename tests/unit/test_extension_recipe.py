@@ -7,12 +7,12 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+from test_stopping_claims import _errors as _errors_table
 from test_stopping_claims import _runs_of
 from test_stopping_claims import _times as _times_table
 
 from baiuv import registry
 from baiuv.experiments.stopping_claims import experiment_claims, wrapped_algorithms
-from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.registry import ALGORITHMS, Algorithm, ThresholdFamily
 
 
@@ -22,21 +22,8 @@ def _times(means, exp):
 
 
 def _errors(errs, exp, runs=5000):
-    out = []
-    for a, k in errs.items():
-        lo, hi = wilson_interval(k, runs)
-        out.append(
-            dict(
-                experiment=exp,
-                algorithm=a,
-                runs=runs,
-                errors=k,
-                error_rate=k / runs,
-                wilson_low=lo,
-                wilson_high=hi,
-            )
-        )
-    return out
+    """The error rows of ``errs`` on experiment ``exp`` (test_stopping_claims' table)."""
+    return _errors_table([(exp, a, k) for a, k in errs.items()], runs).to_dict("records")
 
 
 #: Mean stopping times of the paper's algorithms on three experiments, and error counts.

@@ -184,6 +184,23 @@ def stopping_time_figure(
         for k in range(1, len(present)):
             if family(present[k]) != family(present[k - 1]):
                 ax.axvline(k + 0.5, color="grey", lw=0.5, alpha=0.5)
+    handles = _legend_handles(n0)
+    fig.legend(
+        handles=handles,
+        loc="upper center",
+        ncol=3,
+        bbox_to_anchor=(0.5, 1.0),
+        frameon=False,
+        fontsize=8,
+    )
+    legend_rows = -(-len(handles) // 3)
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.18 * legend_rows + 0.05) / fig.get_figheight()))
+    return fig
+
+
+def _legend_handles(n0: int | None) -> list:
+    """The legend of :func:`stopping_time_figure`: box styles, median, mean, the two lines,
+    the first-check marker (given ``n0``) and what the whiskers are."""
     handles = [
         Patch(facecolor="white", edgecolor="black", label="adapted costs"),
         Patch(facecolor="white", edgecolor="black", hatch="///", label="EV (plug-in)"),
@@ -223,17 +240,7 @@ def stopping_time_figure(
     handles.append(
         Patch(facecolor="none", edgecolor="none", label="whiskers: 1.5 IQR fences on log τ")
     )
-    fig.legend(
-        handles=handles,
-        loc="upper center",
-        ncol=3,
-        bbox_to_anchor=(0.5, 1.0),
-        frameon=False,
-        fontsize=8,
-    )
-    legend_rows = -(-len(handles) // 3)
-    fig.tight_layout(rect=(0, 0, 1, 1 - (0.18 * legend_rows + 0.05) / fig.get_figheight()))
-    return fig
+    return handles
 
 
 def _mark_first_checks(ax, sub: pd.DataFrame, present: list[str], n0: int) -> None:
