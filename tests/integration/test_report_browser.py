@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from cdp import Browser, find_chromium
-from pipeline_helpers import run_snakemake
+from pipeline_helpers import job_env, run_snakemake
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration, pytest.mark.pipeline]
 
@@ -80,6 +80,7 @@ def report_html(tiny_pipeline, tmp_path_factory) -> Path:
         str(tiny_pipeline / "config" / "test.yaml"),
         "--report",
         str(out),
+        env=job_env(tiny_pipeline),
     )
     assert res.returncode == 0, res.stdout[-5000:]
     return out
