@@ -493,8 +493,8 @@ def _delta_correct_variant(variant) -> bool:
 
 #: Lemma 2's words (Section ssec:lower_bounds), the statement its δ-correct rows check.
 LEMMA2_WORDS = (
-    "for a δ-correct algorithm, E[τ_δ] ≥ T⋆(μ, σ²) ln(1/(2.4δ)) "
-    "(Lemma lem:lower_bound_sample_complexity)"
+    '"An algorithm which is δ-correct on all problems in D^K satisfies that for all '
+    '(μ, σ²) ∈ M, E_ν[τ_δ] ≥ T⋆(μ, σ²) ln(1/(2.4δ))"'
 )
 
 
