@@ -449,6 +449,20 @@ def test_limit_rows_print_the_finite_delta_trend():
     assert trend_text(s, "two_arm", "TaS", "kl") == ""
 
 
+@pytest.mark.parametrize("name", ["config.yaml", "test.yaml", "paper-extended.yaml"])
+def test_configs_run_appendix_h_ev_tas(name):
+    """Appendix H names EV-TaS beside β-EB-EVTCI (D318): the default, test and extended
+    configurations run both EV rules with the tight heuristic threshold."""
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[2] / "config" / name
+    cells = yaml.safe_load(path.read_text())["asymptotic"]["cells"]
+    for alg in ("EV-TaS", "EV-TCI"):
+        assert {"algorithm": alg, "threshold": "heuristic"} in cells, (name, alg)
+
+
 @pytest.mark.slow
 def test_cells_at_log_inv_delta_1000_reach_their_limits():
     """Monte Carlo at ln(1/delta) = 1000 (delta = e^-1000) on the two-arm instance:
