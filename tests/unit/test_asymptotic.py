@@ -424,6 +424,45 @@ def test_claims_verdicts():
     assert lb and lb[0].verdict == REPRODUCED
 
 
+def test_limit_rows_print_the_finite_delta_trend():
+    """Appendix H's EV-TaS (D318): its lim sup row is judged against T*_σ²(μ) by the
+    one-sided rule, and every limit row prints E[τ_δ]/ln(1/δ) with its interval at each
+    level, smallest first; a slower EV-TaS (1.5 × the constant) is not reproduced."""
+    from baiuv.claims import DIFFERS, REPRODUCED
+    from baiuv.experiments.asymptotic_claims import trend_text
+
+    T = theoretical_constants(TWO.mu, TWO.sigma2)
+    inst = {"two_arm": TWO}
+    for factor, verdict in [(1.0, REPRODUCED), (1.5, DIFFERS)]:
+        s = summarize_asymptotic(_levels_runs(factor * T["T_star_known"], alg="EV-TaS"), inst)
+        rows = [c for c in asymptotic_claims(verdict_table(s), s) if "lim sup" in c.claim]
+        assert len(rows) == 1 and rows[0].claim.startswith("EV-TaS + heuristic threshold")
+        assert "T*_σ²(μ)" in rows[0].claim and rows[0].verdict == verdict
+        trend = trend_text(s, "two_arm", "EV-TaS", "heuristic")
+        assert trend in rows[0].ours and trend.count("[") == 6  # 4 levels, "E[" and "[95%]"
+        first = s.sort_values("log_inv_delta").iloc[0]
+        assert trend.startswith(
+            f"trend E[τ_δ]/ln(1/δ) [95%] by ln(1/δ): 10: {first.ratio:.4g} "
+            f"[{first.ratio_low:.4g}, {first.ratio_high:.4g}]"
+        )
+        assert ", 1000: " in trend
+    assert trend_text(s, "two_arm", "TaS", "kl") == ""
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "test.yaml", "paper-extended.yaml"])
+def test_configs_run_appendix_h_ev_tas(name):
+    """Appendix H names EV-TaS beside β-EB-EVTCI (D318): the default, test and extended
+    configurations run both EV rules with the tight heuristic threshold."""
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[2] / "config" / name
+    cells = yaml.safe_load(path.read_text())["asymptotic"]["cells"]
+    for alg in ("EV-TaS", "EV-TCI"):
+        assert {"algorithm": alg, "threshold": "heuristic"} in cells, (name, alg)
+
+
 @pytest.mark.slow
 def test_cells_at_log_inv_delta_1000_reach_their_limits():
     """Monte Carlo at ln(1/delta) = 1000 (delta = e^-1000) on the two-arm instance:

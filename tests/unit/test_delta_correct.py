@@ -156,7 +156,8 @@ def test_lazy_rows_verdicts_and_paired_ratio():
     pr = lazy_paired_ratios(df).iloc[0]
     assert (pr["pairs"], pr["max_ratio"]) == (3, 1.5)
     assert pr["mean_ratio"] == pytest.approx((1.1 + 1.5 + 1.0) / 3)
-    first, cost = delta_correct_claims(df, delta=0.01)
+    rows = delta_correct_claims(df, delta=0.01)
+    first, cost = rows[0], rows[-1]
     assert first.verdict == NOT_RESOLVED  # 0 errors in 3 runs cannot resolve 0.01
     assert "1.500 exceeds" in cost.reason
     assert cost.beyond_paper and not first.beyond_paper  # the grid is not the paper's
@@ -223,3 +224,87 @@ def test_box_advice_row_judges_box_against_the_other_delta_correct_families(monk
     assert not [r for r in delta_correct_claims(_dc_runs([1], [1]), delta=0.01) if "Box" in r.claim]
     rows = delta_correct_claims(_box_runs(1.0), delta=0.01)
     assert [r.verdict for r in rows if "Box threshold" in r.claim] == [REPRODUCED]
+
+
+def _lb_runs(factor, n=200, seed=0, thresholds=("heuristic", "box", "bob", "bob-lazy"), wrong=()):
+    """Runs of one cell whose stopping times are ``factor[thr]`` × the Lemma 2 bound (100)
+    × a lognormal base shared by the variants (common random numbers); the runs of
+    ``wrong`` recommend a wrong arm."""
+    rng = np.random.default_rng(seed)
+    base = rng.lognormal(0.0, 0.4, n)
+    base /= base.mean()
+    return pd.DataFrame(
+        [
+            dict(
+                instance="easy",
+                algorithm="TaS",
+                threshold=thr,
+                run=r,
+                stopping_time=float(100.0 * factor.get(thr, 2.0) * base[r]),
+                correct=(thr, r) not in wrong,
+                truncated=False,
+                lower_bound=100.0,
+            )
+            for thr in thresholds
+            for r in range(n)
+        ]
+    )
+
+
+def test_lemma2_row_judges_the_delta_correct_cells_only(monkeypatch):
+    """Lemma 2 where it binds (D315): every δ-correct cell's mean τ / bound against ≥ 1 on
+    its bootstrap interval; the heuristic cell is printed beside and never judged (here it
+    lies below the bound and the row is still reproduced)."""
+    from baiuv import claims
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
+    from baiuv.experiments.delta_correct import lemma2_claim
+
+    monkeypatch.setattr(claims, "N_BOOT", 500)
+    c = lemma2_claim(_lb_runs({"heuristic": 0.5, "box": 2.0, "bob": 2.1, "bob-lazy": 2.2}))
+    assert c.verdict == REPRODUCED and not c.beyond_paper and "D315" in c.paper
+    assert "easy/TaS/box 2.000" in c.ours and "easy/TaS/bob-lazy" in c.ours
+    assert "beside (not δ-correct, not judged): easy/TaS/heuristic 0.500" in c.ours
+    c = lemma2_claim(_lb_runs({"box": 0.7, "bob": 2.0, "bob-lazy": 2.0}))
+    assert c.verdict == DIFFERS and "easy/TaS/box" in c.reason
+    # 40 noisy runs at 1.03 × the bound: the interval contains 1, so not resolved where
+    # the point alone would say reproduced
+    c = lemma2_claim(_lb_runs({"box": 1.03, "bob": 2.0, "bob-lazy": 2.0}, n=40, seed=1))
+    assert c.verdict == NOT_RESOLVED and "easy/TaS/box [" in c.reason
+    assert judge(1.03, None, Band(lo=1.0)) == REPRODUCED
+    assert lemma2_claim(_lb_runs({}, thresholds=("heuristic",))) is None
+
+
+def test_conclusion_rows_judge_error_rate_and_conservativeness(monkeypatch):
+    """The Conclusion (D314): (1) each calibrated variant's pooled error rate, Wilson
+    interval against ≤ δ/100 (never resolved at these sizes without error, differs with
+    errors well above δ/100); (2) mean τ(calibrated)/mean τ(heuristic) > 1, paired."""
+    from baiuv import claims
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
+    from baiuv.experiments.delta_correct import conclusion_claims, delta_correct_claims
+
+    monkeypatch.setattr(claims, "N_BOOT", 500)
+    err, slow = conclusion_claims(_lb_runs({"heuristic": 1.0}), delta=0.01)
+    assert err.verdict == NOT_RESOLVED and "38411 runs" in err.reason
+    assert "box 0/200" in err.ours and "heuristic" not in err.ours
+    assert "pooled 0/600" in err.ours
+    assert slow.verdict == REPRODUCED and "easy/TaS box/heuristic 2.000" in slow.ours
+    # 2 errors of 200 Box runs (1 %): resolved above δ/100 = 1e-4
+    wrong = {("box", 0), ("box", 1)}
+    err = conclusion_claims(_lb_runs({"heuristic": 1.0}, wrong=wrong), delta=0.01)[0]
+    assert err.verdict == DIFFERS and "resolved above δ/100: box" in err.reason
+    # 0 errors in 40 000 runs of one variant: Wilson upper bound 9.6e-5 < 1e-4
+    many = _lb_runs({}, n=40_000, thresholds=("box",))
+    assert [c.verdict for c in conclusion_claims(many, delta=0.01)] == [REPRODUCED]
+    # a calibrated threshold no slower than the heuristic: differs; equal in law: open
+    fast = conclusion_claims(_lb_runs({"heuristic": 3.0}), delta=0.01)[1]
+    assert fast.verdict == DIFFERS and "no later than the heuristic" in fast.reason
+    rng = np.random.default_rng(5)
+    df = _lb_runs({"heuristic": 1.0, "box": 1.0}, n=50, thresholds=("heuristic", "box"))
+    df["stopping_time"] *= rng.lognormal(0.0, 0.3, len(df))
+    assert conclusion_claims(df, delta=0.01)[1].verdict == NOT_RESOLVED
+    # without a heuristic cell, no conservativeness row; without δ-correct runs, no row
+    assert len(conclusion_claims(_lb_runs({}, thresholds=("box",)), delta=0.01)) == 1
+    assert conclusion_claims(_lb_runs({}, thresholds=("heuristic",)), delta=0.01) == []
+    rows = delta_correct_claims(_lb_runs({"heuristic": 1.0}), delta=0.01)
+    assert sum("Conclusion" == r.where for r in rows) == 2
+    assert sum("Lemma" in r.where for r in rows) == 1

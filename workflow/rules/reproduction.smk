@@ -23,6 +23,17 @@ rule reproduction_report:
         delta=section_delta(config["simulation"], "simulation"),
         n0=config["simulation"]["n0"],
         fhn_n0=config["simulation"].get("fhn_n0"),
+        # the sections whose values the settings rows check against the paper's (D316)
+        settings={
+            k: config.get(k)
+            for k in (
+                "instances",
+                "thresholds",
+                "simulation",
+                "delta_correct",
+                "asymptotic",
+            )
+        },
         log_inv_delta=section_log_inv_delta(config["simulation"], "simulation"),
         bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
         audit_delta=config["audit"]["delta"] if "audit" in config else None,

@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from baiuv.experiments.characteristic_times import characteristic_claims
+from baiuv.experiments.settings_claims import settings_claims
 from baiuv.experiments.stopping_claims import experiment_claims
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
 from baiuv.experiments.threshold_claims import ipopt_claim, threshold_claims
@@ -38,6 +39,7 @@ claims += experiment_claims(
     runs=runs,
     n0=snakemake.params.n0,
 )
+claims += settings_claims(p.settings, delta=p.delta, fhn_n0=fhn, runs=runs)
 if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic_claims import asymptotic_claims
 

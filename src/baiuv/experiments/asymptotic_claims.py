@@ -20,6 +20,7 @@ __all__ = [
     "limit_verdict",
     "resolution_of_runs",
     "runs_for_resolution",
+    "trend_text",
 ]
 
 
@@ -97,7 +98,23 @@ def limit_verdict(r) -> tuple[str, str]:
     )
 
 
-def _limit_claim(r) -> Claim:
+def trend_text(summary: pd.DataFrame, instance: str, algorithm: str, threshold: str) -> str:
+    """The measured finite-δ trend of one cell (D318: a lim sup is measured by its trend): ``E[τ_δ]/ln(1/δ)`` with its 95%
+    interval at every level of the grid, smallest ``ln(1/δ)`` first (empty without rows)."""
+    g = summary[
+        (summary["instance"] == instance)
+        & (summary["algorithm"] == algorithm)
+        & (summary["threshold"] == threshold)
+    ].sort_values("log_inv_delta")
+    if g.empty:
+        return ""
+    return "trend E[τ_δ]/ln(1/δ) [95%] by ln(1/δ): " + ", ".join(
+        f"{r.log_inv_delta:.4g}: {r.ratio:.4g} [{r.ratio_low:.4g}, {r.ratio_high:.4g}]"
+        for r in g.itertuples()
+    )
+
+
+def _limit_claim(r, trend: str = "") -> Claim:
     key, where = THEORY[r.algorithm]
     tol = f"{r.tolerance:.0%}"
     so = (
@@ -113,6 +130,8 @@ def _limit_claim(r) -> Claim:
         f"ratio/constant {r.ratio_over_theory:.3f}; (a) interval below C(1 + {tol}): "
         f"{'yes' if r.ratio_high <= r.theory * (1 + r.tolerance) else 'no'}; (b) fit c₀ + T·ln(1/δ) + c₁·ln ln(1/δ): T = {so}"
     )
+    if trend:
+        ours += f"; {trend}"
     v, reason = limit_verdict(r)
     return Claim(
         topic="asymptotic regime",
@@ -145,7 +164,7 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
     out = []
     v = verdicts[verdicts["threshold"].isin(list(tight))]
     for r in v.itertuples(index=False):
-        out.append(_limit_claim(r))
+        out.append(_limit_claim(r, trend_text(summary, r.instance, r.algorithm, r.threshold)))
     adapted = summary[
         summary["threshold"].isin(list(tight)) & ~summary["algorithm"].map(is_plug_in).astype(bool)
     ]
