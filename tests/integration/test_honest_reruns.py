@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -30,9 +31,19 @@ def _copy_of_tiny_run(tiny: Path, dst: Path) -> Path:
     return root
 
 
-def _run(root: Path, tiny: Path):
-    args = ("--snakefile", str(tiny / "Snakefile"), "--cores", "2")
+def _run(root: Path, tiny: Path, *targets: str):
+    args = ("--snakefile", str(tiny / "Snakefile"), "--cores", "2", *targets)
     return run_snakemake(root, *args, "--configfile", "config/test.yaml", env=job_env(tiny))
+
+
+FIGURE = "results/figures/characteristic_times_ratio"
+SWEEP = "results/characteristic_times/sweep_gap.parquet"
+
+
+def _more_gap_points(root: Path) -> None:
+    """The configuration edit of the probes: one more point on the gap sweep."""
+    cfg = root / "config" / "test.yaml"
+    cfg.write_text(cfg.read_text().replace("num: 6, scale: log}", "num: 7, scale: log}", 1))
 
 
 def test_corrupt_shard_fails_every_run_until_rebuilt(tiny_pipeline, tmp_path):
@@ -94,9 +105,8 @@ def test_removed_intermediate_is_rebuilt_with_what_depends_on_it(tiny_pipeline, 
     the next run rebuilds both (not "Nothing to be done"), with the configuration edited in
     between taken into account."""
     root = _copy_of_tiny_run(tiny_pipeline, tmp_path / "removed")
-    cfg = root / "config" / "test.yaml"
-    cfg.write_text(cfg.read_text().replace("num: 6, scale: log}", "num: 7, scale: log}", 1))
-    sweep = root / "results/characteristic_times/sweep_gap.parquet"
+    _more_gap_points(root)
+    sweep = root / SWEEP
     sweep.unlink()
     figure = root / "results/figures/characteristic_times_ratio.pdf"
     before = figure.read_bytes()
@@ -107,6 +117,61 @@ def test_removed_intermediate_is_rebuilt_with_what_depends_on_it(tiny_pipeline, 
     old = tiny_pipeline / "results/characteristic_times/sweep_gap.parquet"
     assert pq.read_table(sweep).num_rows != pq.read_table(old).num_rows
     assert figure.read_bytes() != before
+
+
+def test_removed_intermediate_is_rebuilt_for_a_named_target(tiny_pipeline, tmp_path):
+    """The same with one figure named as the target (D298: not only the default rule): the
+    sweep and the figure are rebuilt; then `publish` copies the rebuilt figure."""
+    root = _copy_of_tiny_run(tiny_pipeline, tmp_path / "named")
+    (root / SWEEP).unlink()
+    figure = root / f"{FIGURE}.pdf"
+    built = figure.stat().st_mtime_ns
+    res = _run(root, tiny_pipeline, f"{FIGURE}.pdf")
+    assert res.returncode == 0, res.stdout[-5000:]
+    assert "rule characteristic_time_sweep:" in res.stdout, res.stdout[-5000:]
+    assert (root / SWEEP).exists()
+    assert figure.stat().st_mtime_ns > built
+    # the same data, so the same bytes as the tiny run's
+    assert figure.read_bytes() == (tiny_pipeline / f"{FIGURE}.pdf").read_bytes()
+
+
+def test_removed_intermediate_is_rebuilt_for_publish(tiny_pipeline, tmp_path):
+    """Published once, then the sweep removed: ``snakemake publish`` rebuilds the sweep and
+    the figure and publishes it again."""
+    root = _copy_of_tiny_run(tiny_pipeline, tmp_path / "publish")
+    res = _run(root, tiny_pipeline, "publish")
+    assert res.returncode == 0, res.stdout[-5000:]
+    published = root / "runs/test/figures/characteristic_times_ratio.pdf"  # config/test.yaml
+    copied = published.stat().st_mtime_ns
+    (root / SWEEP).unlink()
+    res = _run(root, tiny_pipeline, "publish")
+    assert res.returncode == 0, res.stdout[-5000:]
+    jobs = set(_JOB.findall(res.stdout))
+    assert {"characteristic_time_sweep", "characteristic_time_figure"} <= jobs, jobs
+    assert published.stat().st_mtime_ns > copied
+    assert published.read_bytes() == (tiny_pipeline / f"{FIGURE}.pdf").read_bytes()
+
+
+def test_future_dated_result_is_rebuilt(tiny_pipeline, tmp_path):
+    """A figure dated a day ahead (clock skew) looks newer than the sweep rebuilt after it:
+    without the check, the run after a sweep edit says "Nothing to be done" and the figure
+    keeps the old sweep. It is rebuilt, and a second run has nothing to do."""
+    root = _copy_of_tiny_run(tiny_pipeline, tmp_path / "future")
+    ahead = time.time() + 86400
+    for ext in ("pdf", "png"):
+        os.utime(root / f"{FIGURE}.{ext}", (ahead, ahead))
+    before = (root / f"{FIGURE}.pdf").read_bytes()
+    _more_gap_points(root)
+    res = _run(root, tiny_pipeline, SWEEP)  # the sweep alone, as a user may run it
+    assert res.returncode == 0, res.stdout[-5000:]
+    assert "dated in the future" in res.stdout and f"{FIGURE}.pdf" in res.stdout
+    res = _run(root, tiny_pipeline)
+    assert res.returncode == 0, res.stdout[-5000:]
+    assert "rule characteristic_time_figure:" in res.stdout, res.stdout[-5000:]
+    assert (root / f"{FIGURE}.pdf").stat().st_mtime <= time.time()
+    assert (root / f"{FIGURE}.pdf").read_bytes() != before  # the 7-point sweep
+    res = _run(root, tiny_pipeline)
+    assert res.returncode == 0 and "Nothing to be done" in res.stdout, res.stdout[-5000:]
 
 
 _JOB = re.compile(r"^(?:local)?rule (\w+):$", re.M)
