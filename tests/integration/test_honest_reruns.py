@@ -15,6 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from pipeline_helpers import job_env, output_files, run_dir, run_snakemake
@@ -85,6 +86,43 @@ def test_corrupt_shard_fails_every_run_until_rebuilt(tiny_pipeline, tmp_path):
         text.replace(os.path.relpath(root, tiny_pipeline) + "/", "")
         == (tiny_pipeline / "results/reproduction.md").read_text()
     )
+
+
+def _silent_flip(data: bytes) -> int:
+    """The first byte offset whose flip still decodes, to other values (the issue's
+    probe: what a file without a checksum would pass on)."""
+    original = pq.read_table(pa.BufferReader(data))
+    for i in range(len(data)):
+        flipped = bytearray(data)
+        flipped[i] ^= 0xFF
+        try:
+            table = pq.read_table(pa.BufferReader(bytes(flipped)))
+        except Exception:  # noqa: BLE001 - refused by pyarrow itself
+            continue
+        if not table.equals(original):
+            return i
+    raise AssertionError("no byte flip decodes to other values")
+
+
+@pytest.mark.parametrize("damage", ["flipped_byte", "truncated"])
+def test_damaged_shard_fails_every_run(tiny_pipeline, tmp_path, damage):
+    """A shard with one byte flipped (decoding to other values) or cut in half: the
+    aggregate's run and the run after it both stop naming the shard."""
+    root = _copy_of_tiny_run(tiny_pipeline, tmp_path / damage)
+    shard = root / SHARD
+    st = shard.stat()
+    data = bytearray(shard.read_bytes())
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data[_silent_flip(bytes(data))] ^= 0xFF
+    shard.write_bytes(bytes(data))
+    os.utime(shard, ns=(st.st_atime_ns, st.st_mtime_ns))
+    (root / "results/simulations/random.parquet").unlink()  # the aggregate reads it again
+    for attempt in (1, 2):
+        res = _run(root, tiny_pipeline)
+        assert res.returncode != 0, f"run {attempt} accepted the {damage} shard"
+        assert SHARD in res.stdout and "delete it" in res.stdout, res.stdout[-4000:]
 
 
 def test_swapped_shard_is_refused(tiny_pipeline, tmp_path):
@@ -225,3 +263,33 @@ def test_foreign_package_is_refused(tiny_pipeline, tmp_path):
     assert res.returncode != 0
     assert "not this workflow's sources" in res.stdout, res.stdout[-3000:]
     assert str(tiny_pipeline / "src" / "baiuv") in res.stdout
+
+
+# what a run of the tiny configuration writes in its directory
+_RUN_OUTPUTS = ("results", "logs", "benchmarks/out", ".snakemake/metadata")
+
+
+def test_two_clean_runs_are_byte_identical(tiny_pipeline, tmp_path):
+    """A second clean run of the tiny configuration, in the tiny run's own directory (the
+    same paths, and numba's cache of its sources) with the first run's outputs moved aside
+    and put back afterwards: every file under results/ but the timings is the same bytes."""
+    first = tmp_path / "first"
+    moved = []
+    try:
+        for rel in _RUN_OUTPUTS:
+            if (tiny_pipeline / rel).exists():
+                (first / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(tiny_pipeline / rel, first / rel)
+                moved.append(rel)
+        assert "results" in moved
+        res = run_snakemake(tiny_pipeline, "--cores", "2", "--configfile", "config/test.yaml")
+        assert res.returncode == 0, res.stdout[-5000:]
+        ours, theirs = output_files(tiny_pipeline, "results"), output_files(first, "results")
+        assert len(ours) > 50
+        assert sorted(ours) == sorted(theirs)
+        assert [k for k in sorted(ours) if ours[k] != theirs[k]] == []
+    finally:  # the tiny run as it was, for the other tests
+        for rel in moved:
+            if (tiny_pipeline / rel).exists():
+                shutil.rmtree(tiny_pipeline / rel)
+            shutil.move(first / rel, tiny_pipeline / rel)
