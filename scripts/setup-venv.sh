@@ -27,6 +27,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
   echo "$want" >"$stamp"
 fi
+# The environment's `snakemake` reads the --configfile files before Snakemake does: a
+# missing file or a YAML error is one line naming the file and line (written again after
+# every installation, which puts back Snakemake's own command)
+.venv/bin/python -c 'from baiuv.pipeline.config_files import install_entry_point; install_entry_point(".venv/bin/snakemake")'
 # Compile the kernels of `baiuv identify` once now (about a minute; skipped when the cache
 # already holds them), so that its first call answers at once.
 .venv/bin/python -m baiuv.warmup

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pipeline_helpers import REPO, copy_repo, run_snakemake, tree_state
+from pipeline_helpers import REPO, copy_repo, job_env, run_snakemake, tree_state
 from snakemake.common.configfile import load_configfile
 from snakemake.utils import update_config
 
@@ -387,3 +387,58 @@ def test_semantic_errors_are_value_errors_naming_the_field():
     with pytest.raises(ValueError, match=r"instances\[1\]\.name"):
         validate_config_semantics(cfg)
     assert issubclass(ConfigError, ValueError)
+
+
+@pytest.mark.pipeline
+def test_configuration_traps_through_snakemake(repo, tmp_path):
+    """Each configuration trap (D267), through Snakemake's own reading of the files (dry
+    runs): a duplicate key refused with file and line, ``experiments: {}`` refused, an
+    overlay dropping an inherited experiment, the base configuration found from another
+    working directory."""
+    tiny = repo / "config" / "test.yaml"
+
+    def dry_run(*files: Path, cwd: Path = repo, args: tuple[str, ...] = ()):
+        return run_snakemake(
+            cwd,
+            "-n",
+            "--cores",
+            "1",
+            *args,
+            "--configfile",
+            *map(str, files),
+            timeout=300,
+            env=job_env(repo),
+        )
+
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("seed: 7\nseed: 99\n")
+    res = dry_run(tiny, dup)
+    assert res.returncode != 0
+    assert f"{dup}:2: duplicate key 'seed' (first given on line 1)" in res.stdout, res.stdout[
+        -3000:
+    ]
+
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("simulation:\n  experiments: {}\n")
+    res = dry_run(tiny, empty)
+    assert res.returncode != 0
+    assert "invalid configuration: simulation.experiments" in res.stdout, res.stdout[-3000:]
+
+    experiments = list(yaml.safe_load(tiny.read_text())["simulation"]["experiments"])
+    assert len(experiments) >= 2
+    drop = tmp_path / "drop.yaml"
+    drop.write_text(f"simulation:\n  experiments:\n    {experiments[0]}: null\n")
+    res = dry_run(tiny, drop)
+    assert res.returncode == 0, res.stdout[-3000:]
+    assert f"results/simulations/{experiments[0]}.parquet" not in res.stdout
+    assert f"results/simulations/{experiments[1]}.parquet" in res.stdout
+
+    # from another directory, an overlay of one key over the base configuration: without
+    # the base file (looked up in the working directory) it would be incomplete
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    one_key = tmp_path / "one_key.yaml"
+    one_key.write_text("seed: 3\n")
+    res = dry_run(one_key, cwd=elsewhere, args=("--snakefile", str(repo / "Snakefile")))
+    assert res.returncode == 0, res.stdout[-3000:]
+    assert "results/simulations/" in res.stdout

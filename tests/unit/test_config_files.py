@@ -120,3 +120,34 @@ def test_command_line_files_are_checked_in_one_line(tmp_path):
         assert len(lines) == 1 and re.search(pattern, lines[0]), proc.stderr
     script = (REPO / "reproduce.sh").read_text()
     assert script.index("-m baiuv.pipeline.config_files") < script.index('snakemake "$@"')
+
+
+def test_environment_snakemake_reports_config_files_in_one_line(tmp_path):
+    """The ``snakemake`` command that scripts/setup-venv.sh writes (D299: Snakemake reads
+    ``--configfile`` before any workflow code) names a missing file, or the file and line
+    of a YAML error, in one line and exits 1; other calls reach Snakemake."""
+    import subprocess
+    import sys
+
+    from baiuv.pipeline.config_files import install_entry_point
+
+    (tmp_path / "bin").mkdir()
+    cmd = install_entry_point(tmp_path / "bin" / "snakemake")
+    assert install_entry_point(cmd) == cmd  # written once, unchanged the second time
+    bad = _write(tmp_path, "seed: 7\nsimulation:\n\tshards: 1\n", "bad.yaml")
+    for args, pattern in (
+        (["-n", "--configfile", "gone.yaml"], r"^invalid configuration: gone\.yaml: no such"),
+        ([f"--configfile={bad}", "-n"], r"^invalid configuration: .*bad\.yaml:3:\d+: YAML syntax"),
+    ):
+        proc = subprocess.run([cmd, *args], capture_output=True, text=True, cwd=tmp_path)
+        assert proc.returncode == 1, proc.stderr
+        lines = (proc.stdout + proc.stderr).strip().splitlines()
+        assert len(lines) == 1 and re.search(pattern, lines[0]), proc.stderr
+    proc = subprocess.run([cmd, "--version"], capture_output=True, text=True, check=True)
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", proc.stdout.strip()), proc.stdout
+    # the set-up writes it into its environment; the environment running the tests has it
+    script = (REPO / "scripts" / "setup-venv.sh").read_text()
+    assert 'install_entry_point(".venv/bin/snakemake")' in script
+    if Path(sys.prefix).resolve() == (REPO / ".venv").resolve():
+        installed = Path(sys.prefix) / "bin" / "snakemake"
+        assert "baiuv.pipeline.config_files" in installed.read_text()

@@ -4,9 +4,20 @@ D268), so the workflow rebuilds them instead of saying "Nothing to be done"."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from base64 import urlsafe_b64encode
+from types import SimpleNamespace
 
-from baiuv.pipeline.reruns import missing_inputs, recorded_inputs, stale_outputs
+from snakemake.persistence.file import FilePersistence
+
+from baiuv.pipeline.reruns import (
+    future_outputs,
+    mark_incomplete,
+    missing_inputs,
+    recorded_inputs,
+    stale_outputs,
+)
 
 
 def _record(root, output: str, inputs: list[str], *, split: int = 0) -> None:
@@ -90,3 +101,42 @@ def test_no_metadata_no_stale_outputs(tmp_path):
     bad.parent.mkdir(parents=True)
     bad.write_text("{")
     assert stale_outputs(workdir=tmp_path) == []
+
+
+def test_future_dated_results_are_found(tmp_path):
+    _pipeline(tmp_path)
+    now = time.time()
+    assert future_outputs(tmp_path, now=now) == []
+    table = tmp_path / "results/tables/t.md"
+    os.utime(table, (now + 86400, now + 86400))  # a day ahead
+    # a source outside results/ is not a result; a second ahead is within the tolerance
+    os.utime(tmp_path / "docs/decisions/paper.md", (now + 86400, now + 86400))
+    os.utime(tmp_path / "results/other.md", (now + 1, now + 1))
+    assert future_outputs(tmp_path, now=now) == ["results/tables/t.md"]
+    assert future_outputs(tmp_path, now=now + 86400) == []
+    assert future_outputs(tmp_path, now=now, tolerance=0.5) == [
+        "results/other.md",
+        "results/tables/t.md",
+    ]
+
+
+def _snakemake_marker(folder, key: str, max_len: int) -> str:
+    """Snakemake's own name of the record of ``key`` under ``folder``."""
+    fake = SimpleNamespace(_fetch_max_len=lambda subject: max_len)
+    return FilePersistence._record_path(fake, str(folder), key)
+
+
+def test_incomplete_markers_are_where_snakemake_reads_them(tmp_path):
+    short = "results/figures/f.pdf"
+    long = "results/" + "/".join(["a_long_folder_name_" * 3] * 6) + "/shard_0.parquet"
+    written = mark_incomplete([short, long], workdir=tmp_path)
+    folder = tmp_path / ".snakemake" / "incomplete"
+    max_len = os.pathconf(folder, "PC_NAME_MAX")
+    assert len(urlsafe_b64encode(long.encode())) > max_len  # cut into parts
+    assert [str(w) for w in written] == [
+        _snakemake_marker(folder, k, max_len) for k in (short, long)
+    ]
+    for w in written:
+        assert json.loads(w.read_text()) == {"external_jobid": None}
+    assert mark_incomplete([], workdir=tmp_path / "elsewhere") == []
+    assert not (tmp_path / "elsewhere").exists()

@@ -52,20 +52,38 @@ INSTANCES = {inst["name"]: inst for inst in config["instances"]}
 
 # Results built from a file that is gone (removed after a failed job) are rebuilt, with
 # what they need, instead of "Nothing to be done": the missing files become targets of the
-# default rule (rebuild_targets), and what was built from them reruns (decision D268).
+# default rule (rebuild_targets), and what was built from them reruns (decision D268). Those
+# results, and results dated in the future (clock skew), are marked as left by an
+# interrupted job, so a run of any target that needs one reruns it (D298: a named target
+# or publish reaches them too, not only the default rule).
 MISSING_INPUTS = []
 if workflow.exec_mode == ExecMode.DEFAULT:
     from snakemake.logging import logger
 
-    from baiuv.pipeline.reruns import missing_inputs, stale_outputs
+    from baiuv.pipeline.reruns import (
+        future_outputs,
+        mark_incomplete,
+        missing_inputs,
+        stale_outputs,
+    )
+
+    def _some(paths):
+        return f"{', '.join(paths[:3])}{' ...' if len(paths) > 3 else ''}"
 
     MISSING_INPUTS = missing_inputs()
     if MISSING_INPUTS:
         stale = stale_outputs()
+        mark_incomplete(stale)
         logger.warning(
             f"{len(stale)} result(s) were built from files that are gone "
-            f"({', '.join(MISSING_INPUTS[:3])}{' ...' if len(MISSING_INPUTS) > 3 else ''}):"
-            " rebuilding them"
+            f"({_some(MISSING_INPUTS)}): rebuilding them"
+        )
+    FUTURE = future_outputs()
+    if FUTURE:
+        mark_incomplete(FUTURE)
+        logger.warning(
+            f"{len(FUTURE)} result(s) are dated in the future ({_some(FUTURE)}; is the "
+            "clock of the machine that wrote them ahead?): rebuilding them"
         )
 
 

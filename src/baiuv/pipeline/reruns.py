@@ -11,19 +11,38 @@ from them; :func:`missing_inputs` returns those missing files. The workflow make
 files that a rule can produce targets of its default rule (``workflow/rules/common.smk``):
 the next run rebuilds them and, as their inputs are then newer, everything built from them,
 or fails again with the same message.
+
+A target other than the default one (a named figure, ``publish``) reaches only the outputs it
+is built from: :func:`mark_incomplete` writes Snakemake's own marker of an interrupted job
+for each stale output, so any run whose target needs one reruns it, with the missing file it
+reads (``rerun-incomplete`` in the profiles; without it Snakemake stops naming the files and
+that option). An output dated in the future (clock skew: :func:`future_outputs`) looks newer
+than any input rebuilt after it, so it is marked the same way and rebuilt (decision D298).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from base64 import urlsafe_b64decode
+import time
+from base64 import urlsafe_b64decode, urlsafe_b64encode
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["missing_inputs", "recorded_inputs", "stale_outputs"]
+__all__ = [
+    "future_outputs",
+    "mark_incomplete",
+    "missing_inputs",
+    "recorded_inputs",
+    "stale_outputs",
+]
 
 #: Folder of the files the workflow writes (inputs outside it are sources, not results).
 RESULTS = "results/"
+
+#: Seconds by which a result may be dated after the clock of the run before it counts as
+#: written in the future (file systems round times; a shared one may run a little ahead).
+FUTURE_TOLERANCE = 2.0
 
 
 def recorded_inputs(metadata_dir: str | os.PathLike) -> dict[str, list[str]]:
@@ -94,3 +113,60 @@ def stale_outputs(
         stale |= more
         grew = bool(more)
     return sorted(p for p in stale if p.startswith(RESULTS))
+
+
+def future_outputs(
+    workdir: str | os.PathLike = ".",
+    *,
+    now: float | None = None,
+    tolerance: float = FUTURE_TOLERANCE,
+) -> list[str]:
+    """Files under ``results/`` of ``workdir`` (relative paths) modified after ``now``
+    (default: the clock) plus ``tolerance`` seconds; sorted."""
+    limit = (time.time() if now is None else now) + tolerance
+    base = Path(workdir)
+    out = []
+    for folder, _, names in os.walk(base / RESULTS):
+        for name in names:
+            f = Path(folder, name)
+            try:
+                if f.lstat().st_mtime > limit:
+                    out.append(f.relative_to(base).as_posix())
+            except OSError:  # removed meanwhile
+                continue
+    return sorted(out)
+
+
+def _marker(folder: Path, key: str) -> Path:
+    """Path of Snakemake's record of ``key`` under ``folder``: the urlsafe base64 of the
+    path, cut into parts of at most the file-name length (all but the last prefixed by
+    ``@``), as ``snakemake.persistence.file`` names them."""
+    try:
+        max_len = os.pathconf(folder, "PC_NAME_MAX") or 255
+    except (OSError, ValueError, AttributeError):
+        max_len = 255
+    b64 = urlsafe_b64encode(key.encode()).decode()
+    parts = [b64[i : i + max_len - 1] for i in range(0, len(b64), max_len - 1)]
+    return folder.joinpath(*["@" + p for p in parts[:-1]], parts[-1])
+
+
+def mark_incomplete(
+    paths: Iterable[str],
+    workdir: str | os.PathLike = ".",
+    persistence: str | os.PathLike = ".snakemake",
+) -> list[Path]:
+    """Write Snakemake's marker of an interrupted job for each of ``paths`` (relative to
+    ``workdir``, as the rules name them), so the next run needing one of them reruns its
+    job; returns the markers written."""
+    folder = Path(workdir, persistence, "incomplete")
+    written = []
+    if not isinstance(paths, list | tuple):
+        paths = list(paths)
+    if paths:
+        folder.mkdir(parents=True, exist_ok=True)
+    for key in paths:
+        marker = _marker(folder, key)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(json.dumps({"external_jobid": None}))
+        written.append(marker)
+    return written
