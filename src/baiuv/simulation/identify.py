@@ -649,7 +649,7 @@ class BestArmIdentifier:
         """The sampling rule's workspace, of the size its record declares."""
         alg = self._alg
         size = tuple(alg.workspace)
-        plus = self._counts + self._pending.per_arm  # pending requests count (D282)
+        plus = self._counts + self._pending.per_arm  # (D282: pending requests count as samples)
         return rules.init_workspace(plus, self._params, size, alg.step is None)
 
     def _stop_check(self, t: int) -> int:
@@ -704,7 +704,7 @@ class BestArmIdentifier:
         self._done = True
         self._stop_reason = reason
         self._recommendation = int(self._best)
-        self._pending.clear()  # pending requests cancelled (D284)
+        self._pending.clear()  # (D284: the stop cancels the pending requests)
 
     def thresholds(self) -> np.ndarray:
         """Current threshold ``c_{hat a, a}(N_t, delta)`` of every challenger ``a`` (``nan``

@@ -158,7 +158,7 @@ def choose_arms(idf: BestArmIdentifier, n: int) -> list[int]:
     plus = idf._counts + pend.per_arm  # counts plus pending, updated by each choice
     out = np.empty(n, dtype=np.int64)
     if idf.in_initialisation or idf._forced >= 0:
-        for i in range(n):  # round robin on counts plus pending (D283), or forced exploration
+        for i in range(n):  # round robin (D283: no statistics yet), or forced exploration
             if idf.in_initialisation:
                 out[i] = int(np.argmin(plus))
             else:
