@@ -35,15 +35,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from baiuv.registry import RULE_CUSTOM
 from baiuv.simulation import rules
-
-if TYPE_CHECKING:
-    from baiuv.simulation.identify import BestArmIdentifier
 
 __all__ = ["IdentifierError", "Pending", "choose_arms"]
 
@@ -149,11 +145,12 @@ class Pending:
         self.order = [a for a, g in zip(self.order, gone, strict=True) if not g]
 
 
-def choose_arms(idf: BestArmIdentifier, n: int) -> list[int]:
-    """The next ``n`` requests of ``idf`` (not yet added to its pending requests), each
-    chosen as the sampling rule would choose it with the pending requests and the choices
-    before it counted as samples (module docstring, D282: pending requests are counted as
-    samples)."""
+def choose_arms(idf, n: int) -> list[int]:
+    """The next ``n`` requests of the identifier ``idf`` (a
+    :class:`~baiuv.simulation.identify.BestArmIdentifier`, read, not imported here; not yet
+    added to its pending requests), each chosen as the sampling rule would choose it with
+    the pending requests and the choices before it counted as samples (module docstring,
+    D282: pending requests are counted as samples)."""
     pend = idf._pending
     plus = idf._counts + pend.per_arm  # counts plus pending, updated by each choice
     out = np.empty(n, dtype=np.int64)
