@@ -7,7 +7,8 @@ then (``observe_many``: delay = one batch), the stopping rule being checked afte
 answer. Printed per instance and batch size, from runs of this one execution (the same
 seeds at every batch size):
 
-* mean and median stopping time ``tau`` (observations used at the stop), the mean number
+* mean (with its standard error) and median stopping time ``tau`` (observations used at
+  the stop), the mean number
   of samples drawn (whole batches: the answers after the stopping row are not used), the
   error rate, and the ratios of the mean ``tau`` and of the mean drawn to batch size 1.
 
@@ -55,6 +56,11 @@ def run_sequential(inst, seed: int) -> tuple[int, int, int]:
     return int(out["stopping_time"]), int(out["stopping_time"]), int(out["recommendation"])
 
 
+def se(x: np.ndarray) -> float:
+    """Standard error of the mean of ``x``."""
+    return float(x.std(ddof=1) / np.sqrt(x.shape[0]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=100, help="runs per instance and batch size")
@@ -70,7 +76,7 @@ def main() -> None:
         f"against the identifier on {args.check} runs per instance"
     )
     print(
-        f"{'instance':9} {'batch':>6} {'mean tau':>9} {'median':>8} {'mean drawn':>11} "
+        f"{'instance':9} {'batch':>6} {'mean tau':>9} {'s.e.':>6} {'median':>8} {'mean drawn':>11} "
         f"{'error':>6} {'tau ratio':>9} {'drawn ratio':>11} {'s/run':>7}"
     )
     rows = []
@@ -89,7 +95,7 @@ def main() -> None:
             err = float(np.mean(res[:, 2] != inst.best_arm))
             base = base or (tau.mean(), drawn.mean())
             row = (
-                f"{inst.name:9} {b:6d} {tau.mean():9.0f} {np.median(tau):8.0f} "
+                f"{inst.name:9} {b:6d} {tau.mean():9.0f} {se(tau):6.0f} {np.median(tau):8.0f} "
                 f"{drawn.mean():11.0f} {err:6.3f} {tau.mean() / base[0]:9.2f} "
                 f"{drawn.mean() / base[1]:11.2f} {secs:7.3f}"
             )
@@ -97,13 +103,14 @@ def main() -> None:
             rows.append((inst.name, b, tau, drawn, err, base))
     print("\nMarkdown:")
     print(
-        "| instance | batch size | mean τ | median τ | mean samples drawn | error rate "
+        "| instance | batch size | mean τ (± s.e.) | median τ | mean samples drawn | error rate "
         "| mean τ / batch 1 | drawn / batch 1 |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, b, tau, drawn, err, base in rows:
         print(
-            f"| {name} | {b} | {tau.mean():.0f} | {np.median(tau):.0f} | {drawn.mean():.0f} "
+            f"| {name} | {b} | {tau.mean():.0f} ± {se(tau):.0f} | {np.median(tau):.0f} "
+            f"| {drawn.mean():.0f} "
             f"| {err:.3f} | {tau.mean() / base[0]:.2f} | {drawn.mean() / base[1]:.2f} |"
         )
     print(f"\n{args.runs} runs per row; {time.perf_counter() - t_start:.0f} s in all")
