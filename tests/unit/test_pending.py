@@ -322,3 +322,18 @@ def test_command_line_next_n(tmp_path):
         assert code == 2 and "--next" in err and len(err.strip().splitlines()) == 1, err
     code, _, err = run_cli(["--simulate", "easy", "--next", "5", "--quiet"])
     assert code == 2 and "--next" in err
+
+
+def test_forced_exploration_counts_pending_requests():
+    """Degenerate data (arm 0 constant, D120): every request of a batch is the arm with the
+    fewest observations plus pending requests, a zero-variance arm first on ties."""
+    idf = BestArmIdentifier(3, 0.05, "tci", "box", rng=0)
+    for x in (1.0, 0.5, 0.2, 1.0, 0.7, 0.4):  # round robin: arm 0 gets 1.0 twice
+        idf.observe(idf.next_arm(), x)
+    assert idf.counts.tolist() == [2, 2, 2] and idf.variances[0] == 0.0
+    plus, zero, expected = [2, 2, 2], [True, False, False], []
+    for _ in range(7):
+        arm = min(range(3), key=lambda a: (plus[a], not zero[a], a))
+        expected.append(arm)
+        plus[arm] += 1
+    assert idf.next_arms(7) == expected
