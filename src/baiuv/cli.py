@@ -16,7 +16,8 @@ Two sources of observations (decision D74):
   arm out of range) is an error naming its line, the identifier having seen only the
   rows before it; ``--skip-bad`` skips it with a warning instead. If the data run out
   first, the summary says so and names the arm the sampling rule asks for next: collect
-  it, append the row, and run the command again.
+  it, append the row, and run the command again. ``--next N`` also prints the allocation
+  of the next ``N`` samples (a batch, :meth:`~baiuv.BestArmIdentifier.next_arms`).
 * ``baiuv identify --simulate standard|easy|"mu1,mu2,...;s1,s2,..."``: the identifier's
   requests are answered with Gaussian draws from ``numpy.random.default_rng(--seed)``, the
   generator that also feeds its coins, so the run is the simulator's
@@ -484,8 +485,17 @@ def run_replay(args, stream, err: TextIO) -> tuple[BestArmIdentifier, dict]:
         "rows_unused": None if streaming else unused,
         "rows_malformed_after_stop": len(after_stop),
         "stopped_at_line": feed.stop_line if idf.done else None,
-        "next_arm": None if idf.done else idf.next_arm(),
     }
+    try:
+        batch = None if idf.done else idf.next_arms(args.next or 1)  # next_arm() = batch[0]
+    except ValueError as exc:  # more requests than --max-samples allows
+        raise InputError(f"--next: {exc}") from None
+    extra["next_arm"] = None if batch is None else batch[0]
+    if args.next:
+        extra["next_arms"] = batch
+        extra["next_allocation"] = (
+            None if batch is None else np.bincount(batch, minlength=n_arms).tolist()
+        )
     if labels:
         extra["arm_labels"] = labels
     return idf, extra
@@ -723,6 +733,13 @@ def build_parser() -> argparse.ArgumentParser:
         "1000 with --simulate; when replaying data, rows read and rate about once a second "
         "if stderr is a terminal)",
     )
+    q.add_argument(
+        "--next",
+        type=int,
+        default=None,
+        metavar="N",
+        help="replay: also print the allocation of the next N samples (a batch) when undecided",
+    )
     q.add_argument("--quiet", action="store_true", help="no progress output")
     q.add_argument("--json", action="store_true", help="print the summary as JSON")
     q.add_argument(
@@ -747,6 +764,8 @@ def identify(args, stdin: TextIO, out: TextIO, err: TextIO) -> int:
         raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
     if args.threshold is None:
         args.threshold = "ev-bob" if str(args.sampling).lower().startswith("ev-") else "bob"
+    if args.next is not None and (args.next < 1 or args.simulate is not None):
+        raise InputError(f"--next must be a positive integer with an input file, got {args.next}")
     if args.progress_every is not None and args.progress_every < 0:
         raise InputError(f"--progress-every must be >= 0, got {args.progress_every}")
     if args.n_arms is not None and not (2 <= args.n_arms <= MAX_ARMS):

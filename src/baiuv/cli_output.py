@@ -42,6 +42,16 @@ def text_summary(idf: BestArmIdentifier, extra: dict) -> str:
             lines.append(
                 f"the data ran out before the stopping rule fired; next arm to sample: {name}"
             )
+            if "next_allocation" in extra:
+                alloc = extra["next_allocation"]
+                lines.append(
+                    f"next {sum(alloc)} samples: "
+                    + ", ".join(
+                        f"{labels[a] if labels else f'arm {a}'}: {c}"
+                        for a, c in enumerate(alloc)
+                        if c
+                    )
+                )
     if "true_best_arm" in extra:
         lines.append(
             f"true best arm: {extra['true_best_arm']} "

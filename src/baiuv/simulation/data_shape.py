@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from baiuv.simulation import replay
 
@@ -143,3 +144,32 @@ class ShapeCheck:
                 if math.isfinite(skew) and abs(skew) >= _SKEW:
                     out.append(f"strongly skewed or heavy-tailed (skewness {skew:.3g})")
         return out
+
+
+def checked_rows(arms: ArrayLike, values: ArrayLike, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(arms, values)`` as contiguous int64 and float64 arrays, after checking shapes,
+    dtypes and every row of a batch of an identifier with ``K`` arms (``ValueError`` naming the first bad position)."""
+    a = np.asarray(arms)
+    x = np.asarray(values)
+    if a.ndim != 1 or x.ndim != 1:
+        raise ValueError(f"arms and values must be 1-D arrays, got shapes {a.shape} and {x.shape}")
+    if a.shape[0] != x.shape[0]:
+        raise ValueError(
+            f"arms and values must have the same length, got {a.shape[0]} and {x.shape[0]}"
+        )
+    if a.shape[0] and a.dtype.kind not in "iu":
+        raise ValueError(f"arms must be an array of integers, got dtype {a.dtype}")
+    if x.shape[0] and x.dtype.kind not in "iuf":
+        raise ValueError(f"values must be an array of real numbers, got dtype {x.dtype}")
+    bad = np.flatnonzero((a < 0) | (a >= K))
+    if bad.shape[0]:
+        i = int(bad[0])
+        raise ValueError(f"arms[{i}]: arm must be in [0, {K}), got {int(a[i])}")
+    xf = np.ascontiguousarray(x, dtype=np.float64)
+    bad = np.flatnonzero(~(np.abs(xf) <= MAX_ABS_VALUE))  # nan, inf, too large
+    if bad.shape[0]:
+        i = int(bad[0])
+        raise ValueError(f"values[{i}]: {value_problem(float(xf[i]))}")
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    # writable arrays: one compiled signature of the loop (numba types read-only apart)
+    return (a if a.flags.writeable else a.copy()), (xf if xf.flags.writeable else xf.copy())

@@ -29,15 +29,19 @@ Protocol (decision D73)
 -----------------------
 * Initialisation: each arm is requested ``n0`` times, round robin (arm 0, 1, ..., K-1, 0,
   ...), as in the simulator; the stopping rule is first evaluated after ``n0 K`` samples.
-* :meth:`next_arm` returns the pending request, creating one if there is none (calling it
-  twice without observing returns the same arm and draws no new coin).
-* ``strict=True`` (default): :meth:`observe` accepts only the pending arm; an observation
+* :meth:`next_arm` returns the oldest pending request, creating one if there is none
+  (calling it twice without observing returns the same arm and draws no new coin);
+  :meth:`next_arms` makes ``n`` more requests at once, with the pending ones counted as
+  samples, answered later in any order (batches and delayed feedback,
+  :mod:`baiuv.simulation.pending`).
+* ``strict=True`` (default): :meth:`observe` accepts only a pending arm; an observation
   of another arm, or without a pending request, raises ``ValueError``.
   ``strict=False``: any arm may be observed at any time (e.g. data that arrive in an
-  order the rule did not choose); an observation of a non-requested arm cancels the
-  pending request. The stopping rule stays δ-correct because the thresholds hold
-  uniformly over time for any adaptive sampling; only the sampling rule's guarantees on
-  the sample complexity are lost.
+  order the rule did not choose); an observation of a non-requested arm replaces the
+  oldest pending request. The stopping rule, checked on the observations that have
+  arrived, stays δ-correct because the thresholds hold uniformly over time for any
+  adaptive sampling (Section 3, eq. (6) of the paper); only the sampling rule's
+  guarantees on the sample complexity are lost.
 * Degenerate statistics (decision D120): while some arm's observations are all equal
   (zero empirical variance) or a challenger's GLR statistic is ``nan``/``inf`` (e.g. two
   equal constant arms), :meth:`next_arm` asks for the least-sampled arm (forced
@@ -62,13 +66,12 @@ from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import (
     ALGORITHMS,
     PARAMETERS,
-    RULE_CUSTOM,
     RULE_PARAMETERS,
     THRESHOLD_FAMILIES,
     selection,
 )
 from baiuv.simulation import replay, rules
-from baiuv.simulation.data_shape import MAX_ABS_VALUE, ShapeCheck, value_problem
+from baiuv.simulation.data_shape import MAX_ABS_VALUE, ShapeCheck, checked_rows, value_problem
 from baiuv.simulation.engine import (
     RunSettings,
     rule_params,
@@ -78,6 +81,7 @@ from baiuv.simulation.engine import (
 from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.simulation.identify_summary import format_summary, guarantee_of
 from baiuv.simulation.p_value import PValueTracker
+from baiuv.simulation.pending import IdentifierError, Pending, choose_arms
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
@@ -94,10 +98,6 @@ __all__ = [
 SAMPLING_RULES: dict[str, str] = {name.lower(): name for name in selection("glr_algorithms")}
 
 _NO_CAP = 2**62
-
-
-class IdentifierError(ValueError):
-    """A call that violates the ask/tell protocol (the identifier is left unchanged)."""
 
 
 def _sampling_name(sampling: str) -> str:
@@ -282,7 +282,7 @@ class BestArmIdentifier:
         self._best = -1
         self._forced = -1  # arm of the forced exploration while degenerate (D120), else -1
         self._shape = ShapeCheck(K)
-        self._pending: int | None = None
+        self._pending = Pending(K)
         self._done = False
         self._stop_reason: str | None = None
         self._recommendation: int | None = None
@@ -341,8 +341,13 @@ class BestArmIdentifier:
 
     @property
     def pending(self) -> int | None:
-        """Arm of the pending request, or ``None``."""
-        return self._pending
+        """Arm of the oldest pending request, or ``None``."""
+        return self._pending.oldest
+
+    @property
+    def pending_arms(self) -> list[int]:
+        """Arms of every pending request, oldest first (a copy)."""
+        return list(self._pending.order)
 
     @property
     def in_initialisation(self) -> bool:
@@ -393,7 +398,8 @@ class BestArmIdentifier:
 
     # ------------------------------------------------------------------ ask / tell
     def next_arm(self) -> int:
-        """The arm to observe next (the pending request, created if there is none).
+        """The arm to observe next: the oldest pending request, created (as
+        ``next_arms(1)``) if there is none.
 
         During initialisation the arm with the fewest observations (first index on ties:
         round robin); afterwards the sampling rule's choice
@@ -405,38 +411,42 @@ class BestArmIdentifier:
         IdentifierError
             If the identifier has stopped.
         """
+        if self._pending.total:
+            return self._pending.oldest
+        return self.next_arms(1)[0]
+
+    def next_arms(self, n: int) -> list[int]:
+        """``n`` more requests (a batch), added to the pending ones and returned in order.
+
+        Each is the sampling rule's choice with the pending requests and the choices before
+        it counted as samples (tracking rules track counts plus pending; Top Two draws its
+        coin per request; the initial round robin counts pending requests), on the
+        statistics of the observations that have arrived (:mod:`baiuv.simulation.pending`,
+        D282: pending requests are counted as samples). Answer them with :meth:`observe`
+        or :meth:`observe_many` in any order.
+
+        Raises
+        ------
+        ValueError
+            ``n`` not a positive integer, or more requests than ``max_samples`` allows
+            (:class:`IdentifierError`; also after the stop).
+        """
         if self._done:
             raise IdentifierError(
                 f"the identifier has stopped (stop_reason={self._stop_reason!r}); "
                 f"recommendation: arm {self._recommendation}"
             )
-        if self._pending is not None:
-            return self._pending
-        if self.in_initialisation:
-            arm = int(np.argmin(self._counts))
-        elif self._forced >= 0:
-            arm = self._forced
-        else:
-            step = self._alg.step_kernel()  # a registered kernel, or the built-in dispatch
-            arm = int(
-                (rules.select_arm if step is None else step)(
-                    self._alg.rule if step is None else RULE_CUSTOM,
-                    self.n_samples,
-                    self._counts,
-                    self._means,
-                    self._vars,
-                    self._best,
-                    self._Z,
-                    self._alg.plug_in,
-                    self._params,
-                    self._ws,
-                    self._scal,
-                    self._wfix,
-                    self._rng,
-                )
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+            raise ValueError(f"n must be a positive integer, got {n!r}")
+        left = self._max - self.n_samples - self._pending.total
+        if n > left:
+            raise IdentifierError(
+                f"next_arms({n}): only {left} more requests fit in max_samples = {self._max} "
+                f"({self.n_samples} observed, {self._pending.total} pending)"
             )
-        self._pending = arm
-        return arm
+        arms = choose_arms(self, int(n))
+        self._pending.add(arms)
+        return arms
 
     def observe(self, arm: int, value: float) -> bool:
         """Record the observation ``value`` of ``arm`` and evaluate the stopping rule.
@@ -444,8 +454,8 @@ class BestArmIdentifier:
         Parameters
         ----------
         arm : int
-            Arm index in ``[0, n_arms)``; with ``strict=True`` it must be the pending
-            request (:meth:`next_arm`).
+            Arm index in ``[0, n_arms)``; with ``strict=True`` it must be a pending
+            request (:meth:`next_arm`, :meth:`next_arms`); it answers the oldest of them.
         value : float
             Finite real observation, ``|value| <= 1e50`` (:data:`MAX_ABS_VALUE`, decision
             D261).
@@ -478,17 +488,8 @@ class BestArmIdentifier:
             raise ValueError(problem)
         arm = int(arm)
         if self._strict:
-            if self._pending is None:
-                raise IdentifierError(
-                    f"observe(arm={arm}) without a pending request: call next_arm() first "
-                    "(or create the identifier with strict=False to accept any arm)"
-                )
-            if arm != self._pending:
-                raise IdentifierError(
-                    f"arm {arm} was observed but arm {self._pending} was requested "
-                    "(strict=True; use strict=False to accept unrequested arms)"
-                )
-        self._pending = None
+            self._pending.check(np.array([arm]), one=True)
+        self._pending.answer([arm])
         self._shape.add(arm, x)
         was_init = self.in_initialisation
         rules.observe_update(
@@ -523,7 +524,9 @@ class BestArmIdentifier:
         the functions of :meth:`observe`; with a threshold family registered with its own
         kernel, :meth:`observe` itself records the rows one by one). The rows after the
         stopping row are not used. :attr:`p_value` counts the check of the last row
-        consumed, not those before it in the batch (a larger, still valid p-value; D270). No request is pending afterwards (as after :meth:`observe`); the sampling rule's
+        consumed, not those before it in the batch (a larger, still valid p-value; D270).
+        Each row answers a pending request as :meth:`observe` would (with ``strict=True``
+        every row must, the batch being checked as a multiset first); the sampling rule's
         coins are not drawn (:meth:`next_arm` is not called).
 
         Parameters
@@ -546,28 +549,23 @@ class BestArmIdentifier:
             Wrong shapes or dtypes, a value that is not finite or beyond
             :data:`MAX_ABS_VALUE`, or an arm outside ``[0, n_arms)``, naming the first such
             position; :class:`IdentifierError` after
-            the stop, or with ``strict=True`` for more than one row or a row that is not
-            the pending request (as :meth:`observe` would). Nothing changes then.
+            the stop, or with ``strict=True`` for a row that answers no pending request
+            (naming it and its arm). Nothing changes then.
         """
         if self._done:
             raise IdentifierError(
                 f"the identifier has stopped (stop_reason={self._stop_reason!r}); "
                 "observations after the stopping time are not accepted"
             )
-        a, x = self._batch(arms, values)
+        a, x = checked_rows(arms, values, self._K)
         n = a.shape[0]
         if n == 0:
             return 0
         if self._strict:
-            if n > 1:
-                raise IdentifierError(
-                    "row 1 would be observed without a pending request (strict=True: each "
-                    "observation answers a request of next_arm(); create the identifier "
-                    "with strict=False to record batches)"
-                )
-            self.observe(int(a[0]), float(x[0]))
-            return 1
-        self._pending = None
+            self._pending.check(a)
+            if n == 1:
+                self.observe(int(a[0]), float(x[0]))
+                return 1
         if self._thr_kernel is not None:  # the compiled batch is built for built-in families
             pos = 0
             while pos < n and not self._done:
@@ -602,6 +600,7 @@ class BestArmIdentifier:
                 int(self._checks),
                 int(self._last_check_t),
             )
+            self._pending.answer(a[pos : int(out[0])].tolist())
             pos, status = int(out[0]), int(out[1])
             self._best, self._forced, self._k_next = int(out[2]), int(out[3]), int(out[4])
             self._checks, self._last_check_t = int(out[5]), int(out[6])
@@ -618,36 +617,6 @@ class BestArmIdentifier:
             # the check of the last row consumed
             self._track_p_value(self.n_samples, self._stop_reason == "glr")
         return pos
-
-    def _batch(self, arms: ArrayLike, values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(arms, values)`` as contiguous int64 and float64 arrays, after checking shapes,
-        dtypes and every row (``ValueError`` naming the first bad position)."""
-        a = np.asarray(arms)
-        x = np.asarray(values)
-        if a.ndim != 1 or x.ndim != 1:
-            raise ValueError(
-                f"arms and values must be 1-D arrays, got shapes {a.shape} and {x.shape}"
-            )
-        if a.shape[0] != x.shape[0]:
-            raise ValueError(
-                f"arms and values must have the same length, got {a.shape[0]} and {x.shape[0]}"
-            )
-        if a.shape[0] and a.dtype.kind not in "iu":
-            raise ValueError(f"arms must be an array of integers, got dtype {a.dtype}")
-        if x.shape[0] and x.dtype.kind not in "iuf":
-            raise ValueError(f"values must be an array of real numbers, got dtype {x.dtype}")
-        bad = np.flatnonzero((a < 0) | (a >= self._K))
-        if bad.shape[0]:
-            i = int(bad[0])
-            raise ValueError(f"arms[{i}]: arm must be in [0, {self._K}), got {int(a[i])}")
-        xf = np.ascontiguousarray(x, dtype=np.float64)
-        bad = np.flatnonzero(~(np.abs(xf) <= MAX_ABS_VALUE))  # nan, inf, too large
-        if bad.shape[0]:
-            i = int(bad[0])
-            raise ValueError(f"values[{i}]: {value_problem(float(xf[i]))}")
-        a = np.ascontiguousarray(a, dtype=np.int64)
-        # writable arrays: one compiled signature of the loop (numba types read-only apart)
-        return (a if a.flags.writeable else a.copy()), (xf if xf.flags.writeable else xf.copy())
 
     # ------------------------------------------------------------------ stopping
     def _evaluate(self) -> None:
@@ -680,7 +649,8 @@ class BestArmIdentifier:
         """The sampling rule's workspace, of the size its record declares."""
         alg = self._alg
         size = tuple(alg.workspace)
-        return rules.init_workspace(self._counts, self._params, size, alg.step is None)
+        plus = self._counts + self._pending.per_arm  # (D282: pending requests count as samples)
+        return rules.init_workspace(plus, self._params, size, alg.step is None)
 
     def _stop_check(self, t: int) -> int:
         """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`)
@@ -734,7 +704,7 @@ class BestArmIdentifier:
         self._done = True
         self._stop_reason = reason
         self._recommendation = int(self._best)
-        self._pending = None
+        self._pending.clear()  # (D284: the stop cancels the pending requests)
 
     def thresholds(self) -> np.ndarray:
         """Current threshold ``c_{hat a, a}(N_t, delta)`` of every challenger ``a`` (``nan``

@@ -46,7 +46,7 @@ from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, step_dkm
 from .fhn import fhn_eliminate, run_fhn
 from .fws import fws_direction, fws_direction_work, is_perfect_square, step_fws
 from .loop import run_glr, run_glr_loop
-from .select import select_arm
+from .select import select_arm, select_arms
 from .statistics import (
     certified_arm,
     degenerate_arm,
@@ -117,6 +117,7 @@ __all__ = [
     "run_glr",
     "run_glr_loop",
     "select_arm",
+    "select_arms",
     "step_dkm",
     "step_fws",
     "step_tas",

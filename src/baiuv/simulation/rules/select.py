@@ -41,3 +41,19 @@ def select_arm(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     if rule == RULE_FWS:
         return step_fws(counts, means, variances, best, t, plug_in, ws, params[P_FWS_EXPONENT])
     raise ValueError("unknown sampling rule code")
+
+
+@njit(cache=True)
+def select_arms(rule, t, counts, stats, best, plug_in, params, work, rng, out):
+    """``out.shape[0]`` successive choices of :func:`select_arm`, each counted as a sample
+    before the next (``counts[a] += 1``, time ``t + i``): the requests of a batch
+    (:mod:`baiuv.simulation.pending`). ``stats = (means, variances, Z)``,
+    ``work = (ws, scal, wfix)``; ``counts`` is the caller's counts plus pending requests."""
+    means, variances, Z = stats
+    ws, scal, wfix = work
+    for i in range(out.shape[0]):
+        a = select_arm(
+            rule, t + i, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
+        )
+        out[i] = a
+        counts[a] += 1
