@@ -359,7 +359,7 @@ class Runner:
     :func:`simulate_levels`, :meth:`result` the whole run of :func:`simulate_run`.
     """
 
-    __slots__ = ("alg", "settings", "levels", "_by_k")
+    __slots__ = ("alg", "settings", "levels", "_order", "_by_k")
 
     def __init__(self, alg: Algorithm, settings: RunSettings, levels: Sequence | None = None):
         self.alg = alg
@@ -381,6 +381,9 @@ class Runner:
                 "levels: a family registered with its own kernel shares a run only with levels "
                 f"of that family, got {sorted({s.threshold for s in self.levels})}"
             )
+        # the kernel's order: the deepest ln(1/delta) first, as the kernel's level 0 (the
+        # loop's fastest path) should be the level that stops last
+        self._order = np.argsort([-lv.resolved_log_inv_delta for lv in self.levels], kind="stable")
         self._by_k: dict[int, tuple] = {}
 
     def _prepare(self, K: int) -> tuple:
@@ -394,7 +397,8 @@ class Runner:
         else:
             wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
             loop = glr_loop(alg, self.levels[0].threshold, len(self.levels) > 1)
-            prep = (loop, level_arrays(self.levels, K), rule_params(s), wfix, s)
+            ordered = [self.levels[j] for j in self._order]
+            prep = (loop, level_arrays(ordered, K), rule_params(s), wfix, s)
         self._by_k[K] = prep
         return prep
 
@@ -431,7 +435,11 @@ class Runner:
             rng,
             (int(s.n0), int(s.max_samples)),
         )
-        return taus, recs, counts, truncs, time.perf_counter() - t0
+        wall = time.perf_counter() - t0
+        if len(self.levels) > 1:  # back to the order of the levels
+            back = np.argsort(self._order)
+            return taus[back], recs[back], counts[back], truncs[back], wall
+        return taus, recs, counts, truncs, wall
 
     def __call__(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
         taus, recs, counts, truncs, wall = self.outcomes(mu, sigma2, rng)
