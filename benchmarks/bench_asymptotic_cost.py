@@ -6,13 +6,13 @@ Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper-exten
 [--runs-csv runs.csv]``.
 
 For every (instance, cell) of the config's ``asymptotic`` section (or of ``--instances``),
-simulates ``--repeats`` runs at ``ln(1/delta) = --level`` (default: the largest level of the
-config) after a warm-up run, and prints the stopping time, the CPU seconds per run and per
+simulates ``--repeats`` runs after a warm-up run, each one trajectory for every level of the
+config up to ``ln(1/delta) = --level`` (default: the largest level), as the experiment runs
+them (D307), and prints the stopping time at ``--level``, the CPU seconds per run and per
 sample (``time.process_time``: the machine is shared, wall time would count other jobs).
-Since ``E[tau]`` grows linearly in ``ln(1/delta)``, the cost of the config is estimated as
-``sum over cells of runs x (CPU s per run at the level) x sum(levels)/level``
-(small levels are cheaper than this scaling, so the estimate is an upper bound up to
-per-job overheads).
+The cost of the config is estimated as ``sum over cells of runs x (CPU s per run)`` (up to
+per-job overheads; with ``--level`` below the config's largest level, the deeper levels are
+left out).
 
 With two repeats or more it also prints ``cv``, the standard deviation of one run's
 ``tau/ln(1/delta)`` over the cell's constant ``C``, and the runs per point
@@ -42,7 +42,7 @@ from baiuv.experiments.asymptotic import (
     theoretical_constants,
 )
 from baiuv.experiments.asymptotic_claims import runs_for_resolution
-from baiuv.simulation.engine import RunSettings, simulate_run
+from baiuv.simulation.engine import RunSettings, simulate_levels, simulate_run
 from baiuv.storage.provenance import machine_description
 
 
@@ -62,14 +62,14 @@ def main() -> None:
     named = {i["name"]: i for i in cfg["instances"]}
     levels = asymptotic_levels(sec)
     level = a.level if a.level is not None else levels[-1]
-    scale = sum(levels) / level
+    levels_run = [x for x in levels if x < level] + [level]
     n0, beta, conf = int(sec.get("n0", 6)), float(sec.get("beta", 0.5)), float(sec["level"])
     total = 0.0
     rows = []
     print("command: python benchmarks/bench_asymptotic_cost.py " + " ".join(sys.argv[1:]))
     print(f"machine: {machine_description()}")
-    print(f"config {a.config}: levels {[round(x, 3) for x in levels]}, scale sum/level {scale:.3f}")
-    print(f"{a.repeats} runs per cell at ln(1/delta) = {level:g}")
+    print(f"config {a.config}: levels {[round(x, 3) for x in levels]}")
+    print(f"{a.repeats} runs per cell, each one trajectory for ln(1/delta) in {levels_run}")
     print(
         f"{'instance':<10} {'algorithm':<8} {'threshold':<10} {'tau':>9} {'tau/L':>8} "
         f"{'cv':>7} {'runs ±' + format(a.resolution, '.0%'):>9} "
@@ -83,16 +83,18 @@ def main() -> None:
             warm = RunSettings(log_inv_delta=level, threshold=thr, n0=n0, max_samples=50)
             simulate_run(ai.instance, alg, settings=warm, experiment="bench-warmup")
             s = RunSettings(log_inv_delta=level, threshold=thr, n0=n0, max_samples=10**9)
+            lv = [{"log_inv_delta": x} for x in levels_run]
             cpu, taus = 0.0, []
             for r in range(a.repeats):
                 t0 = time.process_time()
-                out = simulate_run(ai.instance, alg, settings=s, experiment="bench", run=r)
+                out = simulate_levels(ai.instance, alg, lv, settings=s, experiment="bench", run=r)
+                out = out[-1]
                 cpu += time.process_time() - t0
                 taus.append(out["stopping_time"])
                 rows.append((ai.name, alg, thr, level, out["stopping_time"]))
             per_run = cpu / a.repeats
             tau = sum(taus) / len(taus)
-            est = per_run * scale * ai.runs
+            est = per_run * ai.runs
             total += est
             cv, need = math.nan, "-"
             if a.repeats >= 2:

@@ -57,9 +57,9 @@ from baiuv.simulation.engine import (
     _fhn_constants,
     _fresh_states,
     _true_allocation,
+    level_arrays,
     rule_params,
     simulate_run,
-    threshold_spec,
 )
 from baiuv.simulation.rules import dkm as K_dkm
 from baiuv.simulation.rules import tracking as K_tracking
@@ -195,6 +195,13 @@ def instances():
     }
 
 
+def _run_glr_first(*args):
+    """:func:`baiuv.simulation.rules.run_glr` with one level: that level's ``(tau,
+    recommendation, counts, truncated)``."""
+    taus, recs, counts, truncs = K_.run_glr(*args)
+    return taus[0], recs[0], counts[0], truncs[0]
+
+
 class Rule:
     """The prepared arguments of one algorithm's kernel on one instance."""
 
@@ -206,7 +213,7 @@ class Rule:
         self.mu = np.asarray(inst.mu, float)
         self.sigma2 = np.asarray(inst.sigma2, float)
         if self.alg.kernel == "glr":
-            self.spec = threshold_spec(settings.threshold, K, settings.resolved_log_inv_delta, ())
+            self.levels = level_arrays([settings], K)
             self.params = rule_params(settings)
             if self.alg.rule == K_.RULE_FIXED:
                 self.wfix = _true_allocation(tuple(self.mu.tolist()), tuple(self.sigma2.tolist()))
@@ -226,20 +233,14 @@ class Rule:
         args = (
             self.alg.rule,
             self.alg.plug_in,
-            self.mu,
-            self.sigma2,
-            s.n0,
-            self.spec.code,
-            self.spec.fparams,
-            self.spec.table,
-            _fresh_states(self.mu.size),
-            self.params,
-            self.wfix,
+            (self.mu, self.sigma2),
+            self.levels,
+            _fresh_states(self.mu.size)[None],
+            (self.params, self.wfix),
             rng,
-            s.max_samples,
-            0.0,
+            (s.n0, s.max_samples),
         )
-        return K_.run_glr, args
+        return _run_glr_first, args
 
     def run(self, seed):
         fn, args = self.prepare(seed)

@@ -107,6 +107,8 @@ def _warm_up_replay() -> None:
 #: compiled loop, so one rule with a stateful family and one EV rule cover them) and the
 #: elimination loop of FHN1/FHN2 (``run_fhn``).
 SIMULATION_WARMUP = (("TCI", "kl", 1.5), ("EV-TCI", "heuristic", None), ("FHN1", "heuristic", None))
+#: The stopping levels of a run that compiles the loop of several levels (``run_glr_levels``).
+LEVELS_WARMUP = ({"threshold": "kl"}, {"threshold": "heuristic", "lazy_ratio": 1.5})
 
 
 def _loop_callee_types():
@@ -141,15 +143,16 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
 
     ``part`` is ``"thresholds"`` (the threshold kernels the GLR loop calls, with the loop's
     argument types), ``"rules"`` (``select_arm``: every sampling rule's step, the TaS
-    oracle, the FWS game) or ``"loops"`` (``run_glr`` and ``run_fhn``, by a few short runs,
-    compiling whatever the cache does not hold yet). The pipeline runs the first two in
-    parallel, then the loops, before any shard, so that the shard processes load the
-    compiled loops (about half a second) instead of each compiling them (about half a
-    minute of CPU; decision D211). Returns the signatures compiled, for the log.
+    oracle, the FWS game) or ``"loops"`` (``run_glr``, ``run_glr_levels`` and ``run_fhn``, by
+    a few short runs, compiling whatever the cache does not hold yet). The pipeline runs
+    the first two in parallel, then the loops, before any shard, so that the shard
+    processes load the compiled loops (about half a second) instead of each compiling
+    them (about half a minute of CPU; decision D211). Returns the signatures compiled,
+    for the log.
     """
     from baiuv.model.instance import STANDARD
     from baiuv.simulation import rules
-    from baiuv.simulation.engine import RunSettings, warm_up
+    from baiuv.simulation.engine import RunSettings, simulate_levels, warm_up
     from baiuv.thresholds import kernels
 
     if part not in KERNEL_PARTS:
@@ -164,7 +167,9 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
         return [f"select_arm{rules.select_arm.signatures[0]}"]
     for algorithm, threshold, lazy in SIMULATION_WARMUP:
         warm_up(STANDARD, algorithm, RunSettings(threshold=threshold, lazy_ratio=lazy), seed=0)
-    return [f"{f.__name__}{sig}" for f in (rules.run_glr, rules.run_fhn) for sig in f.signatures]
+    simulate_levels(STANDARD, "TCI", LEVELS_WARMUP, settings=RunSettings(max_samples=50))
+    loops = (rules.run_glr, rules.run_glr_levels, rules.run_fhn)
+    return [f"{f.__name__}{sig}" for f in loops for sig in f.signatures]
 
 
 def main() -> int:

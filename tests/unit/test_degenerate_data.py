@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from baiuv import BestArmIdentifier
 from baiuv.simulation import rules
-from baiuv.simulation.engine import RunSettings, _fresh_states, rule_params, threshold_spec
+from baiuv.simulation.engine import RunSettings, _fresh_states, level_arrays, rule_params
 from baiuv.simulation.identify import SAMPLING_RULES
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
@@ -143,24 +143,18 @@ def test_simulator_loop_uses_the_same_guard(plug_in, rule):
     mu = np.array([1.0, 1.0, 0.0])
     sigma2 = np.array([0.0, 0.0, 0.0])
     fam = "ev-bob" if plug_in else "bob"
-    spec = threshold_spec(fam, 3, 0.1, ())
     params = rule_params(RunSettings(threshold=fam))
-    tau, rec, counts, trunc = rules.run_glr(
+    taus, recs, counts, truncs = rules.run_glr(
         rule,
         plug_in,
-        mu,
-        sigma2,
-        2,
-        spec.code,
-        spec.fparams,
-        spec.table,
-        _fresh_states(3),
-        params,
-        np.full(3, 1 / 3),
+        (mu, sigma2),
+        level_arrays([RunSettings(threshold=fam, log_inv_delta=0.1)], 3),
+        _fresh_states(3)[None],
+        (params, np.full(3, 1 / 3)),
         np.random.default_rng(0),
-        90,
-        0.0,
+        (2, 90),
     )
+    tau, rec, counts, trunc = taus[0], recs[0], counts[0], truncs[0]
     assert trunc and tau == 90 and counts.tolist() == [30, 30, 30]
     if rule == rules.RULE_FIXED:
         return

@@ -20,7 +20,7 @@ from baiuv.thresholds import kernels
 from baiuv.warmup import compile_simulation_kernels
 
 CALLEES = (kernels.pair_threshold_kernel, kernels.update_state, rules.select_arm)
-LOOPS = (rules.run_glr, rules.run_fhn)
+LOOPS = (rules.run_glr, rules.run_glr_levels, rules.run_fhn)
 
 def sigs(fs):
     return [sorted(map(str, f.signatures)) for f in fs]
@@ -55,7 +55,7 @@ def test_the_kernels_rules_compile_the_only_signatures_the_experiments_use():
     callees, callees_after, loops, loops_after = json.loads(out.stdout.strip().splitlines()[-1])
     assert [len(s) for s in callees] == [1, 1, 1]
     assert callees_after == callees
-    assert [len(s) for s in loops] == [1, 1]
+    assert [len(s) for s in loops] == [1, 1, 1]
     assert loops_after == loops
 
 

@@ -1,9 +1,10 @@
 # Asymptotic regime (Theorem thm:upper_bound_sample_complexity_algorithm, Lemma
 # lem:lower_bound_sample_complexity): E[tau_delta]/ln(1/delta) for delta -> 0 on a grid of
 # ln(1/delta) (carried in log space, up to ln(1/delta) = 1000 and beyond), one shard file per
-# (instance, algorithm, threshold, level, shard) -> runs -> summary, slopes and verdicts ->
-# figure and table. Seeds: (seed, "asymptotic:<thr>:L<level>", instance, algorithm, run), so
-# the number of shards never changes the results.
+# (instance, algorithm, threshold, shard), each run one trajectory for every level, with a
+# row per run and level -> runs -> summary, slopes, verdicts and paired level comparisons ->
+# figure and table. Seeds: (seed, "asymptotic:<thr>", instance, algorithm, run), so the
+# number of shards never changes the results and a level run alone gives the same row.
 import re
 
 if "asymptotic" in config:
@@ -31,22 +32,20 @@ if "asymptotic" in config:
             ("instance", ASY_INSTANCES),
             ("algorithm", ASY_ALGORITHMS),
             ("threshold", ASY_THRESHOLDS),
-            ("level", ASY_LEVELS),
         )
     }
 
     ASY_SHARD_OUTPUT = {
-        "runs": "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
-        "timings": "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.parquet",
+        "runs": "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+        "timings": "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
     }
     ASY_SHARD_LOG = (
-        "logs/asymptotic/{instance}/{algorithm}/{threshold}/L_{level}/shard_{shard}.log"
+        "logs/asymptotic/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
     )
     ASY_SHARD_CELLS = [
-        {"instance": i, "algorithm": a, "threshold": t, "level": lab, "shard": s}
+        {"instance": i, "algorithm": a, "threshold": t, "shard": s}
         for i in ASY_INSTANCES
         for a, t in ASY_PAIRS
-        for lab in ASY_LEVELS
         for s in range(ASY_SHARDS)
     ]
 
@@ -60,12 +59,11 @@ if "asymptotic" in config:
             log:
                 ASY_SHARD_LOG,
             benchmark:
-                "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_L{level}_{shard}.tsv"
+                "benchmarks/out/asym_{instance}_{algorithm}_{threshold}_{shard}.tsv"
             wildcard_constraints:
                 instance=ASY_WC["instance"],
                 algorithm=ASY_WC["algorithm"],
                 threshold=ASY_WC["threshold"],
-                level=ASY_WC["level"],
                 shard=r"\d+",
             conda:
                 CONDA_ENV
@@ -74,7 +72,7 @@ if "asymptotic" in config:
                 mem_mb=1000,
             params:
                 p=lambda wc: asym_shard_params(
-                    wc.instance, wc.algorithm, wc.threshold, wc.level, wc.shard
+                    wc.instance, wc.algorithm, wc.threshold, wc.shard
                 ),
             script:
                 "../scripts/asym_shard.py"
@@ -88,6 +86,7 @@ if "asymptotic" in config:
             summary="results/asymptotic/summary.parquet",
             slopes="results/asymptotic/slopes.parquet",
             verdicts="results/asymptotic/verdicts.parquet",
+            paired="results/asymptotic/paired.parquet",
             timings="results/timings/asymptotic/runs.parquet",
         log:
             "logs/asymptotic/aggregate.log",
@@ -108,7 +107,7 @@ if "asymptotic" in config:
                     "instance": ASY_INSTANCES[c["instance"]].instance.to_dict(),
                     "algorithm": c["algorithm"],
                     "threshold": c["threshold"],
-                    "log_inv_delta": ASY_LEVELS[c["level"]],
+                    "log_inv_deltas": list(ASY_LEVELS.values()),
                     "seed": config["seed"],
                     "n_shards": ASY_SHARDS,
                     "shard": c["shard"],
@@ -146,6 +145,7 @@ if "asymptotic" in config:
             slopes="results/asymptotic/slopes.parquet",
             summary="results/asymptotic/summary.parquet",
             verdicts="results/asymptotic/verdicts.parquet",
+            paired="results/asymptotic/paired.parquet",
         output:
             "results/tables/asymptotic_slopes.md",
         log:

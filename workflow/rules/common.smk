@@ -277,12 +277,13 @@ def dc_shard_params(instance, algorithm, threshold, shard):
     }
 
 
-def asym_shard_params(instance, algorithm, threshold, level, shard):
-    """Parameters of one asymptotic shard (the shard rule's and the batch rules')."""
+def asym_shard_params(instance, algorithm, threshold, shard):
+    """Parameters of one asymptotic shard (the shard rule's and the batch rules'): every
+    level of the grid, on one trajectory per run."""
     return {
         "instance": ASY_INSTANCES[instance].instance.to_dict(),
         "runs": ASY_INSTANCES[instance].runs,
-        "log_inv_delta": ASY_LEVELS[level],
+        "log_inv_deltas": list(ASY_LEVELS.values()),
         "algorithm": algorithm,
         "threshold": threshold,
         "n0": ASY["n0"],

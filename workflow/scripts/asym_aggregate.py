@@ -1,7 +1,12 @@
-"""Adapter: asymptotic shards -> runs, per-cell summary and fitted slopes (Parquet); their
-timing files -> one timing file."""
+"""Adapter: asymptotic shards -> runs, per-level summary, fitted slopes, verdicts and the
+paired comparison of the levels (Parquet); their timing files -> one timing file."""
 
-from baiuv.experiments.asymptotic import slope_table, summarize_asymptotic, verdict_table
+from baiuv.experiments.asymptotic import (
+    paired_level_table,
+    slope_table,
+    summarize_asymptotic,
+    verdict_table,
+)
 from baiuv.model.instance import GaussianInstance
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.storage.io import write_table
@@ -15,8 +20,9 @@ runs = concat_runs(
 )
 insts = {k: GaussianInstance(v["mu"], v["sigma2"], k) for k, v in p.instances.items()}
 summary = summarize_asymptotic(runs, insts, beta=p.beta, level=p.level).reset_index(drop=True)
-slopes = slope_table(summary, fit_points=p.fit_points, level=p.level)
-verdicts = verdict_table(summary, tol=p.tolerance, level=p.level)
+slopes = slope_table(summary, fit_points=p.fit_points, level=p.level, runs=runs)
+verdicts = verdict_table(summary, tol=p.tolerance, level=p.level, runs=runs)
+paired = paired_level_table(runs, tol=p.tolerance, level=p.level)
 meta = {
     "beta": p.beta,
     "level": p.level,
@@ -28,6 +34,7 @@ write_table(runs, snakemake.output.runs, meta)
 write_table(summary, snakemake.output.summary, meta)
 write_table(slopes, snakemake.output.slopes, meta)
 write_table(verdicts, snakemake.output.verdicts, meta)
+write_table(paired, snakemake.output.paired, meta)
 aggregate_timings(snakemake.input.timings, snakemake.output.timings, meta)
 log.info("%d runs, %d cells, %d verdicts", len(runs), len(summary), len(verdicts))
 end_job()

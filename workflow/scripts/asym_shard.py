@@ -1,4 +1,5 @@
-"""Adapter: one shard of one asymptotic cell (instance, algorithm, threshold, delta) -> Parquet."""
+"""Adapter: one shard of one asymptotic cell (instance, algorithm, threshold), every level
+of the grid on one trajectory per run -> Parquet."""
 
 from baiuv.pipeline.cells import run_asym_shard
 from baiuv.pipeline.logs import end_job

@@ -12,7 +12,8 @@ log(1/(2.4 delta))`` of Lemma ``lem:lower_bound_sample_complexity`` for delta-co
 algorithms, hence Theorem ``thm:impossibility_result``.
 
 This module simulates ``E[tau_delta]`` over a grid of ``ln(1/delta)`` (one cell per instance,
-algorithm, threshold and level), summarises each cell, and decides whether
+algorithm and threshold, each run one trajectory for every level), summarises each level,
+and decides whether
 ``E[tau_delta]/ln(1/delta)`` reaches the theoretical constant of :data:`THEORY`
 (:func:`verdict_table`; rule of decision D154: within :data:`TOLERANCE` of the constant at the
 largest ``ln(1/delta)``, or a second-order fit ``c0 + T ln(1/delta) + c1 ln ln(1/delta)``
@@ -21,10 +22,10 @@ whose ``T`` interval contains the constant). The levels are carried as ``ln(1/de
 the smallest double); the linear slope on the largest levels (:func:`slope_table`) is kept
 as a diagnostic.
 
-Random streams: run ``r`` of a cell uses ``run_seed(seed, "asymptotic:<threshold>:L<level>",
-instance, algorithm, r)`` with ``<level>`` :func:`level_label` of ``ln(1/delta)``
-(:mod:`baiuv.simulation.rng`), so cells are independent (decision D81) and results do not depend on
-sharding.
+Random streams: run ``r`` of a cell uses ``run_seed(seed, "asymptotic:<threshold>",
+instance, algorithm, r)`` (:mod:`baiuv.simulation.rng`) for every level (D307: the levels of
+a run share its trajectory), so the levels of a run are paired (:func:`paired_level_table`)
+and results do not depend on sharding.
 """
 
 from __future__ import annotations
@@ -32,11 +33,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
+from baiuv.experiments.asymptotic_fits import (
+    fit_inputs,
+    fit_second_order,
+    fit_slope,
+    is_paired,
+    normal_quantile,
+    paired_fit_interval,
+    paired_level_table,
+    paired_markdown,
+    run_matrix,
+)
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -73,6 +84,7 @@ __all__ = [
     "check_asymptotic_config",
     "delta_label",
     "fit_slope",
+    "paired_level_table",
     "run_asymptotic_cell",
     "slope_table",
     "asymptotic_markdown",
@@ -312,7 +324,7 @@ def run_asymptotic_cell(
     algorithm: str,
     threshold: str,
     *,
-    log_inv_delta: float,
+    log_inv_deltas: Sequence[float],
     runs: int,
     seed: int,
     n0: int = 6,
@@ -322,7 +334,10 @@ def run_asymptotic_cell(
     shard: int = 0,
     progress=None,
 ) -> pd.DataFrame:
-    """Simulate the runs of one shard of one cell ``(instance, algorithm, threshold, level)``.
+    """Simulate the runs of one shard of one cell ``(instance, algorithm, threshold)`` at
+    every level ``ln(1/delta)`` of ``log_inv_deltas``: each run is one trajectory that
+    serves every level (D306: one trajectory serves every stopping level), so the levels of
+    a run are paired.
 
     Parameters
     ----------
@@ -332,8 +347,8 @@ def run_asymptotic_cell(
         A key of :data:`THEORY` (the engine's algorithm name).
     threshold : str
         Threshold family (``baiuv.thresholds.FAMILIES``).
-    log_inv_delta : float
-        The level ``ln(1/delta)`` (decisions D150, D252: resolved once by the caller, e.g.
+    log_inv_deltas : sequence of float
+        The levels ``ln(1/delta)`` (decisions D150, D252: resolved once by the caller, e.g.
         :func:`asymptotic_levels`); the column ``delta`` is ``exp(-ln(1/delta))``.
     runs, n_shards, shard : int
         Total runs of the cell and the contiguous block of them simulated here.
@@ -345,8 +360,11 @@ def run_asymptotic_cell(
     Returns
     -------
     DataFrame
-        One row per run: ``instance, K, algorithm, threshold, delta, log_inv_delta, n0, run,
-        stopping_time, correct, truncated, wall_time``.
+        One row per run and level: ``instance, K, algorithm, threshold, delta,
+        log_inv_delta, n0, run, stopping_time, correct, truncated, wall_time`` (the wall
+        time is the whole trajectory's). Run ``r`` draws from ``run_seed(seed,
+        "asymptotic:<threshold>", instance, algorithm, r)`` (D307: one stream per run,
+        shared by its levels), so each row equals a run of its level alone with that seed.
     """
     if not isinstance(instance, GaussianInstance) or not instance.name:
         raise ValueError("instance must be a named GaussianInstance")
@@ -355,17 +373,19 @@ def run_asymptotic_cell(
         raise ValueError(f"algorithm must be one of {sorted(THEORY)}, got {alg.name!r}")
     if int(runs) != runs or runs < 1:
         raise ValueError(f"runs must be a positive integer, got {runs!r}")
+    if isinstance(log_inv_deltas, str | bytes) or not isinstance(log_inv_deltas, Sequence):
+        raise ValueError(f"log_inv_deltas must be a list of levels, got {log_inv_deltas!r}")
+    if not log_inv_deltas:
+        raise ValueError("log_inv_deltas: at least one level is required")
+    lids = [log_inv_delta_of(None, x) for x in log_inv_deltas]
     settings = RunSettings(
-        log_inv_delta=log_inv_delta, threshold=threshold, n0=n0, beta=beta, max_samples=max_samples
+        log_inv_delta=lids[0], threshold=threshold, n0=n0, beta=beta, max_samples=max_samples
     )
-    lid = settings.resolved_log_inv_delta
     cell = {
         "instance": instance.name,
         "K": instance.K,
         "algorithm": alg.name,
         "threshold": threshold,
-        "delta": delta_from_log(lid),
-        "log_inv_delta": lid,
         "n0": int(n0),
     }
     jobs = [
@@ -376,16 +396,12 @@ def run_asymptotic_cell(
         settings,
         jobs,
         seed=seed,
-        experiment=f"asymptotic:{threshold}:L{level_label(lid)}",
+        experiment=f"asymptotic:{threshold}",
         columns=RUN_COLUMNS,
         progress=progress,
+        levels=[{"log_inv_delta": x} for x in lids],
+        level_fields=[{"delta": delta_from_log(x), "log_inv_delta": x} for x in lids],
     )
-
-
-def _z(level: float) -> float:
-    if not (0.0 < level < 1.0):
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
-    return NormalDist().inv_cdf(0.5 + 0.5 * level)
 
 
 def summarize_asymptotic(
@@ -413,7 +429,7 @@ def summarize_asymptotic(
         raise ValueError("runs must not be empty")
     if "log_inv_delta" not in runs.columns:
         runs = runs.assign(log_inv_delta=[log_inv_delta_of(d, None) for d in runs["delta"]])
-    z = _z(level)
+    z = normal_quantile(level)
     consts = {}
     rows = []
     keys = ["instance", "algorithm", "threshold", "log_inv_delta"]
@@ -464,108 +480,20 @@ def summarize_asymptotic(
     return out.sort_values(["instance", "algorithm", "threshold", "log_inv_delta"], kind="stable")
 
 
-def fit_slope(x, y, se, *, level: float = 0.95) -> dict[str, float]:
-    """Weighted least-squares line ``y = a + b x`` with known standard errors ``se``.
-
-    Minimises ``sum_i (y_i - a - b x_i)^2 / se_i^2``; the covariance of ``(a, b)`` is
-    ``(X^T W X)^{-1}`` with ``W = diag(1/se^2)`` (the ``se`` are taken as known, as for
-    means of many runs). The interval is ``b -+ z se_b`` with ``z`` the normal quantile of
-    ``level``. ``chi2`` is the weighted residual sum of squares (``dof = n - 2`` degrees
-    of freedom; a large value signals curvature, i.e. that the smallest ``delta`` are not
-    yet asymptotic). Zero standard errors are floored at the rounding error
-    ``sqrt(1/12)/1e3`` of an integer mean (decision D83).
-
-    Returns
-    -------
-    dict
-        ``slope, slope_se, slope_low, slope_high, intercept, intercept_se, chi2, dof``.
-    """
-    x, y, s = _fit_inputs(x, y, se)
-    if x.size < 2:
-        raise ValueError(f"x must have at least 2 points, got {x.size}")
-    if np.unique(x).size < 2:
-        raise ValueError("x must contain at least two distinct values")
-    z = _z(level)
-    coef, cov, chi2 = _wls(np.column_stack([np.ones_like(x), x]), y, s)
-    b_se = math.sqrt(cov[1, 1])
-    return {
-        "slope": float(coef[1]),
-        "slope_se": b_se,
-        "slope_low": float(coef[1] - z * b_se),
-        "slope_high": float(coef[1] + z * b_se),
-        "intercept": float(coef[0]),
-        "intercept_se": math.sqrt(cov[0, 0]),
-        "chi2": chi2,
-        "dof": int(x.size - 2),
-    }
-
-
-#: Floor of the standard errors of mean stopping times (rounding error of an integer mean).
-_SE_FLOOR = math.sqrt(1.0 / 12.0) / 1e3
-
-
-def _fit_inputs(x, y, se):
-    """``(x, y, se)`` as float arrays of one length, finite, ``se >= 0`` floored at
-    :data:`_SE_FLOOR`; ``ValueError`` otherwise."""
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    s = np.asarray(se, float)
-    if x.ndim != 1 or x.shape != y.shape or x.shape != s.shape:
-        raise ValueError("x, y and se must be 1-D arrays of the same length")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("x and y must be finite")
-    if np.any(~np.isfinite(s)) or np.any(s < 0):
-        raise ValueError("se must be finite and >= 0")
-    return x, y, np.maximum(s, _SE_FLOOR)
-
-
-def _wls(X: np.ndarray, y: np.ndarray, se: np.ndarray):
-    """Weighted least squares with known standard errors: ``(coef, cov, chi2)``."""
-    w = 1.0 / se**2
-    A = X.T @ (w[:, None] * X)
-    cov = np.linalg.inv(A)
-    coef = cov @ (X.T @ (w * y))
-    resid = y - X @ coef
-    return coef, cov, float(np.sum(w * resid**2))
-
-
-def fit_second_order(x, y, se, *, level: float = 0.95) -> dict[str, float]:
-    """Weighted least squares ``y = c0 + T x + c1 ln x`` with known standard errors ``se``.
-
-    ``x = ln(1/delta)`` and ``y = E[tau_delta]``: the second-order model of the asymptotic
-    verdict (decision D154), whose ``T`` estimates ``lim E[tau_delta]/ln(1/delta)`` with the
-    ``ln ln(1/delta)`` term of the thresholds (``ln(1 + ln t)``, the ``ln ln`` of the
-    peeling) absorbed by ``c1``. Needs at least 3 distinct ``x > 0``; ``dof = n - 3``.
-
-    Returns
-    -------
-    dict
-        ``T, T_se, T_low, T_high, c0, c1, chi2, dof``.
-    """
-    x, y, s = _fit_inputs(x, y, se)
-    if np.unique(x).size < 3:
-        raise ValueError(f"x must contain at least 3 distinct values, got {np.unique(x).size}")
-    if np.any(x <= 0):
-        raise ValueError("x must be > 0 (ln x enters the model)")
-    z = _z(level)
-    coef, cov, chi2 = _wls(np.column_stack([np.ones_like(x), x, np.log(x)]), y, s)
-    t_se = math.sqrt(cov[1, 1])
-    return {
-        "T": float(coef[1]),
-        "T_se": t_se,
-        "T_low": float(coef[1] - z * t_se),
-        "T_high": float(coef[1] + z * t_se),
-        "c0": float(coef[0]),
-        "c1": float(coef[2]),
-        "chi2": chi2,
-        "dof": int(x.size - 3),
-    }
-
-
-def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.95) -> pd.DataFrame:
+def slope_table(
+    summary: pd.DataFrame,
+    *,
+    fit_points: int = 3,
+    level: float = 0.95,
+    runs: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Fitted slope of ``E[tau_delta]`` against ``log(1/delta)`` per (instance, algorithm,
     threshold), by :func:`fit_slope` on the ``fit_points`` largest ``log(1/delta)``, next to
-    the algorithm's asymptotic constant (:data:`THEORY`) and ``T*(mu, sigma^2)``.
+    the algorithm's asymptotic constant (:data:`THEORY`) and ``T*(mu, sigma^2)``. With the
+    ``runs`` of a cell whose levels share trajectories (every run at every level), the
+    slope's interval resamples the runs with all their levels
+    (:func:`~baiuv.experiments.asymptotic_fits.paired_fit_interval`; D308: the levels of
+    a run are correlated); ``interval`` says which interval a row has.
 
     ``slope/theory`` close to 1 is what Theorem
     ``thm:upper_bound_sample_complexity_algorithm`` predicts as ``delta -> 0``.
@@ -579,6 +507,18 @@ def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.
             raise ValueError(f"cell ({iname}, {alg}, {thr}) has {len(g)} delta value(s); need >= 2")
         use = g.iloc[-min(int(fit_points), len(g)) :]
         f = fit_slope(use["log_inv_delta"], use["mean"], use["se"].fillna(0.0), level=level)
+        paired = _paired_runs(runs, iname, alg, thr)
+        if paired is not None:
+            x, _, se = fit_inputs(use["log_inv_delta"], use["mean"], use["se"].fillna(0.0))
+            cols = np.searchsorted(paired[0], x)
+            f["slope_low"], f["slope_high"] = paired_fit_interval(
+                paired[1][:, cols],
+                np.column_stack([np.ones_like(x), x]),
+                se,
+                1,
+                identity=("asymptotic", "slope", iname, alg, thr),
+                level=level,
+            )
         theory = float(g["theory"].iloc[0])
         rows.append(
             {
@@ -597,9 +537,22 @@ def slope_table(summary: pd.DataFrame, *, fit_points: int = 3, level: float = 0.
                 "T_star": float(g["T_star"].iloc[0]),
                 "T_star_known": float(g["T_star_known"].iloc[0]),
                 "theory_in_interval": bool(f["slope_low"] <= theory <= f["slope_high"]),
+                "interval": _interval_name(paired),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _paired_runs(runs: pd.DataFrame | None, iname, alg, thr):
+    """``run_matrix`` of the cell's runs when they are paired across levels, else ``None``."""
+    if runs is None:
+        return None
+    g = runs[(runs["instance"] == iname) & (runs["algorithm"] == alg) & (runs["threshold"] == thr)]
+    return run_matrix(g) if is_paired(g) else None
+
+
+def _interval_name(paired) -> str:
+    return "paired bootstrap over runs" if paired is not None else "normal, independent levels"
 
 
 # TIGHT (from the registry, ``ThresholdFamily.tight``): the asymptotically tight families
@@ -612,7 +565,11 @@ def is_plug_in(name) -> bool:
 
 
 def verdict_table(
-    summary: pd.DataFrame, *, tol: float = TOLERANCE, level: float = 0.95
+    summary: pd.DataFrame,
+    *,
+    tol: float = TOLERANCE,
+    level: float = 0.95,
+    runs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Verdict of each (instance, algorithm, threshold) on ``E[tau_delta]/ln(1/delta) -> C``
     with ``C`` the algorithm's constant (:data:`THEORY`), decision D154.
@@ -626,6 +583,10 @@ def verdict_table(
     largest level lies below ``T*(mu, sigma^2)``) and ``below_lower_bound`` (the mean's
     interval lies below ``T*(mu, sigma^2) ln(1/(2.4 delta))``, Lemma
     lem:lower_bound_sample_complexity).
+
+    With the ``runs`` of a cell whose levels share trajectories, the interval of ``T``
+    resamples the runs with all their levels (D308: paired bootstrap over trajectories);
+    ``interval`` says which interval a row has.
     """
     if not (0.0 < tol < 1.0):
         raise ValueError(f"tol must be in (0, 1), got {tol!r}")
@@ -638,8 +599,19 @@ def verdict_table(
         rule_a = bool(abs(ratio / C - 1.0) <= tol) if C > 0 else False
         fit = {k: math.nan for k in ("T", "T_se", "T_low", "T_high", "c0", "c1", "chi2")}
         fit["dof"] = -1
+        paired = _paired_runs(runs, iname, alg, thr)
         if g["log_inv_delta"].nunique() >= 3:
             fit = fit_second_order(g["log_inv_delta"], g["mean"], g["se"].fillna(0.0), level=level)
+            if paired is not None:
+                x, _, se = fit_inputs(g["log_inv_delta"], g["mean"], g["se"].fillna(0.0))
+                fit["T_low"], fit["T_high"] = paired_fit_interval(
+                    paired[1][:, np.searchsorted(paired[0], x)],
+                    np.column_stack([np.ones_like(x), x, np.log(x)]),
+                    se,
+                    1,
+                    identity=("asymptotic", "T", iname, alg, thr),
+                    level=level,
+                )
         rule_b = bool(
             C > 0
             and fit["T_low"] <= C <= fit["T_high"]
@@ -670,6 +642,7 @@ def verdict_table(
                 "below_lower_bound": bool(float(last["mean_high"]) < float(last["lower_bound"])),
                 "errors": int(g["errors"].sum()),
                 "total_runs": int(g["runs"].sum()),
+                "interval": _interval_name(paired),
             }
         )
     return pd.DataFrame(rows)
@@ -687,10 +660,13 @@ def asymptotic_markdown(
     fit_points: int,
     level: float = 0.95,
     n0: int | None = None,
+    paired: pd.DataFrame | None = None,
 ) -> str:
     """Markdown report: the verdicts of :func:`verdict_table` (ratio at the largest
     ``ln(1/delta)`` with its interval, constant, second-order fit), the linear slopes of
-    :func:`slope_table` (diagnostic), and the error counts of every cell."""
+    :func:`slope_table` (diagnostic), the error counts of every cell and, when given, the
+    paired comparison of the levels
+    (:func:`~baiuv.experiments.asymptotic_fits.paired_level_table`)."""
     v = verdicts.copy()
     v["cell"] = [cell_name(a, t) for a, t in zip(v["algorithm"], v["threshold"], strict=True)]
     v["ln(1/δ)"] = [f"{x:.4g}" for x in v["log_inv_delta_max"]]
@@ -777,10 +753,14 @@ def asymptotic_markdown(
         f"largest ln(1/δ) is within ±{tol:.0%} of the constant, or (b) the weighted fit "
         "E[τ_δ] = c₀ + T·ln(1/δ) + c₁·ln ln(1/δ) on every level gives a T whose "
         f"{level:.0%} interval contains the constant with half-width ≤ {tol:.0%} of it. "
-        f"Intervals: normal {level:.0%} from the standard errors of the means{n0_txt}.\n\n"
+        f"Intervals: {level:.0%}; of a ratio, normal from the standard error of its mean; of T "
+        "and of the slopes, a percentile bootstrap over runs, each run with all its levels "
+        "(every run serves every level on one trajectory, so the levels are correlated), "
+        f"where the column *interval* says so{n0_txt}.\n\n"
         + vt
         + f"\n## Linear slope of E[τ_δ] on the {fit_points} largest ln(1/δ) (diagnostic)\n\n"
         + st
         + "\n## Errors over all levels of the grid\n\n"
         + markdown_table(err)
+        + ("\n" + paired_markdown(paired, level=level) if paired is not None else "")
     )

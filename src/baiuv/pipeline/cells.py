@@ -93,7 +93,7 @@ _ASYM_META = (
     "instance",
     "algorithm",
     "threshold",
-    "log_inv_delta",
+    "log_inv_deltas",
     "runs",
     "n0",
     "beta",
@@ -106,7 +106,7 @@ _ASYM_META = (
 
 
 def run_asym_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) -> None:
-    """One shard of one asymptotic cell (instance, algorithm, threshold, level)."""
+    """One shard of one asymptotic cell (instance, algorithm, threshold), at every level."""
     from baiuv.experiments.asymptotic import run_asymptotic_cell
     from baiuv.model.instance import GaussianInstance
 
@@ -118,7 +118,7 @@ def run_asym_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) 
         inst,
         p["algorithm"],
         p["threshold"],
-        log_inv_delta=p["log_inv_delta"],
+        log_inv_deltas=list(p["log_inv_deltas"]),
         runs=p["runs"],
         seed=p["seed"],
         n0=p["n0"],
@@ -126,14 +126,14 @@ def run_asym_shard(p: Mapping, output: Mapping[str, str], log_path: str | None) 
         max_samples=p["max_samples"],
         n_shards=p["n_shards"],
         shard=p["shard"],
-        progress=Progress(log, f"{label}/ln(1/delta)={p['log_inv_delta']:g}"),
+        progress=Progress(log, label),
     )
     write_shard(
         df,
         output["runs"],
         {k: p[k] for k in _ASYM_META},
         log,
-        f"{label} ln(1/delta)={p['log_inv_delta']:g} shard {p['shard']}/{p['n_shards']}",
+        f"{label} shard {p['shard']}/{p['n_shards']}",
         output["timings"],
     )
 

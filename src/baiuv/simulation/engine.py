@@ -72,7 +72,10 @@ __all__ = [
     "DECISION_COLUMNS",
     "fhn_n0",
     "run_cell",
+    "LEVEL_FIELDS",
+    "level_settings",
     "shard_runs",
+    "simulate_levels",
     "simulate_run",
 ]
 
@@ -262,6 +265,12 @@ def _fresh_states(K: int) -> np.ndarray:
     return _states_template(K).copy()
 
 
+def _fresh_level_states(L: int, K: int) -> np.ndarray:
+    """Fresh per-arm threshold states of ``L`` levels on ``K`` arms (a new writable array
+    ``L x K x STATE_SIZE``)."""
+    return np.tile(_states_template(K), (L, 1, 1))
+
+
 @functools.lru_cache(maxsize=64)
 def _states_template(K: int) -> np.ndarray:
     from baiuv.thresholds.kernels import new_state
@@ -287,42 +296,94 @@ def rule_params(settings: RunSettings) -> np.ndarray:
     return params
 
 
-def glr_loop(algorithm: Algorithm, threshold: str = "heuristic"):
+def glr_loop(algorithm: Algorithm, threshold: str = "heuristic", multi: bool = False):
     """The GLR loop of ``algorithm`` with the threshold family ``threshold``, its rule
-    bound: ``loop(plug_in, mu, sigma2, ...)`` with the remaining arguments of
+    bound: ``loop(plug_in, bandit, ...)`` with the remaining arguments of
     :func:`baiuv.simulation.rules.run_glr`. A built-in rule with a built-in family runs in
     the cached :func:`~baiuv.simulation.rules.run_glr`; a rule registered with its own
     ``step`` kernel, or a family registered with its own ``kernel``, in
     :func:`~baiuv.simulation.rules.run_glr_loop` (compiled for those kernels on their first
-    run in a process)."""
+    run in a process). With ``multi``, the loops of every stopping level,
+    :func:`~baiuv.simulation.rules.run_glr_levels` and
+    :func:`~baiuv.simulation.rules.run_glr_levels_loop` (D306: the one-level loop is
+    compiled apart, without their code)."""
     family = THRESHOLD_FAMILIES[threshold]
     if algorithm.step is None and family.kernel is None:
-        return functools.partial(rules.run_glr, algorithm.rule)
+        cached = rules.run_glr_levels if multi else rules.run_glr
+        return functools.partial(cached, algorithm.rule)
+    generic = rules.run_glr_levels_loop if multi else rules.run_glr_loop
     step = algorithm.step_kernel()
     kernel = family.threshold_kernel()
     if kernel is None:
         from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
     size = tuple(algorithm.workspace)
     if step is None:
-        return functools.partial(rules.run_glr_loop, rules.select_arm, kernel, size, algorithm.rule)
-    return functools.partial(rules.run_glr_loop, step, kernel, size, RULE_CUSTOM)
+        return functools.partial(generic, rules.select_arm, kernel, size, algorithm.rule)
+    return functools.partial(generic, step, kernel, size, RULE_CUSTOM)
+
+
+#: The fields of :class:`RunSettings` that make a stopping level (:func:`level_settings`).
+LEVEL_FIELDS = ("delta", "log_inv_delta", "threshold", "threshold_params", "lazy_ratio")
+
+
+def level_settings(settings: RunSettings, level: Mapping) -> RunSettings:
+    """The settings of a run with the stopping level ``level`` alone: ``settings`` with the
+    entries of ``level`` (keys among :data:`LEVEL_FIELDS`: the threshold family, its
+    parameters, ``delta`` or ``log_inv_delta``, the lazy ratio); a level that gives
+    ``delta`` or ``log_inv_delta`` replaces both. ``ValueError`` naming a key that is not a
+    level field."""
+    if not isinstance(level, Mapping):
+        raise ValueError(f"a stopping level must be a mapping, got {type(level).__name__}")
+    bad = sorted(set(level) - set(LEVEL_FIELDS))
+    if bad:
+        raise ValueError(f"stopping level: {bad} not among the level fields {LEVEL_FIELDS}")
+    d = settings.to_dict()
+    if "delta" in level or "log_inv_delta" in level:
+        d["delta"] = d["log_inv_delta"] = None
+    d.update(level)
+    return RunSettings(**d)
 
 
 class Runner:
-    """The kernel call of the runs of one algorithm with one set of settings.
+    """The kernel call of the runs of one algorithm with one set of settings, at one or
+    more stopping levels.
 
-    What does not depend on the run (the threshold, the rule's parameters, the loop, the
+    What does not depend on the run (the thresholds, the rule's parameters, the loop, the
     constants of FHN) is prepared once per number of arms, so that the runs of a cell
-    (:func:`run_cell`) pay only for their own kernel call. ``runner(mu, sigma2, rng)``
-    returns ``(tau, recommendation, counts, truncated, wall_time)``, the wall-clock time
-    being that of the kernel call; :meth:`result` is the whole run of :func:`simulate_run`.
+    (:func:`run_cell`) pay only for their own kernel call. ``levels`` (optional, a list of
+    mappings, :func:`level_settings`) are the stopping levels one trajectory serves (D306:
+    no sampling rule but FHN's reads the level); without it, the settings' own level.
+    ``runner(mu, sigma2, rng)`` returns ``(tau, recommendation, counts, truncated,
+    wall_time)`` of the first level, the wall-clock time being that of the kernel call;
+    :meth:`outcomes` those of every level; :meth:`results` the rows of
+    :func:`simulate_levels`, :meth:`result` the whole run of :func:`simulate_run`.
     """
 
-    __slots__ = ("alg", "settings", "_by_k")
+    __slots__ = ("alg", "settings", "levels", "_order", "_by_k")
 
-    def __init__(self, alg: Algorithm, settings: RunSettings):
+    def __init__(self, alg: Algorithm, settings: RunSettings, levels: Sequence | None = None):
         self.alg = alg
         self.settings = settings
+        if levels is None:
+            self.levels = (settings,)
+        else:
+            self.levels = tuple(level_settings(settings, lv) for lv in levels)
+            if not self.levels:
+                raise ValueError("levels: at least one stopping level is required")
+        if alg.kernel == "fhn" and len(self.levels) > 1:
+            raise ValueError(
+                f"{alg.name} reads delta (its elimination): one stopping level per run, "
+                f"got {len(self.levels)}"
+            )
+        kernels = {THRESHOLD_FAMILIES[s.threshold].kernel for s in self.levels}
+        if len(kernels) > 1:
+            raise ValueError(
+                "levels: a family registered with its own kernel shares a run only with levels "
+                f"of that family, got {sorted({s.threshold for s in self.levels})}"
+            )
+        # the kernel's order: the deepest ln(1/delta) first, as the kernel's level 0 (the
+        # loop's fastest path) should be the level that stops last
+        self._order = np.argsort([-lv.resolved_log_inv_delta for lv in self.levels], kind="stable")
         self._by_k: dict[int, tuple] = {}
 
     def _prepare(self, K: int) -> tuple:
@@ -330,23 +391,20 @@ class Runner:
         if alg.kernel == "fhn":
             if K < 2:  # pragma: no cover - guarded by GaussianInstance
                 raise ValueError("instance must have K >= 2 arms")
+            s = self.levels[0]
             n0, log_term = _fhn_constants(s, K)
             prep = (n0, log_term, alg.name == "FHN1", int(s.max_samples))
         else:
-            spec = threshold_spec(
-                s.threshold,
-                K,
-                s.resolved_log_inv_delta,
-                tuple(sorted(dict(s.threshold_params).items())),
-            )
             wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
-            lazy = float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0
-            loop = glr_loop(alg, s.threshold)
-            prep = (loop, spec, rule_params(s), wfix, int(s.n0), int(s.max_samples), lazy)
+            loop = glr_loop(alg, self.levels[0].threshold, len(self.levels) > 1)
+            ordered = [self.levels[j] for j in self._order]
+            prep = (loop, level_arrays(ordered, K), rule_params(s), wfix, s)
         self._by_k[K] = prep
         return prep
 
-    def __call__(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
+    def outcomes(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
+        """``(taus, recommendations, counts, truncated, wall_time)`` of one run: an entry
+        (a row of ``counts``) per level, and the wall-clock time of the kernel call."""
         K = mu.size
         prep = self._by_k.get(K)
         if prep is None:
@@ -358,31 +416,73 @@ class Runner:
             tau, rec, counts, trunc = rules.run_fhn(
                 mu, sigma2, n0, log_term, use_n0, rng, max_samples
             )
-            return tau, rec, counts, trunc, time.perf_counter() - t0
-        loop, spec, params, wfix, n0, max_samples, lazy = prep
+            wall = time.perf_counter() - t0
+            return np.array([tau]), np.array([rec]), counts[None, :], np.array([trunc]), wall
+        loop, levels, params, wfix, s = prep
         if wfix is None:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
         # each run gets its own arrays: a registered step kernel may write into them
         params = params.copy()
         wfix = wfix.copy()
-        states = _fresh_states(K)
+        states = _fresh_level_states(len(self.levels), K)
         t0 = time.perf_counter()
-        tau, rec, counts, trunc = loop(
+        taus, recs, counts, truncs = loop(
             alg.plug_in,
-            mu,
-            sigma2,
-            n0,
-            spec.code,
-            spec.fparams,
-            spec.table,
+            (mu, sigma2),
+            levels,
             states,
-            params,
-            wfix,
+            (params, wfix),
             rng,
-            max_samples,
-            lazy,
+            (int(s.n0), int(s.max_samples)),
         )
-        return tau, rec, counts, trunc, time.perf_counter() - t0
+        wall = time.perf_counter() - t0
+        if len(self.levels) > 1:  # back to the order of the levels
+            back = np.argsort(self._order)
+            return taus[back], recs[back], counts[back], truncs[back], wall
+        return taus, recs, counts, truncs, wall
+
+    def __call__(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
+        taus, recs, counts, truncs, wall = self.outcomes(mu, sigma2, rng)
+        return taus[0], recs[0], counts[0], truncs[0], wall
+
+    def results(
+        self,
+        instance: GaussianInstance,
+        seed: int,
+        experiment: str,
+        instance_id: str | int,
+        run: int,
+        rng: np.random.Generator | None = None,
+    ) -> list[dict]:
+        """The results of one run, one per level (:func:`simulate_levels`): its seed
+        sequence, the kernel call on ``instance`` with the generator of that sequence (or
+        ``rng``), and a row per level."""
+        ss = run_seed(seed, experiment, instance_id, self.alg.name, run)
+        if rng is None:
+            rng = generator_of(ss)
+        taus, recs, counts, truncs, wall = self.outcomes(instance.mu, instance.sigma2, rng)
+        best = instance.best_arm
+        common = {
+            "algorithm": self.alg.name,
+            "experiment": str(experiment),
+            "instance": str(instance_id),
+            "run": int(run),
+            "seed_entropy": str(ss.entropy),
+            "spawn_key": ",".join(str(k) for k in ss.spawn_key),
+        }
+        return [
+            {
+                **common,
+                "stopping_time": int(taus[j]),
+                "recommendation": int(recs[j]),
+                "best_arm": best,
+                "correct": bool(recs[j] == best),
+                "counts": counts[j].tolist(),
+                "truncated": bool(truncs[j]),
+                "wall_time": float(wall),
+            }
+            for j in range(len(self.levels))
+        ]
 
     def result(
         self,
@@ -393,28 +493,33 @@ class Runner:
         run: int,
         rng: np.random.Generator | None = None,
     ) -> dict:
-        """The result of one run (:func:`simulate_run`): its seed sequence, the kernel call
-        on ``instance`` with the generator of that sequence (or ``rng``), and the row."""
-        ss = run_seed(seed, experiment, instance_id, self.alg.name, run)
-        if rng is None:
-            rng = generator_of(ss)
-        tau, rec, counts, trunc, wall = self(instance.mu, instance.sigma2, rng)
-        best = instance.best_arm
-        return {
-            "algorithm": self.alg.name,
-            "experiment": str(experiment),
-            "instance": str(instance_id),
-            "run": int(run),
-            "seed_entropy": str(ss.entropy),
-            "spawn_key": ",".join(str(k) for k in ss.spawn_key),
-            "stopping_time": int(tau),
-            "recommendation": int(rec),
-            "best_arm": best,
-            "correct": bool(rec == best),
-            "counts": counts.tolist(),
-            "truncated": bool(trunc),
-            "wall_time": float(wall),
-        }
+        """The result of one run (:func:`simulate_run`), of its first level."""
+        return self.results(instance, seed, experiment, instance_id, run, rng)[0]
+
+
+def level_arrays(levels: Sequence[RunSettings], K: int) -> tuple:
+    """The ``levels`` argument of :func:`baiuv.simulation.rules.run_glr` for the levels of
+    ``levels`` (settings of one level each) on ``K`` arms: ``(codes, fparams, tables,
+    offsets, ratios)``, the thresholds' codes, their parameter vectors as the rows of a
+    matrix, their tables end to end (level ``l``'s from ``offsets[l]`` to ``offsets[l +
+    1]``) and the lazy ratios (``0.0``: eager)."""
+    specs = [
+        threshold_spec(
+            s.threshold,
+            K,
+            s.resolved_log_inv_delta,
+            tuple(sorted(dict(s.threshold_params).items())),
+        )
+        for s in levels
+    ]
+    codes = np.array([sp.code for sp in specs], dtype=np.int64)
+    fparams = np.ascontiguousarray(np.stack([sp.fparams for sp in specs]))
+    tables = np.concatenate([np.asarray(sp.table, dtype=np.float64) for sp in specs])
+    offsets = np.zeros(len(specs) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([sp.table.shape[0] for sp in specs])
+    ratios = np.array([float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0 for s in levels])
+    tables.setflags(write=False)  # the loop's table type: no second compiled signature
+    return codes, fparams, tables, offsets, ratios
 
 
 def simulate_run(
@@ -458,6 +563,41 @@ def simulate_run(
         raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
     # mu and sigma2 were validated when the instance was made
     return Runner(alg, s).result(instance, seed, experiment, instance_id, run, rng)
+
+
+def simulate_levels(
+    instance: GaussianInstance,
+    algorithm: str | Algorithm,
+    levels: Sequence[Mapping],
+    *,
+    settings: RunSettings | None = None,
+    seed: int = 0,
+    experiment: str = "custom",
+    instance_id: str | int = 0,
+    run: int = 0,
+    rng: np.random.Generator | None = None,
+) -> list[dict]:
+    """Simulate one run of ``algorithm`` on ``instance`` at several stopping levels: one
+    trajectory, which ends when every level has stopped (or at ``max_samples``).
+
+    ``levels`` is a list of mappings, each a stopping level: the entries of
+    :data:`LEVEL_FIELDS` (threshold family, its parameters, ``delta`` or
+    ``log_inv_delta``, lazy ratio) that differ from ``settings``
+    (:func:`level_settings`). Returns a result per level, in order, each with the entries of
+    :func:`simulate_run` (``wall_time`` is the whole trajectory's); level ``j``'s equals
+    ``simulate_run(instance, algorithm, settings=level_settings(settings, levels[j]),
+    ...)`` with the same keys, bit for bit (D306: no sampling rule but FHN's reads the
+    level). FHN1/FHN2 read ``delta``: one level only (``ValueError`` otherwise).
+    """
+    if not isinstance(instance, GaussianInstance):
+        raise ValueError(f"instance must be a GaussianInstance, got {type(instance).__name__}")
+    alg = get_algorithm(algorithm)
+    s = settings if settings is not None else RunSettings()
+    if not isinstance(s, RunSettings):
+        raise ValueError(f"settings must be a RunSettings, got {type(s).__name__}")
+    if isinstance(levels, Mapping) or not isinstance(levels, Sequence):
+        raise ValueError(f"levels must be a list of mappings, got {type(levels).__name__}")
+    return Runner(alg, s, levels).results(instance, seed, experiment, instance_id, run, rng)
 
 
 def shard_runs(n_total: int, n_shards: int, shard: int) -> range:
@@ -505,8 +645,10 @@ def run_cell(
     experiment: str,
     columns: Sequence[str],
     progress=None,
+    levels: Sequence[Mapping] | None = None,
+    level_fields: Sequence[Mapping] | None = None,
 ) -> pd.DataFrame:
-    """Simulate ``runs`` with ``algorithm`` and ``settings``; one row per run.
+    """Simulate ``runs`` with ``algorithm`` and ``settings``; one row per run (and level).
 
     A short warm-up run compiles (or loads) the numba kernels before anything is timed;
     run ``r`` on instance ``i`` draws from ``run_seed(seed, experiment, i, algorithm, r)``
@@ -515,19 +657,26 @@ def run_cell(
 
     Column ``c`` of a row is ``run.fields[c]`` if present, else entry ``c`` of the result
     of :func:`simulate_run` (``run``, ``stopping_time``,
-    ``correct``, ``truncated``, ``wall_time``...). ``progress(done, total)`` is called after
-    each run when given (e.g. :class:`baiuv.pipeline.logs.Progress`).
+    ``correct``, ``truncated``, ``wall_time``...). With ``levels`` (stopping levels,
+    :func:`simulate_levels`), each run is one trajectory for every level and has a row
+    per level, in the order of ``levels``, whose columns ``level_fields[j]`` (when given)
+    are those of level ``j``. ``progress(done, total)`` is called after each run when
+    given (e.g. :class:`baiuv.pipeline.logs.Progress`).
     """
     alg = get_algorithm(algorithm)
+    if level_fields is not None and (levels is None or len(level_fields) != len(levels)):
+        raise ValueError("level_fields must have one entry per level")
     rows = []
+    runner = Runner(alg, settings, levels)
     if len(runs):  # compile / load the numba cache before timing
-        warm_up(runs[0].instance, alg, settings, seed=seed)
-    runner = Runner(alg, settings)
+        warm_up(runs[0].instance, alg, runner.levels[0], seed=seed)
     columns = list(columns)
+    extra = level_fields if level_fields is not None else [{}] * len(runner.levels)
     for done, job in enumerate(runs, 1):
-        res = runner.result(job.instance, seed, experiment, job.instance_id, job.run)
-        fields = job.fields
-        rows.append({c: fields[c] if c in fields else res[c] for c in columns})
+        results = runner.results(job.instance, seed, experiment, job.instance_id, job.run)
+        for res, own in zip(results, extra, strict=True):
+            fields = {**job.fields, **own}
+            rows.append({c: fields[c] if c in fields else res[c] for c in columns})
         if progress is not None:
             progress(done, len(runs))
     pd = import_module("pandas", "run_cell's table of runs")

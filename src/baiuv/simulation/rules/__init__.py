@@ -21,7 +21,8 @@ Modules
   by the loop and the identifier, as is the TCI challenger;
   :mod:`~baiuv.simulation.rules.borrow` (borrowed views, the loop's arrays passed to
   inlined kernels without reference counting);
-* :mod:`~baiuv.simulation.rules.loop`: :func:`run_glr` -- every rule combined with a GLR
+* :mod:`~baiuv.simulation.rules.loop`: :func:`run_glr` (one stopping level) and
+  :func:`run_glr_levels` (several on one trajectory) -- every rule combined with a GLR
   stopping rule (Section ``ssec:GLR_stopping_rule``), the GLR (``plug_in=False``) or the
   EV-GLR (``plug_in=True``); after ``n0`` pulls of each arm, the stopping rule is checked
   *before every sample* (``t`` counts all samples) and, if it does not stop, the rule
@@ -45,7 +46,7 @@ from .alternative import closest_alternative, closest_alternative_work, divergen
 from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, step_dkm
 from .fhn import fhn_eliminate, run_fhn
 from .fws import fws_direction, fws_direction_work, is_perfect_square, step_fws
-from .loop import run_glr, run_glr_loop
+from .loop import run_glr, run_glr_levels, run_glr_levels_loop, run_glr_loop
 from .select import select_arm, select_arms
 from .statistics import (
     certified_arm,
@@ -115,6 +116,8 @@ __all__ = [
     "refresh_zcache",
     "run_fhn",
     "run_glr",
+    "run_glr_levels",
+    "run_glr_levels_loop",
     "run_glr_loop",
     "select_arm",
     "select_arms",

@@ -14,6 +14,10 @@ or a threshold only when a decision needs it. Both are inlined into the loop and
 borrowed views of its arrays (:func:`~baiuv.simulation.rules.borrow.borrowed`): with the
 arrays themselves, each call would update their reference counts, atomically, and cost
 as much as the whole step of the cheapest rules (decision D247).
+
+One trajectory serves several stopping levels (D306: the sampling rules never read the
+level): level 0 is checked as a run with that level alone, the others by
+:func:`check_levels`, each with its statistics cache and threshold bounds.
 """
 
 from __future__ import annotations
@@ -29,79 +33,111 @@ from baiuv.thresholds.kernels import has_state, pair_threshold_kernel, update_st
 
 from .borrow import borrowed
 from .select import select_arm
-from .statistics import certified_arm, degenerate_arm, draw, draw_observe, welford
+from .statistics import certified_arm, degenerate_arm, draw, welford
 from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
 from .tci import tci_challenger
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
-from .zcache import ZC_Z, invalidate, new_zcache, refresh_zcache
+from .zcache import (
+    N_ZC,
+    N_ZF,
+    ZC_Z,
+    invalidate,
+    new_zcache,
+    refresh_zcache,
+    share_statistics,
+)
 
 _BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
 
+# columns of the integer bookkeeping of the levels (new_levels)
+_I_THI = 0  # t_hi of glr_stop_check
+_I_KNEXT = 1  # index of the next time of the lazy grid
+_I_LIVE = 2  # 1 while the level has not stopped
+
 
 @njit(cache=True)
-def run_glr(
-    rule,
-    plug_in,
-    mu,
-    sigma2,
-    n0,
-    thr_code,
-    thr_fparams,
-    thr_table,
-    states,
-    params,
-    wfix,
-    rng,
-    max_samples,
-    lazy_ratio=0.0,
-):
+def run_glr(rule, plug_in, bandit, levels, states, rule_data, rng, limits):
     """:func:`run_glr_loop` with the built-in rules (:func:`select_arm`) and threshold
     families (:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`): compiled once and
     kept in numba's cache (the generic loop is compiled into this function, with the step
-    and threshold functions inlined)."""
-    return run_glr_loop(
+    and threshold functions inlined). One stopping level: the first of ``levels``."""
+    return glr_run(
         select_arm,
         pair_threshold_kernel,
         _BUILTIN_WS,
+        False,
         rule,
         plug_in,
-        mu,
-        sigma2,
-        n0,
-        thr_code,
-        thr_fparams,
-        thr_table,
+        bandit,
+        levels,
         states,
-        params,
-        wfix,
+        rule_data,
         rng,
-        max_samples,
-        lazy_ratio,
+        limits,
+    )
+
+
+@njit(cache=True)
+def run_glr_levels(rule, plug_in, bandit, levels, states, rule_data, rng, limits):
+    """:func:`run_glr` at every stopping level of ``levels`` (:func:`run_glr_levels_loop`),
+    compiled apart: the one-level loop keeps none of the code of the others."""
+    return glr_run(
+        select_arm,
+        pair_threshold_kernel,
+        _BUILTIN_WS,
+        True,
+        rule,
+        plug_in,
+        bandit,
+        levels,
+        states,
+        rule_data,
+        rng,
+        limits,
     )
 
 
 @njit(inline="always")
 def run_glr_loop(
-    step,
-    threshold,
-    ws_size,
-    rule,
-    plug_in,
-    mu,
-    sigma2,
-    n0,
-    thr_code,
-    thr_fparams,
-    thr_table,
-    states,
-    params,
-    wfix,
-    rng,
-    max_samples,
-    lazy_ratio=0.0,
+    step, threshold, ws_size, rule, plug_in, bandit, levels, states, rule_data, rng, limits
 ):
-    """One run of the sampling rule ``step`` with the GLR (or EV-GLR) stopping rule.
+    """One run of the GLR loop (:func:`glr_run`) at the first stopping level of
+    ``levels``."""
+    return glr_run(
+        step, threshold, ws_size, False, rule, plug_in, bandit, levels, states, rule_data, rng,
+        limits,
+    )  # fmt: skip
+
+
+@njit(inline="always")
+def run_glr_levels_loop(
+    step, threshold, ws_size, rule, plug_in, bandit, levels, states, rule_data, rng, limits
+):
+    """One run of the GLR loop (:func:`glr_run`) at every stopping level of ``levels``."""
+    return glr_run(
+        step, threshold, ws_size, True, rule, plug_in, bandit, levels, states, rule_data, rng,
+        limits,
+    )  # fmt: skip
+
+
+@njit(inline="always")
+def glr_run(
+    step, threshold, ws_size, multi, rule, plug_in, bandit, levels, states, rule_data, rng, limits
+):
+    """One run of the sampling rule ``step`` with the GLR (or EV-GLR) stopping rule at
+    each stopping level of ``levels``.
+
+    ``bandit = (mu, sigma2)``; ``rule_data = (params, wfix)``, the rule's parameters and
+    the weights tracked by ``fixed``; ``limits = (n0, max_samples)``. ``levels = (codes,
+    fparams, tables, offsets, ratios)`` holds ``L >= 1`` stopping levels: level ``l`` is
+    the threshold family ``codes[l]`` with its parameters ``fparams[l]`` (an ``L x
+    FPARAMS_SIZE`` array; ``ln(1/delta)`` is among them), its table ``tables[offsets[l] :
+    offsets[l + 1]]`` and its lazy ratio ``ratios[l]`` (``0``: checked at every step);
+    ``states[l]`` holds its per-arm threshold states
+    (:func:`~baiuv.thresholds.kernels.new_state`). ``multi`` is a constant: ``False``, the
+    first level alone, and the code of the others folds away (the one-level loop of
+    :func:`run_glr` runs no instruction of theirs); ``True``, every level.
 
     ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule, t,
     counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``,
@@ -111,32 +147,49 @@ def run_glr_loop(
     the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's record,
     :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator. The built-in codes
     ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths; a registered
-    rule runs with ``rule = RULE_CUSTOM``. ``threshold`` is the threshold kernel, with the
-    signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (a registered
-    family's own kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not cached (numba
-    cannot cache a function that receives a compiled function): :func:`run_glr` is its
-    cached instance, and a registered kernel costs one compilation per process.
+    rule runs with ``rule = RULE_CUSTOM``. ``threshold`` is the threshold kernel of every
+    level, with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`
+    (a registered family's own kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not
+    cached (numba cannot cache a function that receives a compiled function):
+    :func:`run_glr` and :func:`run_glr_levels` are its cached instances, and a registered
+    kernel costs one compilation per process.
 
-    Each arm is first pulled ``n0`` times (round robin). Then the run stops at the first
+    Each arm is first pulled ``n0`` times (round robin). Then a level stops at the first
     ``t`` with ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t``
     (:func:`glr_stop_check`, eqs. ``def_stopping_rule_glrt`` /
     ``def_stopping_rule_evglrt``), ``Z_a(t)`` being the GLR statistic (``plug_in=False``;
     ``tc_unknown`` with counts) or ``Z^EV_a(t)`` (``plug_in=True``) against the empirical
     best arm ``hat a_t``, with the ``1/N`` empirical variances of Section
-    ``ssec:GLR_stopping_rule``. With ``lazy_ratio > 1`` the stopping rule is only
-    evaluated at the times ``ceil(n0 K lazy_ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule
-    of Section ``ssec:simulations_stopping_thresholds``, decision D70); ``lazy_ratio = 0``
-    checks at every step. Returns ``(tau, recommendation, counts, truncated)``: the
-    stopping time (all samples counted), the empirical best arm at ``tau``, the final
-    counts, and whether ``max_samples`` was hit.
+    ``ssec:GLR_stopping_rule``. With a ratio ``> 1`` the level is only checked at the times
+    ``ceil(n0 K ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule of Section
+    ``ssec:simulations_stopping_thresholds``, decision D70). The run ends when every level
+    has stopped or at ``max_samples``; no rule reads a level, so each level stops where a
+    run with that level alone stops on the same stream (D306: one trajectory serves every
+    stopping level). Level 0 is checked here, exactly as a run with one level, the others
+    by :func:`check_levels`.
+
+    Returns ``(taus, recs, counts, truncated)``, an entry (a row of ``counts``) per level:
+    its stopping time (all samples counted), the empirical best arm then, the counts then,
+    and whether ``max_samples`` was hit before it stopped.
     """
+    mu, sigma2 = bandit
+    params, wfix = rule_data
+    n0, max_samples = limits
+    codes, fparams, tables, offsets, ratios = levels
     K = mu.shape[0]
     sd = np.sqrt(sigma2)
     counts = np.zeros(K, dtype=np.int64)
     means = np.zeros(K)
     m2 = np.zeros(K)
     variances = np.zeros(K)
-    initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states)
+    out = new_outcomes(codes.shape[0], K)
+    more = new_levels(codes.shape[0], K, states)  # the levels after level 0
+    n_more = codes.shape[0] - 1 if multi else 0
+    thr_code = codes[0]
+    thr_fparams = fparams[0]
+    thr_table = tables[offsets[0] : offsets[1]]
+    states0 = states[0]
+    initial_rounds(n0, mu, sd, rng, (counts, means, m2, variances), levels, states)
     t = n0 * K
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
     # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry
@@ -150,7 +203,7 @@ def run_glr_loop(
     b_vars = borrowed(variances)
     b_zc = borrowed(zc)
     b_zf = borrowed(zf)
-    b_states = borrowed(states)
+    b_states = borrowed(states0)
     b_fparams = borrowed(thr_fparams)
     b_table = borrowed(thr_table)
     # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
@@ -163,9 +216,11 @@ def run_glr_loop(
     thr_lo = -math.inf  # bounds of a t-only threshold (glr_stop_check)
     thr_hi = math.inf
     t_hi = -1
+    lazy_ratio = ratios[0]
     lazy = lazy_ratio > 1.0
     t0 = float(t)
     k_next = 0
+    live0 = True  # level 0 has not stopped
     truncated = False
     best = empirical_best(means)
     reads_all_z = rule == RULE_TCI or rule < 0
@@ -176,7 +231,7 @@ def run_glr_loop(
         else:
             forced = -1
         # int(): the index typed int64, not as the literal 0, so one compiled callee (D225)
-        if not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next)):
+        if (live0 or not multi) and (not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next))):
             if lazy:
                 k_next = lazy_next_index(t, t0, lazy_ratio, int(k_next))
             if forced < 0:
@@ -185,7 +240,22 @@ def run_glr_loop(
                     best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
                 )  # fmt: skip
                 if fail < 0:
-                    break
+                    if not multi or n_more == 0:
+                        break
+                    record_level(out, 0, t, counts, means, False)
+                    live0 = False
+        if multi and n_more > 0:
+            n_more = check_levels(
+                threshold,
+                levels,
+                more,
+                (b_counts, b_means, b_vars, b_zc, b_zf),
+                (t, t0, best, forced, not plug_in and n_uncert == 0),
+                plug_in,
+                out,
+            )
+            if n_more == 0 and not live0:
+                break
         if t >= max_samples:
             truncated = True
             break
@@ -213,7 +283,7 @@ def run_glr_loop(
         was_certified = certified_arm(means[arm], variances[arm])
         n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
         if stateful:
-            update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
+            update_state(thr_code, thr_fparams, states0[arm], n, means[arm], variances[arm])
         now_certified = certified_arm(means[arm], variances[arm])
         if now_certified and not was_certified:
             n_uncert -= 1
@@ -227,21 +297,128 @@ def run_glr_loop(
         else:
             new_best = empirical_best(means)
         invalidate(b_zf, arm, best, new_best)
+        if multi and n_more > 0:
+            observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, new_best)
         best = new_best
-    rec = 0
-    for a in range(1, K):
-        if means[a] > means[rec]:
-            rec = a
-    return t, rec, counts, truncated
+    if live0:
+        record_level(out, 0, t, counts, means, truncated)
+    if multi and truncated:
+        for lv in range(1, codes.shape[0]):
+            if more[4][lv, _I_LIVE] != 0:
+                record_level(out, lv, t, counts, means, True)
+    return out
 
 
 @njit(cache=True)
-def initial_rounds(n0, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
+def new_outcomes(L, K):
+    """The outcomes of ``L`` levels: ``(taus, recs, counts, truncated)``, zero."""
+    return (
+        np.zeros(L, dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
+        np.zeros((L, K), dtype=np.int64),
+        np.zeros(L, dtype=np.bool_),
+    )
+
+
+@njit(cache=True)
+def new_levels(L, K, states):
+    """The bookkeeping of levels ``1 .. L-1`` (row 0 unused): ``(states, zcs, zfs, bnd,
+    idx)``, with a statistics cache per level (``zcs[l], zfs[l]``, :func:`new_zcache`), the
+    bounds ``thr_lo, thr_hi`` of :func:`glr_stop_check` in ``bnd[l]`` and its ``t_hi``, the
+    lazy grid's next index and the live flag in ``idx[l]`` (columns ``_I_*``)."""
+    bnd = np.empty((L, 2))
+    bnd[:, 0] = -math.inf
+    bnd[:, 1] = math.inf
+    idx = np.zeros((L, 3), dtype=np.int64)
+    idx[:, _I_THI] = -1
+    idx[:, _I_LIVE] = 1
+    zcs = np.zeros((L, N_ZC, K))
+    zfs = np.zeros((L, N_ZF, K), dtype=np.uint8)
+    return states, zcs, zfs, bnd, idx
+
+
+@njit(inline="always")
+def check_levels(threshold, levels, more, stats, now, plug_in, out):
+    """The stopping checks of the live levels ``1 .. L-1`` at ``now = (t, t0, best,
+    forced, bounds)`` (as level 0's in :func:`run_glr_loop`: the lazy grid, no check while
+    the guard forces an arm), recording those that stop in ``out``; ``stats = (counts,
+    means, variances, zc, zf)``, ``zc, zf`` level 0's statistics cache, whose statistics
+    each level's cache shares (:func:`~baiuv.simulation.rules.zcache.share_statistics`).
+    Returns the number of live levels among them."""
+    codes, fparams, tables, offsets, ratios = levels
+    states, zcs, zfs, bnd, idx = more
+    counts, means, variances, zc0, zf0 = stats
+    t, t0, best, forced, bounds = now
+    n_live = 0
+    for lv in range(1, codes.shape[0]):
+        if idx[lv, _I_LIVE] == 0:
+            continue
+        n_live += 1
+        ratio = ratios[lv]
+        if ratio > 1.0:
+            k = idx[lv, _I_KNEXT]
+            if t < lazy_check_time(t0, ratio, k):
+                continue
+            idx[lv, _I_KNEXT] = lazy_next_index(t, t0, ratio, k)
+        if forced >= 0:
+            continue
+        zc = zcs[lv]
+        zf = zfs[lv]
+        share_statistics(zc0, zf0, zc, zf)
+        fail, bnd[lv, 0], bnd[lv, 1], idx[lv, _I_THI] = glr_stop_check(
+            threshold, codes[lv], fparams[lv], tables[offsets[lv] : offsets[lv + 1]], states[lv],
+            t, counts, means, variances, best, plug_in, bounds, zc, zf, bnd[lv, 0], bnd[lv, 1],
+            idx[lv, _I_THI],
+        )  # fmt: skip
+        share_statistics(zc, zf, zc0, zf0)
+        if fail < 0:
+            record_level(out, lv, t, counts, means, False)
+            idx[lv, _I_LIVE] = 0
+            n_live -= 1
+    return n_live
+
+
+@njit(inline="always")
+def observe_levels(levels, more, sample, best, new_best):
+    """What one sample ``sample = (arm, n, mean, var)`` (the arm, its new count, mean and
+    variance) changes for the live levels ``1 .. L-1``: their threshold states and their
+    statistics caches (:func:`~baiuv.simulation.rules.zcache.invalidate`)."""
+    codes, fparams, tables, offsets, ratios = levels
+    states, zcs, zfs, bnd, idx = more
+    arm, n, mean, var = sample
+    for lv in range(1, codes.shape[0]):
+        if idx[lv, _I_LIVE] != 0:
+            if has_state(fparams[lv]):
+                update_state(codes[lv], fparams[lv], states[lv, arm], n, mean, var)
+            invalidate(zfs[lv], arm, best, new_best)
+
+
+@njit(cache=True)
+def record_level(out, lv, t, counts, means, truncated):
+    """Record in ``out`` that level ``lv`` ends at ``t``: its stopping time, the empirical
+    best arm (the first of the largest means), the counts and ``truncated``."""
+    taus, recs, out_counts, truncs = out
+    rec = 0
+    for a in range(1, means.shape[0]):
+        if means[a] > means[rec]:
+            rec = a
+    taus[lv] = t
+    recs[lv] = rec
+    out_counts[lv, :] = counts
+    truncs[lv] = truncated
+
+
+@njit(cache=True)
+def initial_rounds(n0, mu, sd, rng, stats, levels, states):
     """The initialisation of a run: ``n0`` rounds of one sample of each arm, in index
-    order (:func:`draw_observe`), into the zero statistics ``counts, means, m2,
-    variances``."""
+    order, into the zero statistics ``stats = (counts, means, m2, variances)`` and the
+    threshold states of every level (as
+    :func:`~baiuv.simulation.rules.statistics.draw_observe` with each level)."""
+    counts, means, m2, variances = stats
+    codes, fparams, tables, offsets, ratios = levels
     for _ in range(n0):
         for a in range(mu.shape[0]):
-            draw_observe(
-                a, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states
-            )
+            n = welford(a, draw(a, mu, sd, rng), counts, means, m2, variances)
+            for lv in range(codes.shape[0]):
+                if has_state(fparams[lv]):
+                    update_state(codes[lv], fparams[lv], states[lv, a], n, means[a], variances[a])

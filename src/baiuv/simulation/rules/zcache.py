@@ -102,3 +102,26 @@ def refresh_zcache(zc, zf, best, plug_in, counts, means, variances):
             zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
             zc[ZC_THR, a] = math.nan
             zf[ZF_OK, a] = 1
+
+
+@njit(cache=True, inline="always")
+def share_statistics(src_zc, src_zf, dst_zc, dst_zf):
+    """Copy into the cache ``dst_zc, dst_zf`` the statistics and enclosures valid in
+    ``src_zc, src_zf`` and missing from it (rows ``ZC_Z``, ``ZC_ZLO``/``ZC_ZHI``,
+    ``ZC_RLO``/``ZC_RHI``; ``ZC_THR`` of a copied statistic becomes ``nan``): two caches
+    invalidated by the same samples hold values of the same functions of the same
+    statistics, so a copy is the value ``dst`` would compute (the stopping levels of one
+    run, :func:`~baiuv.simulation.rules.loop.check_levels`)."""
+    for a in range(src_zf.shape[1]):
+        if src_zf[ZF_OK, a] != 0 and dst_zf[ZF_OK, a] == 0:
+            dst_zc[ZC_Z, a] = src_zc[ZC_Z, a]
+            dst_zc[ZC_THR, a] = math.nan
+            dst_zf[ZF_OK, a] = 1
+        if src_zf[ZF_BND, a] != 0 and dst_zf[ZF_BND, a] == 0:
+            dst_zc[ZC_ZLO, a] = src_zc[ZC_ZLO, a]
+            dst_zc[ZC_ZHI, a] = src_zc[ZC_ZHI, a]
+            dst_zf[ZF_BND, a] = 1
+        if src_zf[ZF_RAT, a] != 0 and dst_zf[ZF_RAT, a] == 0:
+            dst_zc[ZC_RLO, a] = src_zc[ZC_RLO, a]
+            dst_zc[ZC_RHI, a] = src_zc[ZC_RHI, a]
+            dst_zf[ZF_RAT, a] = 1

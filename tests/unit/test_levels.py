@@ -1,0 +1,112 @@
+"""One trajectory serves several stopping levels (D306: no sampling rule but FHN's reads
+the level): each level's stopping time, recommendation, counts and truncation flag equal,
+bit for bit, those of a run with that level alone on the same seed
+(:func:`baiuv.simulation.engine.simulate_levels` against
+:func:`baiuv.simulation.engine.simulate_run`), for every sampling rule that runs in the GLR
+loop and every registered threshold family."""
+
+from __future__ import annotations
+
+import pytest
+
+from baiuv.model.instance import GaussianInstance
+from baiuv.registry import ALGORITHMS, THRESHOLD_FAMILIES
+from baiuv.simulation.engine import (
+    RunSettings,
+    level_settings,
+    simulate_levels,
+    simulate_run,
+)
+
+INSTANCE = GaussianInstance([1.0, 0.4, 0.0], [1.0, 0.5, 2.0], "levels3")
+GLR_RULES = [name for name, alg in ALGORITHMS.items() if alg.kernel == "glr"]
+MAX_SAMPLES = 5000
+
+
+def _families(alg_name: str) -> list[str]:
+    """The registered families of the stopping rule of ``alg_name`` (GLR or EV-GLR)."""
+    rule = "EV-GLR" if ALGORITHMS[alg_name].plug_in else "GLR"
+    return [name for name, f in THRESHOLD_FAMILIES.items() if rule in f.rules]
+
+
+def _same_run(alone: dict, in_levels: dict) -> None:
+    keys = ("stopping_time", "recommendation", "counts", "truncated", "correct", "spawn_key")
+    assert {k: in_levels[k] for k in keys} == {k: alone[k] for k in keys}
+
+
+def _check(alg: str, settings: RunSettings, levels: list[dict], seed: int) -> list[dict]:
+    """Run ``levels`` on one trajectory and each alone; assert they agree; return the rows."""
+    kw = dict(seed=seed, experiment="levels", instance_id="levels3", run=seed)
+    rows = simulate_levels(INSTANCE, alg, levels, settings=settings, **kw)
+    assert len(rows) == len(levels)
+    for lv, row in zip(levels, rows, strict=True):
+        alone = simulate_run(INSTANCE, alg, settings=level_settings(settings, lv), **kw)
+        _same_run(alone, row)
+    return rows
+
+
+@pytest.mark.parametrize("alg", GLR_RULES)
+def test_every_level_of_one_trajectory_is_its_run_alone(alg):
+    """Three ``ln(1/delta)`` of each family, one of them lazy, on one trajectory: each equals
+    its run alone, and the levels did not all stop at one time (the test can tell them
+    apart)."""
+    for fam in _families(alg):
+        settings = RunSettings(threshold=fam, max_samples=MAX_SAMPLES)
+        levels = [
+            {"log_inv_delta": 1.0},
+            {"log_inv_delta": 4.0, "lazy_ratio": 1.3},
+            {"log_inv_delta": 12.0},
+        ]
+        taus = set()
+        for seed in (0, 1):
+            rows = _check(alg, settings, levels, seed)
+            taus |= {(seed, r["stopping_time"]) for r in rows}
+        assert len(taus) > 2, (alg, fam, taus)
+
+
+@pytest.mark.parametrize("alg", GLR_RULES)
+def test_levels_of_several_families_share_a_trajectory(alg):
+    """Levels of different families (and lazy/eager) in one run, in any order."""
+    fams = _families(alg)
+    levels = [
+        {"threshold": f, "log_inv_delta": 2.0 + j, "lazy_ratio": 1.5 if j % 2 else None}
+        for j, f in enumerate(fams)
+    ]
+    settings = RunSettings(max_samples=MAX_SAMPLES)
+    rows = _check(alg, settings, levels, 3)
+    back = _check(alg, settings, levels[::-1], 3)
+    assert [r["stopping_time"] for r in back] == [r["stopping_time"] for r in rows][::-1]
+
+
+def test_truncated_levels_end_at_the_budget():
+    """A level that cannot stop before ``max_samples`` is truncated there, with its own
+    flag, while an easy level stops earlier."""
+    settings = RunSettings(threshold="heuristic", max_samples=400)
+    rows = _check("TCI", settings, [{"log_inv_delta": 0.5}, {"log_inv_delta": 200.0}], 0)
+    assert not rows[0]["truncated"] and rows[0]["stopping_time"] < 400
+    assert rows[1]["truncated"] and rows[1]["stopping_time"] == 400
+
+
+@pytest.mark.parametrize("alg", ["FHN1", "FHN2"])
+def test_fhn_keeps_one_level_per_run(alg):
+    """FHN's elimination reads delta: several levels are refused, one is the plain run."""
+    with pytest.raises(ValueError, match="reads delta"):
+        simulate_levels(INSTANCE, alg, [{"delta": 0.1}, {"delta": 0.01}])
+    one = simulate_levels(INSTANCE, alg, [{"delta": 0.1}], seed=2)[0]
+    alone = simulate_run(INSTANCE, alg, settings=RunSettings(delta=0.1), seed=2)
+    _same_run(alone, one)
+
+
+@pytest.mark.parametrize(
+    "levels,match",
+    [
+        ([], "at least one"),
+        ([{"n0": 3}], "not among the level fields"),
+        ([{"threshold": "nope"}], "threshold must be one of"),
+        ({"delta": 0.1}, "list of mappings"),
+        ([0.1], "must be a mapping"),
+    ],
+)
+def test_bad_levels_are_named(levels, match):
+    with pytest.raises(ValueError, match=match):
+        simulate_levels(INSTANCE, "TCI", levels)
