@@ -65,6 +65,7 @@ def tiny_pipeline(tmp_path_factory) -> Path:
     return work
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Markers by rule, so that ``-m "not slow"`` is the quick part of the suite:
 
@@ -74,13 +75,32 @@ def pytest_collection_modifyitems(config, items):
       ``slurm`` test (a cluster) takes well over 5 s: it is also ``slow``.
 
     :func:`pipeline_helpers.run_snakemake` refuses to run in a test without the
-    ``pipeline`` marker, so a new Snakemake test cannot slip into the quick part."""
+    ``pipeline`` marker, so a new Snakemake test cannot slip into the quick part.
+
+    With pytest-xdist (``./run-tests.sh`` runs ``-n auto --dist loadgroup``), every
+    ``pipeline`` test goes to one worker (group ``pipeline``): the tiny run is made once per
+    session, and two Snakemake runs never compete for the cores they were given."""
     for item in items:
         if "tiny_pipeline" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.pipeline)
         # markers, not keywords: a keyword also matches a folder name ("integration")
         if any(item.get_closest_marker(m) for m in ("pipeline", "integration", "slurm")):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("pipeline") is not None:
+            _group(config, item, "pipeline")
+
+
+def _group(config, item, name: str) -> None:
+    """Put ``item`` in pytest-xdist's group ``name`` (``--dist loadgroup``).
+
+    pytest-xdist 3.8 marks a group by appending ``@name`` to ``item._nodeid``, which
+    pytest 9.2 no longer reads (the id is ``item._id``): the suffix is added here, the way
+    pytest-xdist's own worker hook would, and the marker is kept for that hook."""
+    item.add_marker(pytest.mark.xdist_group(name))
+    if getattr(config.option, "loadgroup", False) and "@" not in item.nodeid:
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{name}")
 
 
 @pytest.hookimpl(tryfirst=True)
