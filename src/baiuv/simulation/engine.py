@@ -55,6 +55,7 @@ from baiuv.registry import (
     get_algorithm,
     run_parameters,
 )
+from baiuv.simulation.epsilon import check_epsilon, with_epsilon
 from baiuv.simulation.rng import generator_of, run_seed
 
 if TYPE_CHECKING:  # imported where a run table is built (D223)
@@ -180,6 +181,10 @@ class RunSettings:
         the "lazy" stopping rule of Section ``ssec:simulations_stopping_thresholds``, checked
         only at the times ``ceil(n0 K rho^k)``, ``k >= 0`` (decision D70; GLR-based rules
         only, FHN1/FHN2 ignore it).
+    epsilon : float
+        Indifference zone ``>= 0`` of the GLR stopping rules (:mod:`baiuv.simulation.epsilon`):
+        stop once the recommendation is within ``epsilon`` of the best with probability at
+        least ``1 - delta``; ``0`` (default) is the paper's problem. FHN1/FHN2 ignore it.
     """
 
     delta: float | None = None
@@ -191,6 +196,7 @@ class RunSettings:
     max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
+    epsilon: float = 0.0
 
     def __post_init__(self):
         if self.delta is None and self.log_inv_delta is None:
@@ -213,6 +219,7 @@ class RunSettings:
             raise ValueError(
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
             )
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     @classmethod
     def from_config(cls, section: Mapping, **overrides) -> RunSettings:
@@ -339,6 +346,7 @@ class Runner:
                 s.resolved_log_inv_delta,
                 tuple(sorted(dict(s.threshold_params).items())),
             )
+            spec = with_epsilon(spec, s.epsilon)  # the indifference zone in its slot
             wfix = None if alg.needs_instance else np.full(K, 1.0 / K)
             lazy = float(s.lazy_ratio) if s.lazy_ratio is not None else 0.0
             loop = glr_loop(alg, s.threshold)
