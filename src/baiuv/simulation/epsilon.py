@@ -53,7 +53,7 @@ __all__ = [
 
 #: Largest ε accepted: the magnitude bound of an observation
 #: (:data:`baiuv.simulation.data_shape.MAX_ABS_VALUE`), so that a shifted mean stays within
-#: the range where the statistics are finite (D191: statistics computed when read).
+#: the range where the statistics are finite (D191: certified arms keep them finite).
 MAX_EPSILON = 1e50
 
 

@@ -21,10 +21,10 @@ for Gaussian arms with given means and standard deviations and an error probabil
 With an indifference zone ``epsilon > 0`` (:mod:`baiuv.simulation.epsilon`) the simulated
 rule stops once its recommendation is within ε of the best with probability at least
 :math:`1 - \\delta`, an error is a recommendation more than ε below the best, and the best
-arm may be tied. Lemma 2 bounds the methods that identify the best arm itself, not those,
-so the lower bound is not given then; :math:`T^\\star` and :math:`w^\\star` (exact
-identification) are given when the best arm is unique (D294: the planner with an
-indifference zone).
+arm may be tied. No lower bound is given then: Lemma 2 bounds the methods that identify
+the best arm itself, which an ε-rule need not do; :math:`T^\\star` and :math:`w^\\star`
+(those of exact identification) are given when the best arm is unique (D294: the planner
+with an indifference zone).
 
 ``baiuv plan --means ... --sd ... --delta ...`` prints it (:mod:`baiuv.cli_plan`).
 """
@@ -165,8 +165,8 @@ def plan_experiment(
         stopping_time_p90`` (numpy's linear-interpolation percentile), ``errors,
         error_rate, error_rate_low, error_rate_high`` (95 % Wilson interval), ``truncated``.
         Every value is a number, a string, a bool, a list of numbers or ``None``. With
-        ``epsilon > 0``: ``lower_bound`` is ``None``, and ``best_arm`` (the first largest
-        mean), ``T_star``, ``optimal_allocation`` are ``None`` when the best arm is tied.
+        ``epsilon > 0``: ``lower_bound`` is ``None``, and ``best_arm``, ``T_star``,
+        ``optimal_allocation`` are ``None`` when the best arm is tied.
 
     Examples
     --------
