@@ -48,6 +48,7 @@ import numpy as np
 from baiuv.cli_output import json_summary, text_summary, write
 from baiuv.cli_plan import PlanInputError, add_plan_parser, plan
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
+from baiuv.simulation.epsilon import is_epsilon_good
 from baiuv.simulation.ev_advice import plain_warnings
 from baiuv.simulation.identify import (
     MAX_ABS_VALUE,
@@ -381,6 +382,7 @@ def _build(args, n_arms: int, strict: bool, rng) -> BestArmIdentifier:
                 max_samples=args.max_samples,
                 lazy_ratio=args.lazy_ratio,
                 strict=strict,
+                epsilon=args.epsilon,
                 rng=rng,
             )
     except ValueError as exc:
@@ -408,7 +410,7 @@ def run_simulation(args, err: TextIO) -> tuple[BestArmIdentifier, dict]:
         "source": f"simulate {inst.name or args.simulate}",
         "seed": args.seed,
         "true_best_arm": inst.best_arm,
-        "correct": idf.recommendation == inst.best_arm,
+        "correct": is_epsilon_good(inst.mu, idf.recommendation, idf.epsilon),
     }
     return idf, extra
 
@@ -718,6 +720,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     q.add_argument(
         "--max-samples", type=int, default=None, help="stop after this many observations"
+    )
+    q.add_argument(
+        "--epsilon",
+        type=float,
+        default=0.0,
+        help="indifference zone: stop once the recommended arm is within EPSILON of the best "
+        "(default 0: the best arm itself)",
     )
     q.add_argument(
         "--lazy-ratio",

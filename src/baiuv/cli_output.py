@@ -53,10 +53,11 @@ def text_summary(idf: BestArmIdentifier, extra: dict) -> str:
                     )
                 )
     if "true_best_arm" in extra:
-        lines.append(
-            f"true best arm: {extra['true_best_arm']} "
-            f"({'correct' if extra['correct'] else 'WRONG'})"
-        )
+        verdict = "correct" if extra["correct"] else "WRONG"
+        if idf.epsilon > 0:
+            verdict += f": {'within' if extra['correct'] else 'more than'} {idf.epsilon:g} "
+            verdict += "of the best" if extra["correct"] else "below the best"
+        lines.append(f"true best arm: {extra['true_best_arm']} ({verdict})")
     if idf.stop_reason == "glr":
         lines.append(
             f"stopped: every challenger's GLR statistic exceeds its {idf.threshold} threshold"

@@ -26,8 +26,14 @@ samples on average), the optimal proportions of samples per arm, and the stoppin
 and error rate of --runs simulated experiments with the chosen sampling rule and
 threshold.
 
+With --epsilon E > 0 the rule stops once its recommendation is within E of the best
+(an error is a recommendation more than E below the best; the best may be tied; the
+sampling rules ignore E, and with a tie only uniform sampling keeps the other arms
+sampled enough to stop soon).
+
 examples:
   baiuv plan --means 0.12,0.10 --sd 0.3,0.3 --delta 0.05
+  baiuv plan --means 0.12,0.12,0.1 --sd 0.3,0.3,0.3 --delta 0.05 --epsilon 0.02 --sampling uniform
   baiuv plan --means 1,0.85,0.8,0.7,0.65 --sd 1,0.77,0.71,0.63,0.59 --delta 0.01 --json
 """
 
@@ -84,6 +90,13 @@ def add_plan_parser(sub) -> argparse.ArgumentParser:
         default=None,
         help="budget of a simulated experiment (default 10000000)",
     )
+    q.add_argument(
+        "--epsilon",
+        type=float,
+        default=0.0,
+        help="indifference zone: stop once the recommended arm is within EPSILON of the best "
+        "(default 0: the best arm itself)",
+    )
     q.add_argument("--json", action="store_true", help="print the plan as JSON")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     return q
@@ -118,19 +131,29 @@ def _fmt(v) -> str:
 def format_plan(p: dict) -> str:
     """The plan of :func:`baiuv.simulation.plan.plan_experiment` as text."""
     K = p["K"]
-    lines = [
-        f"{K} arms, best arm {p['best_arm']}, δ = {p['delta']:g}",
-        f"characteristic time T⋆(μ, σ²): {p['T_star']:.4g}",
-        f"lower bound (Lemma 2, T⋆ ln(1/(2.4δ))): {p['lower_bound']:.4g} samples on average "
-        "for any δ-correct method",
-        f"{'arm':>4} {'mean':>10} {'sd':>10} {'optimal share':>14}",
-    ]
-    for a in range(K):
-        tag = "*" if a == p["best_arm"] else " "
+    eps = p.get("epsilon", 0.0)
+    best = "tied" if p["best_arm"] is None else p["best_arm"]
+    lines = [f"{K} arms, best arm {best}, δ = {p['delta']:g}" + (f", ε = {eps:g}" if eps else "")]
+    if p["T_star"] is not None:
+        tag = " (exact identification)" if eps else ""
+        lines.append(f"characteristic time T⋆(μ, σ²){tag}: {p['T_star']:.4g}")
+    if p["lower_bound"] is not None:
         lines.append(
-            f"{a:>3}{tag} {p['means'][a]:>10.4g} {p['sd'][a]:>10.4g} "
-            f"{p['optimal_allocation'][a]:>14.4f}"
+            f"lower bound (Lemma 2, T⋆ ln(1/(2.4δ))): {p['lower_bound']:.4g} samples on "
+            "average for any δ-correct method"
         )
+    else:  # epsilon > 0 (D294: Lemma 2 bounds exact identification only)
+        lines.append(
+            "no lower bound: Lemma 2 bounds the methods that identify the best arm itself, "
+            "not those that stop within ε of it"
+        )
+    w = p["optimal_allocation"]
+    lines.append(f"{'arm':>4} {'mean':>10} {'sd':>10}" + (f" {'optimal share':>14}" if w else ""))
+    top = max(p["means"])
+    for a in range(K):
+        tag = "*" if p["means"][a] == top else " "
+        share = f" {w[a]:>14.4f}" if w else ""
+        lines.append(f"{a:>3}{tag} {p['means'][a]:>10.4g} {p['sd'][a]:>10.4g}{share}")
     if not p["runs"]:
         return "\n".join(lines)
     guarantee = "δ-correct" if p["delta_correct"] else "not δ-correct"
@@ -139,7 +162,8 @@ def format_plan(p: dict) -> str:
         f"({guarantee}), seed {p['seed']}",
         f"stopping time: mean {_fmt(p['stopping_time_mean'])}, median "
         f"{_fmt(p['stopping_time_median'])}, 90th percentile {_fmt(p['stopping_time_p90'])}",
-        f"errors: {p['errors']}/{p['runs']} (rate {p['error_rate']:.3g}, 95% Wilson interval "
+        f"errors{f' (more than ε = {eps:g} below the best)' if eps else ''}: "
+        f"{p['errors']}/{p['runs']} (rate {p['error_rate']:.3g}, 95% Wilson interval "
         f"[{p['error_rate_low']:.3g}, {p['error_rate_high']:.3g}])",
     ]
     if p["truncated"]:
@@ -169,6 +193,7 @@ def plan(args, out: TextIO, err: TextIO) -> int:
             runs=args.runs,
             seed=args.seed,
             max_samples=args.max_samples,
+            epsilon=args.epsilon,
             progress=bar,
         )
     except ValueError as exc:

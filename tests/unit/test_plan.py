@@ -143,7 +143,7 @@ def test_json_schema():
     assert code == 0 and err == ""  # not a terminal: no progress bar
     d = json.loads(out)
     assert set(d) == {
-        "K", "means", "sd", "delta", "best_arm", "T_star", "lower_bound",
+        "K", "means", "sd", "delta", "epsilon", "best_arm", "T_star", "lower_bound",
         "optimal_allocation", "sampling", "threshold", "delta_correct", "runs", "seed",
         "max_samples", "stopping_time_mean", "stopping_time_median", "stopping_time_p90",
         "errors", "error_rate", "error_rate_low", "error_rate_high", "truncated",

@@ -55,6 +55,7 @@ from baiuv.registry import (
     get_algorithm,
     run_parameters,
 )
+from baiuv.simulation.epsilon import check_epsilon, with_epsilon
 from baiuv.simulation.rng import generator_of, run_seed
 
 if TYPE_CHECKING:  # imported where a run table is built (D223)
@@ -183,6 +184,10 @@ class RunSettings:
         the "lazy" stopping rule of Section ``ssec:simulations_stopping_thresholds``, checked
         only at the times ``ceil(n0 K rho^k)``, ``k >= 0`` (decision D70; GLR-based rules
         only, FHN1/FHN2 ignore it).
+    epsilon : float
+        Indifference zone ``>= 0`` of the GLR stopping rules (:mod:`baiuv.simulation.epsilon`):
+        stop once the recommendation is within ``epsilon`` of the best with probability at
+        least ``1 - delta``; ``0`` (default) is the paper's problem. FHN1/FHN2 ignore it.
     """
 
     delta: float | None = None
@@ -194,6 +199,7 @@ class RunSettings:
     max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
+    epsilon: float = 0.0
 
     def __post_init__(self):
         if self.delta is None and self.log_inv_delta is None:
@@ -216,6 +222,7 @@ class RunSettings:
             raise ValueError(
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
             )
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     @classmethod
     def from_config(cls, section: Mapping, **overrides) -> RunSettings:
@@ -512,6 +519,8 @@ def level_arrays(levels: Sequence[RunSettings], K: int) -> tuple:
         )
         for s in levels
     ]
+    # each level's indifference zone in its slot of the parameters
+    specs = [with_epsilon(sp, s.epsilon) for sp, s in zip(specs, levels, strict=True)]
     codes = np.array([sp.code for sp in specs], dtype=np.int64)
     fparams = np.ascontiguousarray(np.stack([sp.fparams for sp in specs]))
     tables = np.concatenate([np.asarray(sp.table, dtype=np.float64) for sp in specs])

@@ -78,8 +78,9 @@ from baiuv.simulation.engine import (
     signature_with_rule_parameters,
     threshold_spec,
 )
+from baiuv.simulation.epsilon import stopping_statistics, with_epsilon
 from baiuv.simulation.ev_advice import heuristic_ev_warning
-from baiuv.simulation.identify_summary import format_summary, guarantee_of
+from baiuv.simulation.identify_summary import data_warnings_of, format_summary, guarantee_of
 from baiuv.simulation.p_value import PValueTracker
 from baiuv.simulation.pending import IdentifierError, Pending, choose_arms
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
@@ -143,6 +144,9 @@ class BestArmIdentifier:
         registered families declare (``ThresholdParams.from_mapping``).
     strict : bool
         Whether :meth:`observe` only accepts the requested arm (see the module docstring).
+    epsilon : float
+        Indifference zone ``>= 0``: the recommendation is within ``epsilon`` of the best
+        with probability ``>= 1 - delta`` (``0``: the best; :mod:`baiuv.simulation.epsilon`).
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).
@@ -177,6 +181,7 @@ class BestArmIdentifier:
         lazy_ratio: float | None = None,
         threshold_params: dict | None = None,
         strict: bool = True,
+        epsilon: float = 0.0,
         rng: Any = None,
         **rule_parameters: float,
     ) -> None:
@@ -234,6 +239,7 @@ class BestArmIdentifier:
             max_samples=int(max_samples) if max_samples is not None else _NO_CAP,
             threshold_params=dict(threshold_params or {}),
             lazy_ratio=lazy_ratio,
+            epsilon=epsilon,
             **rule_parameters,
         )
         try:
@@ -256,7 +262,7 @@ class BestArmIdentifier:
         self._settings = settings
         self._alg = alg
         self._sampling = name
-        self._spec = spec
+        self._spec = with_epsilon(spec, settings.epsilon)  # a copy when epsilon > 0
         # a family registered with its own kernel: the stopping check is compiled for it
         self._thr_kernel = THRESHOLD_FAMILIES[threshold].threshold_kernel()
         self._params = rule_params(settings)
@@ -320,6 +326,11 @@ class BestArmIdentifier:
         return self._alg.stopping
 
     @property
+    def epsilon(self) -> float:
+        """Indifference zone (``0``: exact best-arm identification)."""
+        return self._settings.epsilon
+
+    @property
     def n_samples(self) -> int:
         """Number of observations so far (``t``)."""
         return int(self._counts.sum())
@@ -381,9 +392,9 @@ class BestArmIdentifier:
 
     @property
     def p_value(self) -> float:
-        """Anytime-valid p-value of "arm :attr:`p_value_recommendation` is not the best":
-        the smallest δ at which the stopping rule would have stopped at a check so far
-        (``1.0`` if none; :mod:`baiuv.simulation.p_value`, decision D270)."""
+        """Anytime-valid p-value of "arm :attr:`p_value_recommendation` is not the best"
+        (more than :attr:`epsilon` below it): the smallest δ at which the stopping rule would
+        have stopped at a check so far (``1.0`` if none; :mod:`baiuv.simulation.p_value`)."""
         return self._pv.p_value
 
     @property
@@ -643,7 +654,7 @@ class BestArmIdentifier:
 
     def _track_p_value(self, t: int, stopped: bool) -> None:
         """The p-value after the check at ``t`` (:mod:`baiuv.simulation.p_value`)."""
-        self._pv.update(t, self._counts, self._Z, self._best, self._states, stopped)
+        self._pv.update(t, self._counts, self._stop_stats(), self._best, self._states, stopped)
 
     def _init_workspace(self) -> tuple[np.ndarray, np.ndarray]:
         """The sampling rule's workspace, of the size its record declares."""
@@ -718,16 +729,21 @@ class BestArmIdentifier:
 
     def glr(self) -> np.ndarray:
         """Current GLR (or EV-GLR) statistic of every arm against the empirical best arm
-        (``inf`` at the best arm, ``nan`` before the end of initialisation)."""
+        (the challenger's mean shifted by ``-epsilon``; ``inf`` at the best arm, ``nan``
+        before the end of initialisation)."""
         if self.in_initialisation:
             return np.full(self._K, np.nan)
-        return self._Z.copy()
+        return self._stop_stats().copy()
+
+    def _stop_stats(self) -> np.ndarray:
+        args = (self._counts, self._means, self._vars, self._alg.plug_in, self._best)
+        return stopping_statistics(self._Z, *args, self.epsilon)
 
     def summary(self) -> dict:
         """State of the identification as a plain dict (JSON-serialisable).
 
         Keys: ``n_arms, delta, sampling, stopping_rule, threshold, lazy_ratio, n0, strict,
-        n_samples, done, stop_reason, recommendation, empirical_best, counts, means,
+        epsilon, n_samples, done, stop_reason, recommendation, empirical_best, counts, means,
         variances, glr, thresholds, margin`` (``glr - threshold`` per challenger; the rule
         stops when every margin is ``> 0``), ``checks`` (evaluations of the stopping rule),
         ``p_value, p_value_recommendation, p_value_valid`` (:attr:`p_value`).
@@ -749,6 +765,7 @@ class BestArmIdentifier:
             "lazy_ratio": self._settings.lazy_ratio,
             "n0": int(self._settings.n0),
             "strict": self._strict,
+            "epsilon": self.epsilon,
             "n_samples": self.n_samples,
             "done": self._done,
             "stop_reason": self._stop_reason,
@@ -780,22 +797,7 @@ class BestArmIdentifier:
         an arm whose observations are all equal, many ties (few distinct values, or one
         value for half of the observations), or a strong skew (``|skewness| >= 2``). The
         error guarantee assumes Gaussian observations. Empty when nothing is flagged."""
-        arms = [(a, self._shape.problems(a)) for a in range(self._K)]
-        arms = [(a, p) for a, p in arms if p]
-        if not arms:
-            return []
-        out = [
-            "the data do not look Gaussian: "
-            + "; ".join(f"arm {a}: {', '.join(p)}" for a, p in arms)
-            + ". The error probability delta is guaranteed only for Gaussian observations; "
-            "read the result as indicative."
-        ]
-        if self._forced >= 0 and not self._done:
-            out.append(
-                "an arm has zero variance (or two arms cannot be told apart): the rule samples "
-                "the least-sampled arm and does not stop until every arm's observations vary."
-            )
-        return out
+        return data_warnings_of(self._shape, self._K, self._forced >= 0 and not self._done)
 
     def format_summary(self, labels=None) -> str:
         """Human-readable :meth:`summary` (used by ``baiuv identify``), the arms named by

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_p_value", "format_summary", "guarantee_of", "guarantee_text"]
+__all__ = [
+    "data_warnings_of",
+    "format_p_value",
+    "format_summary",
+    "guarantee_of",
+    "guarantee_text",
+]
 
 
 def format_p_value(s: dict, name=None) -> str:
@@ -20,7 +26,9 @@ def format_p_value(s: dict, name=None) -> str:
     )
     if arm is None:
         return f"p-value: 1 (no check has come close to stopping yet; {valid})"
-    return f"p-value of '{name(arm)} is not the best': {p:.3g} ({valid})"
+    eps = s.get("epsilon", 0.0)
+    claim = f"is more than {eps:g} below the best" if eps > 0 else "is not the best"
+    return f"p-value of '{name(arm)} {claim}': {p:.3g} ({valid})"
 
 
 def format_summary(s: dict, labels=None) -> str:
@@ -37,7 +45,8 @@ def format_summary(s: dict, labels=None) -> str:
         f"sampling {s['sampling']} | stopping rule {s['stopping_rule']} | threshold "
         f"{s['threshold']}"
         + (f" (lazy, ratio {s['lazy_ratio']})" if s["lazy_ratio"] else "")
-        + f" | delta {s['delta']:g}",
+        + f" | delta {s['delta']:g}"
+        + (f" | epsilon {s['epsilon']:g}" if s.get("epsilon", 0.0) > 0 else ""),
         f"samples: {s['n_samples']}   status: "
         + (f"stopped ({s['stop_reason']})" if s["done"] else "running"),
     ]
@@ -91,17 +100,48 @@ def guarantee_text(s: dict) -> str:
     proves the family δ-correct, or that it is not proved δ-correct."""
     g = s["guarantee"]
     delta = f"{s['delta']:g}"
+    eps = s.get("epsilon", 0.0)
+    wrong = f"more than {eps:g} below the best" if eps > 0 else "wrong"
     if not g["delta_correct"]:
         return (
             f"no guarantee: the {s['threshold']} threshold is not proved delta-correct, the "
-            f"recommended arm may be wrong with probability above {delta}"
+            f"recommended arm may be {wrong} with probability above {delta}"
         )
     where = (
         f"{g['proof']} of the paper"
         if g["proof"]
         else "by its registry record, not a result of the paper"
     )
+    if eps > 0:  # D292: the epsilon-GLR with a delta-correct family
+        return (
+            f"delta-correct ({where}, with the indifference zone of Lemma 48's argument): "
+            f"the recommended arm is within {eps:g} of the best with probability >= 1 - "
+            f"{delta} for Gaussian observations"
+        )
     return (
         f"delta-correct ({where}): this procedure errs with probability <= {delta} for "
         "Gaussian observations"
     )
+
+
+def data_warnings_of(shape, K: int, forced: bool) -> list[str]:
+    """The identifier's data warnings (:meth:`baiuv.BestArmIdentifier.data_warnings`,
+    decision D121) from its shape statistics ``shape`` (one
+    :class:`~baiuv.simulation.data_shape.ShapeCheck` of ``K`` arms) and whether the forced
+    exploration of degenerate statistics is on (``forced``)."""
+    arms = [(a, shape.problems(a)) for a in range(K)]
+    arms = [(a, p) for a, p in arms if p]
+    if not arms:
+        return []
+    out = [
+        "the data do not look Gaussian: "
+        + "; ".join(f"arm {a}: {', '.join(p)}" for a, p in arms)
+        + ". The error probability delta is guaranteed only for Gaussian observations; "
+        "read the result as indicative."
+    ]
+    if forced:
+        out.append(
+            "an arm has zero variance (or two arms cannot be told apart): the rule samples "
+            "the least-sampled arm and does not stop until every arm's observations vary."
+        )
+    return out

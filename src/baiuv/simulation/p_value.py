@@ -22,7 +22,10 @@ event happened at level α (the thresholds at α are at most those at
 :math:`\\delta_{t_k} \\le \\alpha`), so :math:`\\mathbb{P}(p \\le \\alpha,\\ \\text{wrong})
 \\le \\alpha` for every α at once: the p-value is anytime-valid for the hypothesis "the
 recommended arm is not the best". With a family that is not δ-correct (the registry's
-``delta_correct`` flag, e.g. ``heuristic``) it is reported but labelled not valid.
+``delta_correct`` flag, e.g. ``heuristic``) it is reported but labelled not valid. With an
+indifference zone ε > 0 (:mod:`baiuv.simulation.epsilon`) the identifier passes the
+statistics its ε-rule compares, and the same argument makes the p-value anytime-valid for
+"the recommended arm is more than ε below the best" (D293: the p-value of the ε-rule).
 
 Computation (decision D270). The family's parameters are those of the identifier, with
 the slice ratios :math:`\\eta_0, \\eta_1` fixed at their value for the identifier's δ

@@ -18,6 +18,14 @@ for Gaussian arms with given means and standard deviations and an error probabil
   and 90th percentile of the stopping time and the error rate with its 95 % Wilson
   interval.
 
+With an indifference zone ``epsilon > 0`` (:mod:`baiuv.simulation.epsilon`) the simulated
+rule stops once its recommendation is within ε of the best with probability at least
+:math:`1 - \\delta`, an error is a recommendation more than ε below the best, and the best
+arm may be tied. No lower bound is given then: Lemma 2 bounds the methods that identify
+the best arm itself, which an ε-rule need not do; :math:`T^\\star` and :math:`w^\\star`
+(those of exact identification) are given when the best arm is unique (D294: the planner
+with an indifference zone).
+
 ``baiuv plan --means ... --sd ... --delta ...`` prints it (:mod:`baiuv.cli_plan`).
 """
 
@@ -34,7 +42,9 @@ from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import as_vector, check_integer, check_real
 from baiuv.registry import ALGORITHMS, THRESHOLD_FAMILIES
 from baiuv.simulation.engine import Runner, RunSettings
+from baiuv.simulation.epsilon import check_epsilon, is_epsilon_good
 from baiuv.simulation.identify import SAMPLING_RULES
+from baiuv.simulation.rng import generator_of, run_seed
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
 __all__ = ["LEMMA2_CONSTANT", "lemma2_lower_bound", "plan_experiment", "wilson_interval"]
@@ -82,7 +92,9 @@ def _threshold(name, sampling: str) -> str:
     return name
 
 
-def _instance(means, sd) -> GaussianInstance:
+def _instance(means, sd, epsilon: float) -> tuple[GaussianInstance | None, np.ndarray, np.ndarray]:
+    """The instance (``None`` when the best arm is tied, allowed with ``epsilon > 0``) and
+    its means and variances."""
     mu = as_vector(means, "means", min_len=2)
     s = as_vector(sd, "sd", min_len=2)
     if mu.size != s.size:
@@ -93,11 +105,14 @@ def _instance(means, sd) -> GaussianInstance:
         raise ValueError(f"sd must be > 0; offending indices {np.flatnonzero(s <= 0).tolist()}")
     top = np.flatnonzero(mu == mu.max())
     if top.size > 1:
+        if epsilon > 0:
+            return None, mu, s * s
         raise ValueError(
             f"means must have a unique largest value (arms {top.tolist()} tie at "
-            f"{mu.max():g}): the best arm is then not identifiable"
+            f"{mu.max():g}): the best arm is then not identifiable (an indifference zone "
+            "epsilon > 0 allows ties)"
         )
-    return GaussianInstance(mu, s * s)
+    return GaussianInstance(mu, s * s), mu, s * s
 
 
 def plan_experiment(
@@ -110,6 +125,7 @@ def plan_experiment(
     runs: int = 100,
     seed: int = 0,
     max_samples: int | None = None,
+    epsilon: float = 0.0,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """How long identifying the best of Gaussian arms takes: bound, allocation, simulation.
@@ -131,19 +147,26 @@ def plan_experiment(
     max_samples : int or None
         Budget of a run (default: the registry's safety cap); a run reaching it is counted
         in ``truncated`` with its budget as stopping time.
+    epsilon : float
+        Indifference zone ``>= 0`` (default 0: identify the best arm itself): the rule
+        stops once its recommendation is within ``epsilon`` of the best with probability
+        at least ``1 - delta``; an error is then a recommendation more than ``epsilon``
+        below the best, and the largest mean may be tied.
     progress : callable or None
         ``progress(done, total)`` after each run.
 
     Returns
     -------
     dict
-        ``K, means, sd, delta, best_arm, T_star, lower_bound`` (Lemma 2),
+        ``K, means, sd, delta, epsilon, best_arm, T_star, lower_bound`` (Lemma 2),
         ``optimal_allocation`` (:math:`w^\\star`), ``sampling, threshold, delta_correct``
         (whether the family is δ-correct), ``runs, seed, max_samples``, and from the
         simulation (``None`` without runs): ``stopping_time_mean, stopping_time_median,
         stopping_time_p90`` (numpy's linear-interpolation percentile), ``errors,
         error_rate, error_rate_low, error_rate_high`` (95 % Wilson interval), ``truncated``.
-        Every value is a number, a string, a bool, a list of numbers or ``None``.
+        Every value is a number, a string, a bool, a list of numbers or ``None``. With
+        ``epsilon > 0``: ``lower_bound`` is ``None``, and ``best_arm``, ``T_star``,
+        ``optimal_allocation`` are ``None`` when the best arm is tied.
 
     Examples
     --------
@@ -152,7 +175,8 @@ def plan_experiment(
     >>> round(p["T_star"], 4), p["optimal_allocation"]
     (8.9628, [0.5, 0.5])
     """
-    inst = _instance(means, sd)
+    eps = check_epsilon(epsilon)
+    inst, mu, sigma2 = _instance(means, sd, eps)
     d = check_real(delta, "delta", "in (0, 1)")
     if not (0.0 < d < 1.0):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
@@ -164,28 +188,33 @@ def plan_experiment(
     settings = RunSettings(
         delta=d,
         threshold=family,
+        epsilon=eps,
         **(
             {}
             if max_samples is None
             else {"max_samples": check_integer(max_samples, "max_samples", 1)}
         ),
     )
-    if settings.max_samples < settings.n0 * inst.K:
+    K = mu.size
+    if settings.max_samples < settings.n0 * K:
         raise ValueError(
-            f"max_samples must be at least n0 * K = {settings.n0 * inst.K} (the initial "
+            f"max_samples must be at least n0 * K = {settings.n0 * K} (the initial "
             f"samples), got {max_samples!r}"
         )
-    T = characteristic_time(inst.mu, inst.sigma2)
-    w = optimal_allocation(inst.mu, inst.sigma2)
+    T = None if inst is None else float(characteristic_time(mu, sigma2))
     out = {
-        "K": inst.K,
-        "means": inst.mu.tolist(),
-        "sd": np.sqrt(inst.sigma2).tolist(),
+        "K": K,
+        "means": mu.tolist(),
+        "sd": np.sqrt(sigma2).tolist(),
         "delta": d,
-        "best_arm": inst.best_arm,
-        "T_star": float(T),
-        "lower_bound": lemma2_lower_bound(T, d),
-        "optimal_allocation": [float(x) for x in w],
+        "epsilon": eps,
+        "best_arm": None if inst is None else inst.best_arm,
+        "T_star": T,
+        # D294: Lemma 2 bounds exact identification only
+        "lower_bound": lemma2_lower_bound(T, d) if eps == 0 else None,
+        "optimal_allocation": (
+            None if inst is None else [float(x) for x in optimal_allocation(mu, sigma2)]
+        ),
         "sampling": rule,
         "threshold": family,
         "delta_correct": bool(THRESHOLD_FAMILIES[family].delta_correct),
@@ -193,12 +222,15 @@ def plan_experiment(
         "seed": int(seed),
         "max_samples": int(settings.max_samples),
     }
-    out.update(_simulate(inst, rule, settings, runs, int(seed), progress))
+    out.update(_simulate(mu, sigma2, rule, settings, runs, int(seed), progress))
     return out
 
 
-def _simulate(inst, rule: str, settings: RunSettings, runs: int, seed: int, progress) -> dict:
-    """The simulation's entries of :func:`plan_experiment` (``None`` without runs)."""
+def _simulate(mu, sigma2, rule: str, settings: RunSettings, runs: int, seed: int, progress):
+    """The simulation's entries of :func:`plan_experiment` (``None`` without runs): run
+    ``r`` is :meth:`Runner.result`'s on the stream ``run_seed(seed, "plan", 0, rule, r)``
+    (called with the means, which may tie when ``epsilon > 0``); an error is a
+    recommendation more than ``epsilon`` below the best."""
     keys = (
         "stopping_time_mean",
         "stopping_time_median",
@@ -214,11 +246,13 @@ def _simulate(inst, rule: str, settings: RunSettings, runs: int, seed: int, prog
     runner = Runner(ALGORITHMS[rule], settings)
     taus = np.empty(runs)
     errors = truncated = 0
+    eps = settings.epsilon
     for r in range(runs):
-        res = runner.result(inst, seed, PLAN_EXPERIMENT, 0, r)
-        taus[r] = res["stopping_time"]
-        errors += not res["correct"]
-        truncated += res["truncated"]
+        rng = generator_of(run_seed(seed, PLAN_EXPERIMENT, 0, rule, r))
+        tau, rec, _, trunc, _ = runner(mu, sigma2, rng)
+        taus[r] = tau
+        errors += not is_epsilon_good(mu, rec, eps)
+        truncated += bool(trunc)
         if progress is not None:
             progress(r + 1, runs)
     lo, hi = wilson_interval(errors, runs)

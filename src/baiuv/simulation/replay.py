@@ -35,7 +35,7 @@ from baiuv.simulation.rules import (
     welford,
 )
 from baiuv.simulation.rules.borrow import borrowed
-from baiuv.simulation.rules.zcache import ZC_THR, ZC_Z, ZF_BND, ZF_OK, ZF_RAT
+from baiuv.simulation.rules.zcache import ZC_THR, ZC_Z, ZF_OK, forget_stats
 from baiuv.thresholds.kernels import (
     depends_on_t_only,
     has_state,
@@ -189,9 +189,7 @@ def ingest(
                 # the simulator's check on a cache of this row: every Z_a where exact,
                 # else each statistic, enclosure or threshold computed when it decides
                 for a in range(K):
-                    zf[ZF_OK, a] = 0
-                    zf[ZF_BND, a] = 0
-                    zf[ZF_RAT, a] = 0
+                    forget_stats(zf, a)  # both blocks (epsilon = 0 and epsilon > 0)
                     if exact and a != best:
                         zc[ZC_Z, a] = Z[a]
                         zc[ZC_THR, a] = math.nan

@@ -405,6 +405,7 @@ def _spec_cached(
     fp[_k.P_NMIN_KL] = fp[_k.P_NMIN]
     fp[_k.P_STATEFUL] = 1.0 if family.stateful else 0.0
     fp[_k.P_T_ONLY] = 1.0 if family.t_only else 0.0
+    fp[_k.P_EPS] = 0.0  # the paper's problem; the identifier and the simulator set their own
     table = np.empty(0)
     if own:
         make = family.constants_function()

@@ -71,7 +71,11 @@ P_LB_NMIN = 15
 # ln(1 + ln(N_a + N_b)) + ln(1/delta) (lower_bound_floor); LB_PROGRAM, the BoB programs:
 # program_lower_bound over a window
 P_LB_MODE = 16
-FPARAMS_SIZE = 17
+# the indifference zone epsilon >= 0 of the stopping rule (0: the paper's problem); read by
+# the stopping check only, never by a threshold (D290: the epsilon-GLR is the GLR with the
+# challenger's mean shifted by -epsilon)
+P_EPS = 17
+FPARAMS_SIZE = 18
 LB_NONE = 0.0
 LB_WINDOW = 1.0
 LB_FLOOR = 2.0

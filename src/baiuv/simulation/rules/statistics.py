@@ -114,3 +114,20 @@ def pair_stat(plug_in, mb, sb, nb, ma, sa, na):
     if plug_in:
         return tc_known(mb, sb, nb, ma, sa, na)
     return tc_unknown(mb, sb, nb, ma, sa, na)
+
+
+@njit(cache=True)
+def epsilon_stats_into(counts, means, variances, plug_in, best, epsilon, out):
+    """The statistics the stopping rule compares with its thresholds, written to ``out``:
+    ``Z_a`` (``plug_in``: ``Z^EV_a``) of every challenger against ``best`` with the
+    challenger's mean shifted by ``-epsilon``, as
+    :func:`~baiuv.simulation.rules.glr_stop_check` computes them (D290: the epsilon-GLR is
+    the GLR with the challenger's mean shifted by -epsilon); ``inf`` at ``best``."""
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    for a in range(means.shape[0]):
+        if a == best:
+            out[a] = math.inf
+        else:
+            out[a] = pair_stat(plug_in, mb, sb, nb, means[a] - epsilon, variances[a], counts[a])

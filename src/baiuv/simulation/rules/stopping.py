@@ -18,6 +18,7 @@ from baiuv.thresholds.kernels import (
     LB_MARGIN,
     LB_MAX_COUNT,
     LB_PROGRAM,
+    P_EPS,
     P_LB_MODE,
     S_LEVEL,
     depends_on_t_only,
@@ -30,6 +31,8 @@ from baiuv.thresholds.kernels import (
 
 from .statistics import pair_stat
 from .zcache import (
+    EPS_FLAGS,
+    EPS_ROWS,
     ZC_HIA,
     ZC_HIB,
     ZC_LB,
@@ -102,6 +105,16 @@ def glr_stop_check(
     computed ``Z_a`` and threshold take (the rule stops on ``Z_a > c``: ``Z_a <= lo <= c``
     fails).
 
+    Indifference zone: with ``epsilon = thr_fparams[P_EPS] > 0`` the statistic of ``a`` is
+    the GLR against the alternatives where ``a`` beats ``hat a_t`` by more than ``epsilon``,
+    which is ``Z_a`` (or ``Z^EV_a``) with ``a``'s empirical mean shifted by ``-epsilon``
+    (D290: the epsilon-GLR is the GLR with the challenger's mean shifted by -epsilon): every
+    statistic and enclosure is computed on that shifted mean and kept in the cache's
+    epsilon block (``EPS_ROWS``, ``EPS_FLAGS``), so the statistics the sampling rules read
+    stay those of ``epsilon = 0`` (D291: the sampling rules do not depend on epsilon). The
+    thresholds and their bounds do not depend on ``epsilon``. ``epsilon = 0`` (or ``nan``)
+    is the paper's rule, on the first block, bit for bit.
+
     Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
     beaten, ``-1`` when the rule stops; the bounds to pass to the next check (start with
     ``-inf, inf, -1``).
@@ -110,43 +123,52 @@ def glr_stop_check(
     t_only = depends_on_t_only(thr_fparams)
     thr_t = math.nan
     have_thr_t = False
+    eps = thr_fparams[P_EPS]
+    zr = 0  # the cache's block: the statistics of epsilon = 0, or the epsilon block
+    fr = 0
+    if eps > 0.0:
+        zr = EPS_ROWS
+        fr = EPS_FLAGS
+    else:
+        eps = 0.0  # means[a] - 0.0 is means[a], bit for bit
     for a in range(K):
         if a == best:
             continue
         # a certified lower bound of the threshold (-inf when none): thr_lo (t-only) or
         # the pair's cached bound (D254)
         lo = thr_lo if t_only else pair_lower_bound(zc, zf, a, best, states, counts)
-        if zf[ZF_OK, a] == 0:
+        if zf[ZF_OK + fr, a] == 0:
             mb = means[best]
             sb = variances[best]
             nb = counts[best]
+            ma = means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
             if bounds and (t_only or lo > -math.inf):
                 # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210); a
                 # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
                 # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
                 # one, then Z_a.
-                if zf[ZF_RAT, a] == 0:
-                    zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
-                        mb, sb, nb, means[a], variances[a], counts[a]
+                if zf[ZF_RAT + fr, a] == 0:
+                    zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(
+                        mb, sb, nb, ma, variances[a], counts[a]
                     )
-                    zf[ZF_RAT, a] = 1
-                if zc[ZC_RHI, a] <= lo:
+                    zf[ZF_RAT + fr, a] = 1
+                if zc[ZC_RHI + zr, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
-                if t <= t_hi and zc[ZC_RLO, a] > thr_hi:
+                if t <= t_hi and zc[ZC_RLO + zr, a] > thr_hi:
                     continue
-                if zf[ZF_BND, a] == 0:
-                    zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
-                        mb, sb, nb, means[a], variances[a], counts[a]
+                if zf[ZF_BND + fr, a] == 0:
+                    zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
+                        mb, sb, nb, ma, variances[a], counts[a]
                     )
-                    zf[ZF_BND, a] = 1
-                if zc[ZC_ZHI, a] <= lo:
+                    zf[ZF_BND + fr, a] = 1
+                if zc[ZC_ZHI + zr, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
-                if t <= t_hi and zc[ZC_ZLO, a] > thr_hi:
+                if t <= t_hi and zc[ZC_ZLO + zr, a] > thr_hi:
                     continue
-            zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
-            zc[ZC_THR, a] = math.nan
-            zf[ZF_OK, a] = 1
-        z = zc[ZC_Z, a]
+            zc[ZC_Z + zr, a] = pair_stat(plug_in, mb, sb, nb, ma, variances[a], counts[a])
+            zc[ZC_THR + zr, a] = math.nan
+            zf[ZF_OK + fr, a] = 1
+        z = zc[ZC_Z + zr, a]
         if t_only:
             if not (z > thr_lo):  # then not (z > c(t)) either
                 return a, thr_lo, thr_hi, t_hi
@@ -165,7 +187,7 @@ def glr_stop_check(
                     thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
             c = thr_t
         else:
-            if math.isnan(zc[ZC_THR, a]):
+            if math.isnan(zc[ZC_THR + zr, a]):
                 if not (z > lo):  # then not (z > c) either (D254)
                     return a, thr_lo, thr_hi, t_hi
                 nmin = lower_bound_nmin(thr_fparams)
@@ -189,10 +211,10 @@ def glr_stop_check(
                     states[best],
                     states[a],
                 )
-                zc[ZC_THR, a] = c
+                zc[ZC_THR + zr, a] = c
                 if monotone:  # c bounds the pair's threshold at every later count
                     keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, LB_MAX_COUNT)
-            c = zc[ZC_THR, a]
+            c = zc[ZC_THR + zr, a]
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
     return -1, thr_lo, thr_hi, t_hi

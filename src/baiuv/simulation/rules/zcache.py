@@ -20,6 +20,13 @@ compare (decision D253). One sample of arm ``j`` invalidates the statistics of `
 only, or of every arm when ``j`` is (or the sample makes a new) empirical best arm; it
 invalidates ``log N_j``. A cache whose flags are all ``0`` is always valid
 (:func:`new_zcache`).
+
+With an indifference zone ``epsilon > 0`` the stopping check reads and fills a second
+block of rows, ``EPS_ROWS`` further down (``ZC_Z + EPS_ROWS`` ... ``ZC_RHI + EPS_ROWS``:
+the ε-statistic, its pair threshold and its enclosures) with its flags ``EPS_FLAGS``
+further down (``ZF_OK + EPS_FLAGS`` ... ``ZF_RAT + EPS_FLAGS``), invalidated with the first
+block; the first block keeps the statistics the sampling rules read (D291: the sampling
+rules do not depend on epsilon).
 """
 
 from __future__ import annotations
@@ -44,14 +51,16 @@ ZC_LVA = 9  # peeling level of a's state when the bound was taken
 ZC_LVB = 10  # peeling level of ZC_LBB's state when the bound was taken
 ZC_HIA = 11  # largest count of a for which the bound holds
 ZC_HIB = 12  # largest count of ZC_LBB for which the bound holds
-N_ZC = 13
+EPS_ROWS = 13  # offset of the epsilon block: rows ZC_Z ... ZC_RHI of the epsilon-statistic
+N_ZC = 19
 # rows of the flags zf
 ZF_OK = 0  # Z and THR valid
 ZF_BND = 1  # logarithmic enclosure valid
 ZF_RAT = 2  # rational enclosure valid
 ZF_LOG = 3  # log N_a valid
 ZF_LB = 4  # lower bound of the pair threshold valid (kept across samples)
-N_ZF = 5
+EPS_FLAGS = 5  # offset of the epsilon block's flags: ZF_OK ... ZF_RAT of the epsilon-statistic
+N_ZF = 8
 
 
 @njit(cache=True)
@@ -81,13 +90,22 @@ def invalidate(zf, arm, best, new_best):
     zf[ZF_LOG, arm] = 0
     if arm == best or new_best != best:
         for a in range(zf.shape[1]):
-            zf[ZF_OK, a] = 0
-            zf[ZF_BND, a] = 0
-            zf[ZF_RAT, a] = 0
+            forget_stats(zf, a)
     else:
-        zf[ZF_OK, arm] = 0
-        zf[ZF_BND, arm] = 0
-        zf[ZF_RAT, arm] = 0
+        forget_stats(zf, arm)
+
+
+@njit(cache=True, inline="always")
+def forget_stats(zf, a):
+    """Invalidate the statistics of challenger ``a`` (both blocks: ``Z_a``, its pair
+    threshold and enclosures, and their epsilon versions); the pair lower bound and
+    ``log N_a`` stay."""
+    zf[ZF_OK, a] = 0
+    zf[ZF_BND, a] = 0
+    zf[ZF_RAT, a] = 0
+    zf[ZF_OK + EPS_FLAGS, a] = 0
+    zf[ZF_BND + EPS_FLAGS, a] = 0
+    zf[ZF_RAT + EPS_FLAGS, a] = 0
 
 
 @njit(cache=True)
