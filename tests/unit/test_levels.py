@@ -110,3 +110,18 @@ def test_fhn_keeps_one_level_per_run(alg):
 def test_bad_levels_are_named(levels, match):
     with pytest.raises(ValueError, match=match):
         simulate_levels(INSTANCE, "TCI", levels)
+
+
+@pytest.mark.parametrize("alg", ["TCI", "EV-TCI", "uniform"])
+def test_levels_with_their_own_indifference_zone(alg):
+    """Levels that differ by ``epsilon`` (each keeps its own block of epsilon-statistics in
+    its own cache) on one trajectory: each equals its run alone, and the zones change the
+    stopping times (the test can tell them apart)."""
+    fam = "box" if not ALGORITHMS[alg].plug_in else "ev-box"
+    settings = RunSettings(threshold=fam, max_samples=MAX_SAMPLES)
+    levels = [{"epsilon": 0.0}, {"epsilon": 0.3, "log_inv_delta": 3.0}, {"epsilon": 0.1}]
+    taus = set()
+    for seed in (0, 1):
+        rows = _check(alg, settings, levels, seed)
+        taus |= {(seed, r["stopping_time"]) for r in rows}
+    assert len(taus) > 2, (alg, taus)

@@ -330,13 +330,21 @@ def glr_loop(algorithm: Algorithm, threshold: str = "heuristic", multi: bool = F
 
 
 #: The fields of :class:`RunSettings` that make a stopping level (:func:`level_settings`).
-LEVEL_FIELDS = ("delta", "log_inv_delta", "threshold", "threshold_params", "lazy_ratio")
+LEVEL_FIELDS = (
+    "delta",
+    "log_inv_delta",
+    "threshold",
+    "threshold_params",
+    "lazy_ratio",
+    "epsilon",
+)
 
 
 def level_settings(settings: RunSettings, level: Mapping) -> RunSettings:
     """The settings of a run with the stopping level ``level`` alone: ``settings`` with the
     entries of ``level`` (keys among :data:`LEVEL_FIELDS`: the threshold family, its
-    parameters, ``delta`` or ``log_inv_delta``, the lazy ratio); a level that gives
+    parameters, ``delta`` or ``log_inv_delta``, the lazy ratio, the indifference zone
+    ``epsilon``); a level that gives
     ``delta`` or ``log_inv_delta`` replaces both. ``ValueError`` naming a key that is not a
     level field."""
     if not isinstance(level, Mapping):
