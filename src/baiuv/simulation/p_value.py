@@ -49,7 +49,10 @@ thresholds at ``L`` are the identifier's specification with its log terms shifte
 ``L - ln(1/delta)`` (checked once against the specification built at other levels) and the
 level is found by Brent's method then moved to the last double at which the rule stops;
 before that, and above the identifier's level, the specification is built at every level
-tried.
+tried. A check that cannot move the p-value (most of them) costs one test of the rule at the
+current level: one compiled call (:func:`baiuv.simulation.rules.stops_builtin` on the
+states of :func:`baiuv.simulation.rules.states_at_level`, the same thresholds and
+comparisons as the rule's), with the specification at that level kept from the check before.
 """
 
 from __future__ import annotations
@@ -116,6 +119,8 @@ class PValueTracker:
         self._nominal = None  # the specification at the identifier's level (built on use)
         self._shift_ok: bool | None = None
         self._zeta_term: float | None = None  # ln(4(K-1) zeta(s)) of the Student families
+        self._scratch: np.ndarray | None = None  # the KL/BoB states rebuilt at a level
+        self._last_spec: tuple | None = None  # (L, the specification built at L)
         self.level = 0.0  # L_p = ln(1/p); 0: p = 1
         self.recommendation: int | None = None
         self.time: int | None = None
@@ -127,7 +132,14 @@ class PValueTracker:
 
     # ------------------------------------------------------------------ specifications
     def _spec(self, L: float):
-        return make_threshold(self.family, self._K, params=self._params, log_inv_delta=L, n_table=3)
+        """The specification at ``ln(1/delta) = L``; the last one built is kept (the checks
+        between two moves of the p-value all test the same level)."""
+        if self._last_spec is None or self._last_spec[0] != L:
+            spec = make_threshold(
+                self.family, self._K, params=self._params, log_inv_delta=L, n_table=3
+            )
+            self._last_spec = (L, spec)
+        return self._last_spec[1]
 
     def _shifted(self, L: float) -> np.ndarray:
         """The identifier's ``fparams`` with every log term moved to ``ln(1/delta) = L``
@@ -218,6 +230,18 @@ class PValueTracker:
 
     def stops_at(self, L: float, t: int, counts, Z, best: int, states, fp=None) -> bool:
         """Whether the rule at level ``ln(1/delta) = L`` stops at this check."""
+        if not self._student and not self._own:  # one compiled call, the same thresholds
+            if fp is None:
+                spec = self._spec(L)
+                fp, code, table = spec.fparams, spec.code, spec.table
+            else:
+                code, table = self._nominal.code, self._nominal.table
+            if self._stateful:
+                if self._scratch is None:
+                    self._scratch = np.empty_like(states)
+                rules.states_at_level(states, fp, self._scratch)
+                states = self._scratch
+            return bool(rules.stops_builtin(code, fp, table, t, counts, best, states, Z))
         thr = self.thresholds_at(L, t, counts, best, states, fp)
         return all(Z[a] > thr[a] for a in range(self._K) if a != best)
 

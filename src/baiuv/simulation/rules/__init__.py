@@ -65,6 +65,8 @@ from .stopping import (
     glr_stop_check_builtin,
     lazy_check_time,
     lazy_next_index,
+    states_at_level,
+    stops_builtin,
 )
 from .tas import step_tas
 from .tci import step_tci, tci_challenger
@@ -123,10 +125,12 @@ __all__ = [
     "run_glr_loop",
     "select_arm",
     "select_arms",
+    "states_at_level",
     "step_dkm",
     "step_fws",
     "step_tas",
     "step_tci",
+    "stops_builtin",
     "tci_challenger",
     "welford",
 ]

@@ -19,9 +19,19 @@ from baiuv.thresholds.kernels import (
     LB_MAX_COUNT,
     LB_PROGRAM,
     P_EPS,
+    P_ETA0,
+    P_ETA1,
+    P_GAMMA,
     P_LB_MODE,
+    P_LPRE,
+    P_S,
     S_LEVEL,
+    S_LOGGR,
+    S_MEAN,
+    S_TAG,
+    S_VAR,
     depends_on_t_only,
+    log_gamma_R,
     lower_bound_floor,
     lower_bound_nmin,
     lower_bound_window,
@@ -370,6 +380,48 @@ def check_thresholds_builtin(
         pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts, best, states,
         fail, thr_out,
     )  # fmt: skip
+
+
+@njit(cache=True)
+def states_at_level(states, thr_fparams, out):
+    """The per-arm KL/BoB states ``states`` as a rule with the parameters ``thr_fparams``
+    would hold them, written to ``out``: the recorded level, count, mean and variance (they
+    do not depend on delta), the tag and ``ln(gamma R)`` recomputed at ``thr_fparams``
+    (the p-value's rule at another level, :mod:`baiuv.simulation.p_value`)."""
+    fp = thr_fparams
+    for a in range(states.shape[0]):
+        for j in range(states.shape[1]):
+            out[a, j] = states[a, j]
+        if states[a, S_LEVEL] < 0:
+            continue
+        out[a, S_TAG] = fp[P_LPRE]
+        out[a, S_LOGGR] = log_gamma_R(
+            int(states[a, S_LEVEL]),
+            states[a, S_MEAN],
+            states[a, S_VAR],
+            fp[P_LPRE],
+            fp[P_S],
+            fp[P_ETA0],
+            fp[P_ETA1],
+            fp[P_GAMMA],
+        )
+
+
+@njit(cache=True)
+def stops_builtin(thr_code, thr_fparams, thr_table, t, counts, best, states, Z):
+    """Whether ``Z[a] > c_{best, a}(N_t, delta)`` for every challenger ``a``, the thresholds
+    of :func:`check_thresholds_builtin` (the stopping rule's decision, without the
+    statistics cache: ``Z`` given)."""
+    for a in range(counts.shape[0]):
+        if a == best:
+            continue
+        c = pair_threshold_kernel(
+            thr_code, thr_fparams, thr_table, float(t), counts[best], counts[a], states[best],
+            states[a],
+        )  # fmt: skip
+        if not (Z[a] > c):
+            return False
+    return True
 
 
 @njit(cache=True)
