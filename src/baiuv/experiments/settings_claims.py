@@ -22,7 +22,6 @@ import pandas as pd
 from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 from baiuv.registry import ALGORITHMS
 from baiuv.simulation.engine import fhn_n0 as fhn_n0_of
-from baiuv.thresholds.families import ThresholdParams
 
 __all__ = ["PAPER_INSTANCES", "fhn_n0_claim", "settings_claims"]
 
@@ -59,6 +58,10 @@ def _threshold_row(thresholds: Mapping | None, delta: float) -> Claim:
     """J.1's s = 2, γ = 1.2, η₀ = η₁ = 1/ln(1/δ): the thresholds' figures (the
     ``thresholds`` section) and the simulated runs (no run section sets them: the families'
     defaults, :class:`~baiuv.thresholds.families.ThresholdParams`)."""
+    # the families import numba: loaded here, not with the report's imports (D227: the
+    # adapters that call no kernel load no numba)
+    from baiuv.thresholds.families import ThresholdParams
+
     runs = ThresholdParams()
     used = {"simulated runs (δ-correct stopping, asymptotic)": runs}
     if thresholds is not None:
