@@ -673,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
         "input",
         nargs="?",
         default=None,
-        help="CSV file of 'arm,value' rows, or '-' for stdin (replay mode)",
+        help="CSV file of 'arm,value' rows, or '-' for stdin",
     )
     q.add_argument(
         "--simulate",
@@ -703,7 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--n-arms",
         type=int,
         default=None,
-        help="number of arms (default: from the data, largest arm index + 1)",
+        help="number of arms (default: largest arm index + 1)",
     )
     q.add_argument(
         "--arms",
@@ -725,8 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--epsilon",
         type=float,
         default=0.0,
-        help="indifference zone: stop once the recommended arm is within EPSILON of the best "
-        "(default 0: the best arm itself)",
+        help="stop when within EPSILON of the best arm (default 0)",
     )
     q.add_argument(
         "--lazy-ratio",
@@ -738,24 +737,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--progress-every",
         type=int,
         default=None,
-        help="print the identifier's state every N samples to stderr (0: never; default: "
-        "1000 with --simulate; when replaying data, rows read and rate about once a second "
-        "if stderr is a terminal)",
+        help="print the state every N samples to stderr (0: never; default 1000 with "
+        "--simulate, else a line a second on a terminal)",
     )
     q.add_argument(
         "--next",
         type=int,
         default=None,
         metavar="N",
-        help="replay: also print the allocation of the next N samples (a batch) when undecided",
+        help="also print the next N arms to sample when undecided",
     )
     q.add_argument("--quiet", action="store_true", help="no progress output")
     q.add_argument("--json", action="store_true", help="print the summary as JSON")
     q.add_argument(
         "--skip-bad",
         action="store_true",
-        help="skip invalid rows (malformed, value not finite, arm out of range) with a "
-        "warning on stderr instead of failing",
+        help="skip invalid rows with a warning on stderr instead of failing",
     )
     add_plan_parser(sub)
     return p
