@@ -31,10 +31,15 @@ With --epsilon E > 0 the rule stops once its recommendation is within E of the b
 sampling rules ignore E, and with a tie only uniform sampling keeps the other arms
 sampled enough to stop soon).
 
+With --batch B > 1 the simulated experiments assign B samples at once and learn their
+outcomes only once the whole batch is sampled; the plan then also gives the samples drawn
+(whole batches).
+
 examples:
   baiuv plan --means 0.12,0.10 --sd 0.3,0.3 --delta 0.05
   baiuv plan --means 0.12,0.12,0.1 --sd 0.3,0.3,0.3 --delta 0.05 --epsilon 0.02 --sampling uniform
   baiuv plan --means 1,0.85,0.8,0.7,0.65 --sd 1,0.77,0.71,0.63,0.59 --delta 0.01 --json
+  baiuv plan --means 0.12,0.10 --sd 0.3,0.3 --delta 0.05 --batch 500
 """
 
 
@@ -96,6 +101,13 @@ def add_plan_parser(sub) -> argparse.ArgumentParser:
         default=0.0,
         help="indifference zone: stop once the recommended arm is within EPSILON of the best "
         "(default 0: the best arm itself)",
+    )
+    q.add_argument(
+        "--batch",
+        type=int,
+        default=1,
+        help="samples assigned at once, each batch answered when all of it is sampled "
+        "(default 1: one at a time)",
     )
     q.add_argument("--json", action="store_true", help="print the plan as JSON")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -162,6 +174,14 @@ def format_plan(p: dict) -> str:
         f"({guarantee}), seed {p['seed']}",
         f"stopping time: mean {_fmt(p['stopping_time_mean'])}, median "
         f"{_fmt(p['stopping_time_median'])}, 90th percentile {_fmt(p['stopping_time_p90'])}",
+        *(
+            [
+                f"in batches of {p['batch']} (each answered once all of it is sampled): "
+                f"{_fmt(p['samples_drawn_mean'])} samples drawn on average"
+            ]
+            if p.get("batch", 1) > 1
+            else []
+        ),
         f"errors{f' (more than ε = {eps:g} below the best)' if eps else ''}: "
         f"{p['errors']}/{p['runs']} (rate {p['error_rate']:.3g}, 95% Wilson interval "
         f"[{p['error_rate_low']:.3g}, {p['error_rate_high']:.3g}])",
@@ -194,6 +214,7 @@ def plan(args, out: TextIO, err: TextIO) -> int:
             seed=args.seed,
             max_samples=args.max_samples,
             epsilon=args.epsilon,
+            batch=args.batch,
             progress=bar,
         )
     except ValueError as exc:

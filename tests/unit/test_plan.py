@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from baiuv import cli
+from baiuv import BestArmIdentifier, cli
 from baiuv.experiments.stopping_times import LEMMA2_CONSTANT as REPORTED_CONSTANT
 from baiuv.experiments.stopping_times import wilson_interval as reported_wilson
 from baiuv.model.instance import GaussianInstance
@@ -24,6 +24,7 @@ from baiuv.simulation.plan import (
     plan_experiment,
     wilson_interval,
 )
+from baiuv.simulation.rng import generator_of, run_seed
 
 
 @pytest.mark.parametrize("gap,sd,delta", [(1.0, 1.0, 0.05), (0.3, 2.0, 0.01), (0.4, 0.5, 1e-6)])
@@ -107,6 +108,43 @@ def test_small_simulated_plan_matches_the_simulator_run_by_run():
     assert plan_experiment(mu, sd, delta, threshold="box", runs=runs, seed=3) == p
 
 
+def test_batched_plan_is_the_identifier_in_batches_run_by_run():
+    """``batch > 1``: each run is the identifier asked for ``batch`` requests, all answered
+    once the batch is sampled (written out here), on the planner's stream of that run; one
+    sample at a time (``batch=1``) is the simulator's run, as without the option."""
+    mu, sd, delta, runs, b = np.array([1.0, 0.3, 0.0]), np.array([1.0, 1.0, 2.0]), 0.1, 6, 25
+    p = plan_experiment(mu, sd, delta, runs=runs, seed=5, batch=b)
+    taus, drawn, errors = [], [], 0
+    for r in range(runs):
+        g = generator_of(run_seed(5, PLAN_EXPERIMENT, 0, "TCI", r))
+        idf = BestArmIdentifier(3, delta, "tci", "bob", rng=g)
+        n = 0
+        while not idf.done:
+            arms = np.array(idf.next_arms(b))
+            assert len(arms) == b and len(idf.pending_arms) == b
+            x = mu[arms] + sd[arms] * g.standard_normal(b)
+            n += b
+            idf.observe_many(arms, x)
+        taus.append(idf.n_samples)
+        drawn.append(n)
+        errors += idf.recommendation != 0
+    assert p["batch"] == b
+    assert p["stopping_time_mean"] == np.mean(taus) and p["samples_drawn_mean"] == np.mean(drawn)
+    assert p["stopping_time_median"] == np.median(taus) and p["errors"] == errors
+    assert all(d % b == 0 and d - b < t <= d for t, d in zip(taus, drawn, strict=True))
+    one = plan_experiment(mu, sd, delta, runs=runs, seed=5)
+    assert one == {**plan_experiment(mu, sd, delta, runs=runs, seed=5, batch=1)}
+    assert one["samples_drawn_mean"] == one["stopping_time_mean"] and one["batch"] == 1
+
+
+def test_batched_plan_reports_the_budget_and_prints_the_batches():
+    p = plan_experiment([0.1, 0.0], [1.0, 1.0], 0.01, runs=2, max_samples=30, batch=7)
+    assert p["truncated"] == 2 and p["stopping_time_mean"] == 30.0
+    assert p["samples_drawn_mean"] == 30.0  # the last batch cut to the budget
+    code, out, _ = _run(["--means", "1,0", "--sd", "1,1", "--runs", "2", "--batch", "50"])
+    assert code == 0 and "in batches of 50" in out and "samples drawn on average" in out
+
+
 def test_budget_truncates_and_is_reported():
     p = plan_experiment([0.1, 0.0], [1.0, 1.0], 0.01, runs=3, max_samples=20, threshold="heuristic")
     assert p["truncated"] == 3 and p["stopping_time_mean"] == 20.0
@@ -146,7 +184,7 @@ def test_json_schema():
         "K", "means", "sd", "delta", "epsilon", "best_arm", "T_star", "lower_bound",
         "optimal_allocation", "sampling", "threshold", "delta_correct", "runs", "seed",
         "max_samples", "stopping_time_mean", "stopping_time_median", "stopping_time_p90",
-        "errors", "error_rate", "error_rate_low", "error_rate_high", "truncated",
+        "batch", "samples_drawn_mean", "errors", "error_rate", "error_rate_low", "error_rate_high", "truncated",
     }  # fmt: skip
     assert all(_numbers_or_null(v) for v in d.values())
     assert d["K"] == 3 and d["runs"] == 4 and len(d["optimal_allocation"]) == 3
@@ -178,6 +216,7 @@ def test_plain_output_reads():
         (["--means", "1,0", "--sd", "1,1", "--runs", "-1"], "--runs must be >= 0"),
         (["--means", "1,0", "--sd", "1,1", "--max-samples", "3"], "max_samples must be at least"),
         (["--means", "1", "--sd", "1"], "at least 2 entries"),
+        (["--means", "1,0", "--sd", "1,1", "--batch", "0"], "batch must be"),
     ],
 )
 def test_bad_input_one_line_messages(argv, needle):

@@ -126,6 +126,7 @@ def plan_experiment(
     seed: int = 0,
     max_samples: int | None = None,
     epsilon: float = 0.0,
+    batch: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """How long identifying the best of Gaussian arms takes: bound, allocation, simulation.
@@ -152,17 +153,23 @@ def plan_experiment(
         stops once its recommendation is within ``epsilon`` of the best with probability
         at least ``1 - delta``; an error is then a recommendation more than ``epsilon``
         below the best, and the largest mean may be tied.
+    batch : int
+        Samples assigned at once (default 1: one at a time). With ``batch > 1`` each run is
+        the identifier's (:meth:`baiuv.BestArmIdentifier.next_arms`): ``batch`` requests,
+        all answered only once the whole batch is sampled (a delay of one batch), the
+        stopping rule checked after each answer.
     progress : callable or None
         ``progress(done, total)`` after each run.
 
     Returns
     -------
     dict
-        ``K, means, sd, delta, epsilon, best_arm, T_star, lower_bound`` (Lemma 2),
+        ``K, means, sd, delta, epsilon, batch, best_arm, T_star, lower_bound`` (Lemma 2),
         ``optimal_allocation`` (:math:`w^\\star`), ``sampling, threshold, delta_correct``
         (whether the family is δ-correct), ``runs, seed, max_samples``, and from the
         simulation (``None`` without runs): ``stopping_time_mean, stopping_time_median,
-        stopping_time_p90`` (numpy's linear-interpolation percentile), ``errors,
+        stopping_time_p90`` (numpy's linear-interpolation percentile; the observations
+        used at the stop), ``samples_drawn_mean`` (whole batches drawn), ``errors,
         error_rate, error_rate_low, error_rate_high`` (95 % Wilson interval), ``truncated``.
         Every value is a number, a string, a bool, a list of numbers or ``None``. With
         ``epsilon > 0``: ``lower_bound`` is ``None``, and ``best_arm``, ``T_star``,
@@ -183,6 +190,7 @@ def plan_experiment(
     rule = _sampling(sampling)
     family = _threshold(threshold, rule)
     runs = check_integer(runs, "runs", 0)
+    batch = check_integer(batch, "batch", 1)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     settings = RunSettings(
@@ -208,6 +216,7 @@ def plan_experiment(
         "sd": np.sqrt(sigma2).tolist(),
         "delta": d,
         "epsilon": eps,
+        "batch": batch,
         "best_arm": None if inst is None else inst.best_arm,
         "T_star": T,
         # D294: Lemma 2 bounds exact identification only
@@ -222,19 +231,21 @@ def plan_experiment(
         "seed": int(seed),
         "max_samples": int(settings.max_samples),
     }
-    out.update(_simulate(mu, sigma2, rule, settings, runs, int(seed), progress))
+    out.update(_simulate(mu, sigma2, rule, settings, runs, int(seed), batch, progress))
     return out
 
 
-def _simulate(mu, sigma2, rule: str, settings: RunSettings, runs: int, seed: int, progress):
+def _simulate(mu, sigma2, rule, settings: RunSettings, runs: int, seed: int, batch, progress):
     """The simulation's entries of :func:`plan_experiment` (``None`` without runs): run
-    ``r`` is :meth:`Runner.result`'s on the stream ``run_seed(seed, "plan", 0, rule, r)``
-    (called with the means, which may tie when ``epsilon > 0``); an error is a
-    recommendation more than ``epsilon`` below the best."""
+    ``r`` draws from the stream ``run_seed(seed, "plan", 0, rule, r)``, one sample at a
+    time by :meth:`Runner.result` (called with the means, which may tie when
+    ``epsilon > 0``), in batches by :func:`batched_run`; an error is a recommendation more
+    than ``epsilon`` below the best."""
     keys = (
         "stopping_time_mean",
         "stopping_time_median",
         "stopping_time_p90",
+        "samples_drawn_mean",
         "errors",
         "error_rate",
         "error_rate_low",
@@ -243,13 +254,18 @@ def _simulate(mu, sigma2, rule: str, settings: RunSettings, runs: int, seed: int
     )
     if runs == 0:
         return dict.fromkeys(keys)
-    runner = Runner(ALGORITHMS[rule], settings)
+    runner = Runner(ALGORITHMS[rule], settings) if batch == 1 else None
     taus = np.empty(runs)
+    drawn = np.empty(runs)
     errors = truncated = 0
     eps = settings.epsilon
     for r in range(runs):
         rng = generator_of(run_seed(seed, PLAN_EXPERIMENT, 0, rule, r))
-        tau, rec, _, trunc, _ = runner(mu, sigma2, rng)
+        if runner is not None:
+            tau, rec, _, trunc, _ = runner(mu, sigma2, rng)
+            drawn[r] = tau
+        else:
+            tau, drawn[r], rec, trunc = batched_run(mu, sigma2, rule, settings, batch, rng)
         taus[r] = tau
         errors += not is_epsilon_good(mu, rec, eps)
         truncated += bool(trunc)
@@ -263,6 +279,7 @@ def _simulate(mu, sigma2, rule: str, settings: RunSettings, runs: int, seed: int
                 float(taus.mean()),
                 float(np.median(taus)),
                 float(np.percentile(taus, 90)),
+                float(drawn.mean()),
                 errors,
                 errors / runs,
                 lo,
@@ -272,3 +289,31 @@ def _simulate(mu, sigma2, rule: str, settings: RunSettings, runs: int, seed: int
             strict=True,
         )
     )
+
+
+def batched_run(mu, sigma2, rule: str, settings: RunSettings, batch: int, rng) -> tuple:
+    """``(tau, drawn, recommendation, truncated)`` of one run of the identifier in batches
+    of ``batch``: ``next_arms(batch)`` (fewer when the budget leaves fewer), the requests
+    sampled from ``rng`` (which also draws the identifier's coins) and all answered, in
+    order, only then; ``tau`` is the number of observations used at the stop, ``drawn``
+    the samples of the whole batches drawn."""
+    from baiuv.simulation.identify import BestArmIdentifier
+
+    idf = BestArmIdentifier(
+        mu.size,
+        settings.delta,
+        rule,
+        settings.threshold,
+        max_samples=settings.max_samples,
+        epsilon=settings.epsilon,
+        rng=rng,
+    )
+    sd = np.sqrt(sigma2)
+    drawn = 0
+    while not idf.done:
+        room = settings.max_samples - idf.n_samples - len(idf.pending_arms)
+        arms = np.asarray(idf.next_arms(min(batch, room)), dtype=np.int64)
+        values = mu[arms] + sd[arms] * rng.standard_normal(arms.shape[0])
+        drawn += arms.shape[0]
+        idf.observe_many(arms, values)
+    return idf.n_samples, drawn, int(idf.recommendation), idf.stop_reason == "budget"
