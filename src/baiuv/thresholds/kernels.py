@@ -244,10 +244,16 @@ def ev_heuristic_student(n_a: int, n_b: int, log_inv_delta: float) -> float:
     ``p``-quantile of ``T_nu`` (upper bound :func:`student_y_bound`): ``Z^EV`` above it
     implies ``P(|T_nu| > |W|) <= p``. Tends to ``c`` as ``m`` grows.
     """
-    m = min(n_a, n_b)
+    return _ev_heuristic_student_at(min(n_a, n_b), n_a + n_b, log_inv_delta)
+
+
+@njit(cache=True)
+def _ev_heuristic_student_at(m: int, n_sum: int, log_inv_delta: float) -> float:
+    """:func:`ev_heuristic_student` as a function of the smaller count ``m`` and the sum of
+    the counts ``n_sum``."""
     if m < 2:
         return math.inf
-    c = math.log1p(math.log(float(n_a + n_b))) + log_inv_delta
+    c = math.log1p(math.log(float(n_sum))) + log_inv_delta
     y = student_y_bound(float(m), log_erfc_sqrt(c), 0.0)
     return 0.5 * m * math.expm1(y)
 
@@ -298,6 +304,95 @@ def lower_bound_window(n: int, fparams: np.ndarray):
     if hi > n_star:
         hi = int(n_star)
     return hi, float(hi)
+
+
+@njit(cache=True)
+def upper_window(n: int) -> int:
+    """The largest count ``n + n // 16 + 1`` of an arm's window of the cached upper bounds
+    (decision D348)."""
+    return n + n // 16 + 1
+
+
+@njit(cache=True)
+def pair_upper_bound(
+    code: int,
+    fparams: np.ndarray,
+    table: np.ndarray,
+    n_a: int,
+    n_b: int,
+    state_a: np.ndarray,
+    state_b: np.ndarray,
+):
+    """``(ub, hi_a, hi_b)``: an upper bound ``ub`` of the pair threshold of a built-in family
+    at every pair of counts in ``[n_a, hi_a] x [n_b, hi_b]``, the states at their current
+    peeling levels (decision D348: cached upper bounds of the pair thresholds);
+    ``(inf, -1, -1)`` where the family has none (the heuristic, a family with its own kernel, a spec without lower bounds: ``P_LB_NMIN =
+    inf`` and ``P_LB_MODE = LB_NONE``) or a count is below the initial count or beyond
+    ``LB_MAX_COUNT``.
+
+    * Box, EV-Box: each per-arm term is ``n f(C(n)/D(n))``, ``f`` increasing, ``C`` not
+      increasing and ``D`` not decreasing with the count (as in
+      :func:`program_lower_bound`): at most ``hi f(C(n)/D(n))`` over the window.
+    * BoB, EV-BoB: at most the Box bound with their own constants (the BoB program adds a
+      constraint to the box program's: BoB(δ) ≤ Box(δ/2), Section 3.2 of the paper).
+    * KL: ``Wbar_{-1}`` and ``ln(1 + log_gamma N)`` increase, ``ln(gamma R)`` is the
+      state's, constant while its level is: the value at ``(hi_a, hi_b)``.
+    * Student, EV-Student: ``max(g(N_a), g(N_b))``, ``g`` non-decreasing from
+      ``P_LB_NMIN`` on (decision D254): the value at ``hi`` for an arm at or beyond it, at
+      the count itself (``hi = n``, a window of one count) below it; none when both arms
+      are below it.
+    * The Student-calibrated heuristic: non-increasing in the smaller count and
+      non-decreasing in the sum of the counts: its value at the smaller count and the
+      windows' largest sum.
+    """
+    if fparams[P_LB_NMIN] == math.inf and fparams[P_LB_MODE] == LB_NONE:
+        return math.inf, -1.0, -1.0  # a spec without cached bounds (a family's own kernel)
+    if n_a > LB_MAX_COUNT or n_b > LB_MAX_COUNT:
+        return math.inf, -1.0, -1.0
+    nmin = fparams[P_NMIN]
+    if n_a < nmin or n_b < nmin:
+        return math.inf, -1.0, -1.0
+    hi_a = upper_window(n_a)
+    hi_b = upper_window(n_b)
+    if code == BOX or code == EV_BOX or code == BOB or code == EV_BOB:
+        L = fparams[P_LBOX]
+        s = fparams[P_S]
+        eta0 = fparams[P_ETA0]
+        ca, da = box_constants(float(n_a), L, s, eta0)
+        cb, db = box_constants(float(n_b), L, s, eta0)
+        if not (da > 0.0) or not (db > 0.0):
+            return math.inf, -1.0, -1.0
+        if code == BOX or code == BOB:
+            v = 0.5 * (hi_a * math.log1p(ca / da) + hi_b * math.log1p(cb / db))
+        else:
+            v = 0.5 * (hi_a * ca / da + hi_b * cb / db)
+        return v, float(hi_a), float(hi_b)
+    if code == KL:
+        lgr_a = check_state(state_a, n_a, fparams)
+        lgr_b = check_state(state_b, n_b, fparams)
+        v = kl_value(
+            float(hi_a), float(hi_b), lgr_a, lgr_b, fparams[P_LMAIN], fparams[P_S], fparams[P_GAMMA]
+        )
+        return v, float(hi_a), float(hi_b)
+    if code == EV_HEURISTIC_STUDENT:
+        v = _ev_heuristic_student_at(min(n_a, n_b), hi_a + hi_b, fparams[P_LOGINVDELTA])
+        return v, float(hi_a), float(hi_b)
+    if code == STUDENT or code == EV_STUDENT:
+        n_star = fparams[P_LB_NMIN]
+        if n_a < n_star:
+            hi_a = n_a
+        if n_b < n_star:
+            hi_b = n_b
+        if hi_a == n_a and hi_b == n_b:
+            return math.inf, -1.0, -1.0
+        ya = _student_y(hi_a, fparams, table)
+        yb = _student_y(hi_b, fparams, table)
+        if code == STUDENT:
+            v = max(hi_a * ya, hi_b * yb)
+        else:
+            v = max(hi_a * math.expm1(ya), hi_b * math.expm1(yb))
+        return v, float(hi_a), float(hi_b)
+    return math.inf, -1.0, -1.0
 
 
 @njit(cache=True)

@@ -17,6 +17,7 @@ from baiuv.thresholds.kernels import (
     LB_FLOOR,
     LB_MARGIN,
     LB_MAX_COUNT,
+    LB_NONE,
     LB_PROGRAM,
     P_EPS,
     P_ETA0,
@@ -36,6 +37,7 @@ from baiuv.thresholds.kernels import (
     lower_bound_nmin,
     lower_bound_window,
     pair_threshold_kernel,
+    pair_upper_bound,
     program_lower_bound,
 )
 
@@ -52,6 +54,12 @@ from .zcache import (
     ZC_RHI,
     ZC_RLO,
     ZC_THR,
+    ZC_UB,
+    ZC_UBB,
+    ZC_UHA,
+    ZC_UHB,
+    ZC_ULVA,
+    ZC_ULVB,
     ZC_Z,
     ZC_ZHI,
     ZC_ZLO,
@@ -59,6 +67,7 @@ from .zcache import (
     ZF_LB,
     ZF_OK,
     ZF_RAT,
+    ZF_UB,
 )
 
 
@@ -147,12 +156,14 @@ def glr_stop_check(
         # a certified lower bound of the threshold (-inf when none): thr_lo (t-only) or
         # the pair's cached bound (D254)
         lo = thr_lo if t_only else pair_lower_bound(zc, zf, a, best, states, counts)
+        # a certified upper bound of a pair threshold (inf when none; D348)
+        hi = thr_hi if t_only else pair_upper_bound_cached(zc, zf, a, best, states, counts)
         if zf[ZF_OK + fr, a] == 0:
             mb = means[best]
             sb = variances[best]
             nb = counts[best]
             ma = means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
-            if bounds and (t_only or lo > -math.inf):
+            if bounds and (t_only or lo > -math.inf or hi < math.inf):
                 # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210); a
                 # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
                 # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
@@ -164,7 +175,7 @@ def glr_stop_check(
                     zf[ZF_RAT + fr, a] = 1
                 if zc[ZC_RHI + zr, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
-                if t <= t_hi and zc[ZC_RLO + zr, a] > thr_hi:
+                if (t <= t_hi or not t_only) and zc[ZC_RLO + zr, a] > hi:
                     continue
                 if zf[ZF_BND + fr, a] == 0:
                     zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
@@ -173,7 +184,7 @@ def glr_stop_check(
                     zf[ZF_BND + fr, a] = 1
                 if zc[ZC_ZHI + zr, a] <= lo:
                     return a, thr_lo, thr_hi, t_hi
-                if t <= t_hi and zc[ZC_ZLO + zr, a] > thr_hi:
+                if (t <= t_hi or not t_only) and zc[ZC_ZLO + zr, a] > hi:
                     continue
             zc[ZC_Z + zr, a] = pair_stat(plug_in, mb, sb, nb, ma, variances[a], counts[a])
             zc[ZC_THR + zr, a] = math.nan
@@ -200,6 +211,8 @@ def glr_stop_check(
             if math.isnan(zc[ZC_THR + zr, a]):
                 if not (z > lo):  # then not (z > c) either (D254)
                     return a, thr_lo, thr_hi, t_hi
+                if z > hi:  # then z > c too (D348)
+                    continue
                 nmin = lower_bound_nmin(thr_fparams)
                 monotone = (
                     nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
@@ -224,6 +237,14 @@ def glr_stop_check(
                 zc[ZC_THR + zr, a] = c
                 if monotone:  # c bounds the pair's threshold at every later count
                     keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, LB_MAX_COUNT)
+                elif lo == -math.inf and thr_fparams[P_LB_MODE] == LB_NONE:
+                    keep_frozen_lower_bound(zc, zf, a, best, states, counts, c, nmin)
+                elif thr_fparams[P_LB_MODE] == LB_FLOOR:  # c >= its floor (D349)
+                    keep_smaller_frozen_lower_bound(zc, zf, a, best, states, counts, c)
+                if z > c:  # a pass: bound the threshold over windows of the counts (D348)
+                    keep_upper_bound(
+                        thr_code, thr_fparams, thr_table, zc, zf, a, best, states, counts
+                    )
             c = zc[ZC_THR + zr, a]
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
@@ -246,6 +267,70 @@ def pair_lower_bound(zc, zf, a, best, states, counts):
     ):
         return zc[ZC_LB, a]
     return -math.inf
+
+
+@njit(inline="always")
+def pair_upper_bound_cached(zc, zf, a, best, states, counts):
+    """The cached upper bound of the threshold of the pair (``best``, ``a``) (row
+    ``ZC_UB``), ``inf`` when the cache holds none for this pair, a count has left its window
+    or an arm's state has left the peeling level it had when the bound was taken (D348)."""
+    if (
+        zf[ZF_UB, a] != 0
+        and zc[ZC_UBB, a] == best
+        and counts[a] <= zc[ZC_UHA, a]
+        and counts[best] <= zc[ZC_UHB, a]
+        and states[a, S_LEVEL] == zc[ZC_ULVA, a]
+        and states[best, S_LEVEL] == zc[ZC_ULVB, a]
+    ):
+        return zc[ZC_UB, a]
+    return math.inf
+
+
+@njit(inline="always")
+def keep_upper_bound(thr_code, thr_fparams, thr_table, zc, zf, a, best, states, counts):
+    """Keep an upper bound of the threshold of the pair (``best``, ``a``) over windows of the
+    counts (:func:`~baiuv.thresholds.kernels.pair_upper_bound`), widened by ``LB_MARGIN``,
+    while the counts stay in the windows and the states at their current peeling levels
+    (when the family has one; D348)."""
+    u, hi_a, hi_b = pair_upper_bound(
+        thr_code, thr_fparams, thr_table, counts[a], counts[best], states[a], states[best]
+    )
+    if math.isfinite(u) and hi_a >= 0.0:
+        zc[ZC_UB, a] = u + LB_MARGIN * (1.0 + abs(u))
+        zc[ZC_UBB, a] = best
+        zc[ZC_UHA, a] = hi_a
+        zc[ZC_UHB, a] = hi_b
+        zc[ZC_ULVA, a] = states[a, S_LEVEL]
+        zc[ZC_ULVB, a] = states[best, S_LEVEL]
+        zf[ZF_UB, a] = 1
+
+
+@njit(inline="always")
+def keep_frozen_lower_bound(zc, zf, a, best, states, counts, c, nmin):
+    """Keep ``c`` as the lower bound of the threshold of the pair (``best``, ``a``) while the
+    arm below ``nmin`` keeps its count and the other stays between ``nmin`` and
+    ``LB_MAX_COUNT`` (D349: a family with ``P_LB_NMIN`` is non-decreasing in each
+    per-arm term, each non-decreasing from ``P_LB_NMIN`` on)."""
+    na = counts[a]
+    nb = counts[best]
+    if nmin <= nb <= LB_MAX_COUNT and na < nmin:
+        keep_lower_bound(zc, zf, a, best, states, c, na, LB_MAX_COUNT)
+    elif nmin <= na <= LB_MAX_COUNT and nb < nmin:
+        keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, nb)
+
+
+@njit(inline="always")
+def keep_smaller_frozen_lower_bound(zc, zf, a, best, states, counts, c):
+    """Keep ``c`` as the lower bound of the threshold of the pair (``best``, ``a``) while the
+    arm with the smaller count keeps it and the other stays below ``LB_MAX_COUNT`` (D349: the
+    Student-calibrated heuristic is non-decreasing in the sum of the counts at a fixed
+    smaller count)."""
+    na = counts[a]
+    nb = counts[best]
+    if na <= nb <= LB_MAX_COUNT:
+        keep_lower_bound(zc, zf, a, best, states, c, na, LB_MAX_COUNT)
+    elif nb < na <= LB_MAX_COUNT:
+        keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, nb)
 
 
 @njit(inline="always")

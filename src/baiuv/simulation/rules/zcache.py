@@ -14,7 +14,9 @@ enclosures of ``Z_a`` (unknown variances), logarithmic ``[ZC_ZLO, ZC_ZHI]`` vali
 lower bound of the threshold of the pair (``ZC_LBB``, ``a``) at any later counts up to ``ZC_HIA``
 (for ``a``) and ``ZC_HIB`` (for ``ZC_LBB``) while the states of ``a`` and ``ZC_LBB`` stay
 at the peeling levels ``ZC_LVA`` and ``ZC_LVB`` (decision D254), valid where ``ZF_LB``; no
-sample invalidates it. A flag is ``1``
+sample invalidates it. Rows ``ZC_UB`` ... ``ZC_UHB`` hold likewise an upper bound of that
+pair threshold (best arm ``ZC_UBB``) at counts up to ``ZC_UHA`` and ``ZC_UHB``, the states at
+the levels ``ZC_ULVA`` and ``ZC_ULVB`` (decision D348), valid where ``ZF_UB``. A flag is ``1``
 (valid) or ``0``; flags are bytes, apart from the values, so that testing one is a byte
 compare (decision D253). One sample of arm ``j`` invalidates the statistics of ``j``
 only, or of every arm when ``j`` is (or the sample makes a new) empirical best arm; it
@@ -52,7 +54,13 @@ ZC_LVB = 10  # peeling level of ZC_LBB's state when the bound was taken
 ZC_HIA = 11  # largest count of a for which the bound holds
 ZC_HIB = 12  # largest count of ZC_LBB for which the bound holds
 EPS_ROWS = 13  # offset of the epsilon block: rows ZC_Z ... ZC_RHI of the epsilon-statistic
-N_ZC = 19
+ZC_UB = 19  # upper bound of the pair threshold (best arm ZC_UBB, challenger a), D348
+ZC_UBB = 20  # the best arm of that pair
+ZC_ULVA = 21  # peeling level of a's state when the bound was taken
+ZC_ULVB = 22  # peeling level of ZC_UBB's state when the bound was taken
+ZC_UHA = 23  # largest count of a for which the bound holds
+ZC_UHB = 24  # largest count of ZC_UBB for which the bound holds
+N_ZC = 25
 # rows of the flags zf
 ZF_OK = 0  # Z and THR valid
 ZF_BND = 1  # logarithmic enclosure valid
@@ -60,7 +68,8 @@ ZF_RAT = 2  # rational enclosure valid
 ZF_LOG = 3  # log N_a valid
 ZF_LB = 4  # lower bound of the pair threshold valid (kept across samples)
 EPS_FLAGS = 5  # offset of the epsilon block's flags: ZF_OK ... ZF_RAT of the epsilon-statistic
-N_ZF = 8
+ZF_UB = 8  # upper bound of the pair threshold valid (kept across samples)
+N_ZF = 9
 
 
 @njit(cache=True)
