@@ -19,8 +19,9 @@ Configurations, each in a fresh process, measured one after the other in this ru
 
 * ``before`` (with ``--before REV``): the sources of revision ``REV`` (``git archive``),
   compiled into a numba cache of their own;
-* ``no-bounds``: this tree with the cached lower bounds of the pair thresholds turned off
-  (``P_LB_NMIN = inf``, ``P_LB_MODE = LB_NONE`` in every spec, decision D254);
+* ``no-bounds``: this tree with the cached lower and upper bounds of the pair thresholds
+  turned off (``P_LB_NMIN = inf``, ``P_LB_MODE = LB_NONE`` in every spec, decisions D254,
+  D348, D349);
 * ``after``: this tree as it is.
 
 For each it prints the cost of every cell, its ratio to the heuristic's on the same rule
@@ -51,7 +52,7 @@ RULES = (("TCI", "tci", ("heuristic", "student", "box", "kl", "bob")),
 
 
 def _patch_no_bounds():
-    """Every spec of the simulator and the identifier without lower bounds (D254)."""
+    """Every spec of the simulator and the identifier without cached bounds (D254, D348)."""
     from baiuv.simulation import engine, identify
     from baiuv.thresholds import kernels as k
     from baiuv.thresholds.families import ThresholdSpec
