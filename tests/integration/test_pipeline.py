@@ -103,3 +103,22 @@ def test_publish_copies_figures_and_report(tiny_run):
         tiny_run, "publish", "--cores", "1", "--configfile", "config/test.yaml", check=True
     )
     assert tree_state(tiny_run, "runs", "results") == before
+
+
+@pytest.mark.pipeline
+def test_report_has_the_threshold_hyper_parameter_rows(tiny_run):
+    """Appendix J.1's statements on (η0, η1), s and γ are rows of the report (D340), each
+    with one of the rule's verdicts."""
+    from baiuv.experiments.threshold_claims import PARAM_STATEMENTS
+    from baiuv.report.paper_refs import notation
+
+    text = (tiny_run / "results" / "reproduction.md").read_text()
+    assert "## Threshold hyper-parameters" in text
+    section = text.split("## Threshold hyper-parameters", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        line for line in section.splitlines() if line.startswith("| ") and "Appendix J.1" in line
+    ]
+    assert len(rows) == len(PARAM_STATEMENTS)
+    for _, _, _, words in PARAM_STATEMENTS:
+        assert notation(words).split("[")[0][:30] in section
+    assert all(("reproduced" in r) or ("differs" in r) for r in rows)

@@ -117,6 +117,7 @@ def reproduction_inputs(wildcards):
         "thr_delta": "results/thresholds/curves_delta.parquet",
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
+        "thr_params": "results/thresholds/parameter_effects.parquet",
         # the checkout's list of the paper's open choices, also when the working directory
         # is elsewhere (--directory): "docs/decisions/paper.md" would be looked up in the
         # workdir. Relative
