@@ -130,6 +130,8 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if config["simulation"].get("fhn_n0_grid"):
+        out["fhn_n0"] = "results/fhn_n0.parquet"
     if "bob_slope" in config["thresholds"]:
         out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
     if config["thresholds"].get("ipopt_streams", 1) > 0:

@@ -41,6 +41,10 @@ claims += experiment_claims(
     n0=snakemake.params.n0,
 )
 claims += settings_claims(p.settings, delta=p.delta, fhn_n0=fhn, runs=runs)
+if "fhn_n0" in inp.keys():
+    from baiuv.experiments.fhn_n0 import fhn_n0_claims
+
+    claims += fhn_n0_claims(read_table(inp.fhn_n0)[0])
 if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic_claims import asymptotic_claims
 
