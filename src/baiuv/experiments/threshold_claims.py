@@ -12,7 +12,7 @@ import pandas as pd
 
 from baiuv.claims import NOT_CHECKABLE, Band, Claim, combine, judge, verdict
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
-from baiuv.registry import THRESHOLD_FAMILIES
+from baiuv.registry import THRESHOLD_FAMILIES, label
 
 # ----------------------------------------------------------------------------------------
 # Thresholds (Section sec:calibration_stopping_rules, Appendix app:thresholds)
@@ -476,7 +476,14 @@ def parameter_band(words: str) -> Band:
 
 
 def _param_value_text(parameter: str, v: float) -> str:
-    return f"{v:g}/ln(1/δ)" if parameter == "eta" else f"{v:g}"
+    """``0.5/ln(100)`` (η: a multiple of the paper's 1/ln(1/δ) at δ = 0.01, held fixed),
+    ``1.5`` (s, γ)."""
+    return f"{v:g}/ln(100)" if parameter == "eta" else f"{v:g}"
+
+
+def _family_text(name: str) -> str:
+    """The registry's label of a family, or of each of ``"kl, bob, ev-bob"``."""
+    return ", ".join(label(n) for n in name.split(", "))
 
 
 def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Claim]:
@@ -506,10 +513,10 @@ def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Clai
                 verdicts.append(v)
                 if v != "reproduced":
                     failed.append(
-                        f"{fam}: {_param_value_text(parameter, lo)} gives {m[lo]:.4g}, "
+                        f"{_family_text(fam)}: {_param_value_text(parameter, lo)} gives {m[lo]:.4g}, "
                         f"{_param_value_text(parameter, hi)} gives {m[hi]:.4g}"
                     )
-            texts.append(f"{fam} " + " / ".join(f"{m[x]:.4g}" for x in grid))
+            texts.append(f"{_family_text(fam)} " + " / ".join(f"{m[x]:.4g}" for x in grid))
         name = _PARAM_NAMES[parameter]
         at = ", ".join(_param_value_text(parameter, x) for x in grid)
         ours = f"{_MEASURES[measure]} at {name} = {at}: " + "; ".join(texts)
