@@ -122,8 +122,9 @@ def test_report_has_the_threshold_hyper_parameter_and_fhn_n0_rows(tiny_run):
 
     text = (tiny_run / "results" / "reproduction.md").read_text()
     rows = _section(text, "Threshold hyper-parameters")
-    assert len(rows) == len(PARAM_STATEMENTS)
+    assert len(rows) == len(PARAM_STATEMENTS) + 1  # and the order of the thresholds
     assert all("Appendix J.1" in r for r in rows)
+    assert "the relative performance of the thresholds are not changed" in "".join(rows)
     assert "more frequent update of the approximation term error" in "".join(rows)
     rows = _section(text, "FHN's initial size n0")
     assert len(rows) == 6  # random, standard, easy

@@ -10,7 +10,7 @@ import pandas as pd
 from scipy.special import lambertw, zeta
 
 from baiuv.claims import DIFFERS, REPRODUCED, Band
-from baiuv.experiments.threshold_claims import PARAM_STATEMENTS, parameter_claims
+from baiuv.experiments.threshold_claims import PARAM_STATEMENTS, order_claim, parameter_claims
 from baiuv.experiments.threshold_params import (
     DELTA_FIXED,
     DELTA_GRID,
@@ -18,6 +18,7 @@ from baiuv.experiments.threshold_params import (
     T_GRID,
     family_measures,
     params_at,
+    rank_measure,
     update_count,
 )
 
@@ -132,3 +133,41 @@ def test_ideal_reading_is_a_distance():
     assert _row(parameter_claims(_table(values=rising)), "eta", "delta_slope").verdict == DIFFERS
     row = _row(parameter_claims(_table(values=falling)), "eta", "delta_slope")
     assert row.verdict == REPRODUCED
+
+
+def _ranks(swap: tuple[str, str] | None = None, at: float = 3.0) -> pd.DataFrame:
+    """Thresholds at one point, the same order at every s (EV families interleaved with
+    the GLR ones); ``swap`` exchanges two families' values at s = ``at``."""
+    base = {
+        "heuristic": 1.0,
+        "box": 2.0,
+        "ev-box": 2.5,
+        "bob": 3.0,
+        "ev-bob": 3.5,
+        "student": 4.0,
+        "ev-student": 4.5,
+        "kl": 5.0,
+    }
+    rows = []
+    for v in (1.5, 2.0, 3.0):
+        vals = dict(base)
+        if swap is not None and v == at:
+            a, b = swap
+            vals[a], vals[b] = vals[b], vals[a]
+        for fam, x in vals.items():
+            rows.append(
+                dict(
+                    parameter="s", value=v, family=fam, measure=rank_measure(5000, 4.6), statistic=x
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def test_order_row_counts_changed_orders_within_each_rule():
+    """Same orders: reproduced; Student and KL exchanged at s = 3: differs, naming it; a
+    GLR threshold passing an EV-GLR one (different statistics) changes nothing."""
+    assert order_claim(_ranks()).verdict == REPRODUCED
+    row = order_claim(_ranks(("student", "kl")))
+    assert row.verdict == DIFFERS and "s = 3" in row.reason and "KL < Student" in row.reason
+    assert order_claim(_ranks(("bob", "ev-box"))).verdict == REPRODUCED
+    assert order_claim(_table()) is None

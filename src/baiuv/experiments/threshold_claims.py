@@ -486,6 +486,61 @@ def _family_text(name: str) -> str:
     return ", ".join(label(n) for n in name.split(", "))
 
 
+ORDER_WORDS = (
+    '"For reasonable choices of the parameters, the relative performance of the thresholds '
+    'are not changed"'
+)
+
+
+def _order(values: pd.Series) -> tuple[str, ...]:
+    """The families from the lowest threshold (the best) to the highest."""
+    return tuple(values.sort_values(kind="stable").index)
+
+
+def order_claim(effects: pd.DataFrame) -> Claim | None:
+    """ "the relative performance of the thresholds are not changed" (D340): at each point
+    of :data:`baiuv.experiments.threshold_params.RANK_POINTS` and for each stopping rule's
+    families (:data:`~baiuv.experiments.threshold_params.RANK_GROUPS`), the order of the
+    thresholds (lowest first) at each value of each parameter's grid against the order at
+    the paper's value; the count of changed orders judged against the band ≤ 0 (exact)."""
+    from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
+
+    sub = effects[effects["measure"].str.startswith("value at ")]
+    if sub.empty:
+        return None
+    changed, texts = [], []
+    for (parameter, point), g in sub.groupby(["parameter", "measure"], sort=False):
+        by = {v: gg.set_index("family")["statistic"] for v, gg in g.groupby("value")}
+        for rule, fams in RANK_GROUPS.items():
+            ref = _order(by[PAPER_VALUES[parameter]][list(fams)])
+            for v, x in by.items():
+                o = _order(x[list(fams)])
+                if o != ref:
+                    changed.append(
+                        f"{_PARAM_NAMES[parameter]} = {_param_value_text(parameter, v)}, "
+                        f"{point[9:]}: " + " < ".join(label(f) for f in o)
+                    )
+            if parameter == "s":  # s = 2 with η = 1/ln(1/δ), γ = 1.2: the paper's values
+                texts.append(f"{rule}, {point[9:]}: " + " < ".join(label(f) for f in ref))
+    b = Band(hi=0.0, words=ORDER_WORDS, where=PARAMS_WHERE)
+    n = float(len(changed))
+    grids = "; ".join(
+        f"{_PARAM_NAMES[p]} ∈ {{{', '.join(_param_value_text(p, v) for v in sorted(g['value'].unique()))}}}"
+        for p, g in sub.groupby("parameter", sort=False)
+    )
+    return Claim(
+        topic="threshold hyper-parameters",
+        claim=ORDER_WORDS,
+        where=f"{PARAMS_WHERE}, D340",
+        paper=f"orders changed {b.text()}",
+        ours="order of each rule's thresholds (lowest first) at the paper's values: "
+        + "; ".join(texts)
+        + f"; over {grids}, changed orders: {len(changed)}",
+        verdict=judge(n, (n, n), b),
+        reason="changed: " + "; ".join(changed) if changed else "",
+    )
+
+
 def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Claim]:
     """Rows of Appendix J.1's statements on ``(η0, η1)``, ``s`` and ``γ`` from the table of
     :func:`baiuv.experiments.threshold_params.parameter_effects` (D340): for every family
@@ -539,4 +594,5 @@ def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Clai
                 reason="opposite direction at: " + "; ".join(failed) if failed else "",
             )
         )
-    return out
+    row = order_claim(effects)
+    return out if row is None else [*out, row]

@@ -12,6 +12,9 @@ count equal to the arm's ``(mu, sigma2)`` of Figure ``fig:stopping_thresholds_ev
 * ``constant``: the threshold at the smallest ln(1/δ) of that grid, at :data:`T_FIXED`;
 * ``time_slope``: least-squares slope against ln t over :data:`T_GRID` (the last decade of
   Figure 1(b)'s range) at δ = :data:`DELTA_FIXED`;
+* ``value at t = …, ln(1/δ) = …``: the threshold of every family of Figures 1 and 4 at
+  :data:`RANK_POINTS`, ranked by the report ("the relative performance of the thresholds
+  are not changed");
 * ``updates``: how many times an arm's state records a new peeling level (the update of the
   ratio of eigenvalues ``R``) over its counts ``1 .. T_GRID[-1]/2``.
 
@@ -39,10 +42,15 @@ __all__ = [
     "ETA_SCALES",
     "FAMILIES_BY_PARAMETER",
     "GAMMA_GRID",
+    "PAPER_VALUES",
+    "RANK_FAMILIES",
+    "RANK_GROUPS",
+    "RANK_POINTS",
     "S_GRID",
     "T_FIXED",
     "T_GRID",
     "parameter_effects",
+    "rank_measure",
     "family_measures",
     "params_at",
     "threshold_at",
@@ -62,6 +70,22 @@ DELTA_FIXED = 0.01
 ETA_SCALES = (0.5, 1.0, 2.0)
 S_GRID = (1.5, 2.0, 3.0)
 GAMMA_GRID = (1.1, 1.2, 1.5)
+#: the points where the thresholds are ranked (t, ln(1/δ)): Figure 1's common point, the
+#: end of its t axis and of its ln(1/δ) axis
+RANK_POINTS = (
+    (T_FIXED, math.log(1.0 / DELTA_FIXED)),
+    (T_GRID[-1], math.log(1.0 / DELTA_FIXED)),
+    (T_FIXED, DELTA_GRID[-1]),
+)
+#: the families ranked, by stopping rule (Figure 1: GLR, Figure 4: EV-GLR; a GLR and an
+#: EV-GLR threshold bound different statistics, so they are not ranked together)
+RANK_GROUPS = {
+    "GLR": ("heuristic", "student", "box", "kl", "bob"),
+    "EV-GLR": ("heuristic", "ev-student", "ev-box", "ev-bob"),
+}
+RANK_FAMILIES = tuple(dict.fromkeys(f for g in RANK_GROUPS.values() for f in g))
+#: the paper's value of each parameter (its grid's reference)
+PAPER_VALUES = {"eta": 1.0, "s": 2.0, "gamma": 1.2}
 #: the paper's families that read each parameter (thresholds.families, kernels): eta0 the
 #: lower variance box (Box, EV-Box, and the ratio R of KL, BoB, EV-BoB), eta1 the upper one
 #: (R only); s every union bound but the heuristic's; gamma the peeling of R
@@ -130,6 +154,12 @@ def update_count(gamma: float, n_max: int) -> int:
     return updates
 
 
+def rank_measure(t: int, log_inv_delta: float) -> str:
+    """The table's name of the threshold's value at ``(t, ln(1/δ))`` (ranked by
+    :func:`baiuv.experiments.threshold_claims.parameter_claims`)."""
+    return f"value at t = {t}, ln(1/δ) = {log_inv_delta:.4g}"
+
+
 def _slope(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.polyfit(np.asarray(x, float), np.asarray(y, float), 1)[0])
 
@@ -169,6 +199,18 @@ def parameter_effects(*, backend: str = "auto") -> pd.DataFrame:
                 for m, x in family_measures(name, params, backend=backend).items():
                     rows.append(
                         dict(parameter=parameter, value=value, family=name, measure=m, statistic=x)
+                    )
+            for name in RANK_FAMILIES:
+                for t, lid in RANK_POINTS:
+                    x = threshold_at(name, params, lid, t // 2, backend=backend)
+                    rows.append(
+                        dict(
+                            parameter=parameter,
+                            value=value,
+                            family=name,
+                            measure=rank_measure(t, lid),
+                            statistic=x,
+                        )
                     )
             if parameter == "gamma":
                 n = update_count(value, T_GRID[-1] // 2)
