@@ -29,7 +29,7 @@ from baiuv.claims import (
 __all__ = ["FHN_ALGORITHMS", "fhn_n0_claims", "fhn_n0_runs"]
 
 FHN_ALGORITHMS = ("FHN1", "FHN2")
-WHERE = "App. app:ss_implementation_details (Sampling rules, FHN2), D341"
+WHERE = "App. app:ss_implementation_details (Sampling rules: FHN2, FHN1), D341"
 IMPACT_WORDS = (
     '"The choice of the initial time n0 impacts the empirical performance of the algorithm"'
 )
