@@ -103,3 +103,32 @@ def test_publish_copies_figures_and_report(tiny_run):
         tiny_run, "publish", "--cores", "1", "--configfile", "config/test.yaml", check=True
     )
     assert tree_state(tiny_run, "runs", "results") == before
+
+
+def _section(text: str, heading: str) -> list[str]:
+    """The table rows of the report's section ``heading``."""
+    assert f"## {heading}\n" in text, heading
+    body = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [line for line in body.splitlines() if line.startswith("| ") and "---" not in line][1:]
+
+
+@pytest.mark.pipeline
+def test_report_has_the_threshold_hyper_parameter_and_fhn_n0_rows(tiny_run):
+    """Appendix J.1's statements on (η0, η1), s and γ (D340) and on FHN's n0 (D341, one
+    pair of rows per experiment of config/test.yaml) are rows of the report, each with a
+    verdict of the rule."""
+    from baiuv.experiments.fhn_n0 import FHN1_WORDS, IMPACT_WORDS
+    from baiuv.experiments.threshold_claims import PARAM_STATEMENTS
+
+    text = (tiny_run / "results" / "reproduction.md").read_text()
+    rows = _section(text, "Threshold hyper-parameters")
+    assert len(rows) == len(PARAM_STATEMENTS) + 1  # and the order of the thresholds
+    assert all("Appendix J.1" in r for r in rows)
+    assert "the relative performance of the thresholds are not changed" in "".join(rows)
+    assert "more frequent update of the approximation term error" in "".join(rows)
+    rows = _section(text, "FHN's initial size n0")
+    assert len(rows) == 6  # random, standard, easy
+    for words in (IMPACT_WORDS, FHN1_WORDS):
+        assert sum(words[:40] in r for r in rows) == 3
+    verdicts = ("| reproduced |", "| differs |", "| not resolved |")
+    assert all(any(v in r for v in verdicts) for r in rows)

@@ -117,6 +117,7 @@ def reproduction_inputs(wildcards):
         "thr_delta": "results/thresholds/curves_delta.parquet",
         "thr_time": "results/thresholds/curves_time.parquet",
         "thr_initial": "results/thresholds/initial_times.parquet",
+        "thr_params": "results/thresholds/parameter_effects.parquet",
         # the checkout's list of the paper's open choices, also when the working directory
         # is elsewhere (--directory): "docs/decisions/paper.md" would be looked up in the
         # workdir. Relative
@@ -129,6 +130,8 @@ def reproduction_inputs(wildcards):
             "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
         ),
     }
+    if config["simulation"].get("fhn_n0_grid"):
+        out["fhn_n0"] = "results/fhn_n0.parquet"
     if "bob_slope" in config["thresholds"]:
         out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
     if config["thresholds"].get("ipopt_streams", 1) > 0:

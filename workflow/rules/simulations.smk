@@ -145,3 +145,31 @@ localrules:
     sim_aggregate,
     sim_figure,
     sim_tables,
+
+
+# FHN1/FHN2 across their initial size n0 (Appendix J.1's statements on n0, decision D341):
+# every experiment's runs again at each n0 of simulation.fhn_n0_grid (about a millisecond a
+# run), the same streams at every n0.
+rule fhn_n0_study:
+    input:
+        KERNELS,
+    output:
+        "results/fhn_n0.parquet",
+    log:
+        "logs/simulations/fhn_n0.log",
+    benchmark:
+        "benchmarks/out/fhn_n0.tsv"
+    conda:
+        CONDA_ENV
+    resources:
+        runtime=120,
+        mem_mb=2000,
+    params:
+        experiments=SIM["experiments"],
+        instances=INSTANCES,
+        grid=SIM.get("fhn_n0_grid"),
+        seed=config["seed"],
+        settings=SIM_SETTINGS,
+        code=SRC_HASH,
+    script:
+        "../scripts/fhn_n0_study.py"

@@ -41,6 +41,22 @@ rule threshold_initial_times:
         "../scripts/thresholds_initial_times.py"
 
 
+# Appendix J.1's hyper-parameter statements (decision D340): the measures of the
+# thresholds on grids of (eta0, eta1), s and gamma; deterministic formulas, no data stream.
+rule threshold_parameter_effects:
+    output:
+        "results/thresholds/parameter_effects.parquet",
+    log:
+        "logs/thresholds/parameter_effects.log",
+    conda:
+        CONDA_ENV
+    params:
+        backend=THR.get("bob_backend", "auto"),
+        code=SRC_HASH,
+    script:
+        "../scripts/thresholds_parameter_effects.py"
+
+
 # Timings are machine-dependent: they live under results/timings/ (with the machine named),
 # apart from the byte-reproducible results/tables/ and results/figures/.
 rule threshold_costs:

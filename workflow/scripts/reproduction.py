@@ -8,7 +8,7 @@ from baiuv.experiments.characteristic_times import characteristic_claims
 from baiuv.experiments.settings_claims import settings_claims
 from baiuv.experiments.stopping_claims import experiment_claims
 from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
-from baiuv.experiments.threshold_claims import ipopt_claim, threshold_claims
+from baiuv.experiments.threshold_claims import ipopt_claim, parameter_claims, threshold_claims
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import table_page, verdict_summary_rst
 from baiuv.report.reproduction import decisions, render
@@ -27,6 +27,7 @@ claims += threshold_claims(
     bob_slopes=read_table(inp.bob_slope)[0] if "bob_slope" in inp.keys() else None,
     bob_slope_tol=snakemake.params.bob_slope_tol,
 )
+claims += parameter_claims(read_table(inp.thr_params)[0])
 if "ipopt_agreement" in inp.keys():
     claims.append(ipopt_claim(read_table(inp.ipopt_agreement)[0]))
 runs = pd.concat([read_table(p)[0] for p in inp.simulations], ignore_index=True)
@@ -40,6 +41,10 @@ claims += experiment_claims(
     n0=snakemake.params.n0,
 )
 claims += settings_claims(p.settings, delta=p.delta, fhn_n0=fhn, runs=runs)
+if "fhn_n0" in inp.keys():
+    from baiuv.experiments.fhn_n0 import fhn_n0_claims
+
+    claims += fhn_n0_claims(read_table(inp.fhn_n0)[0])
 if "asym_verdicts" in inp.keys():
     from baiuv.experiments.asymptotic_claims import asymptotic_claims
 

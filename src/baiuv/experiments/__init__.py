@@ -11,7 +11,11 @@ The paper's experiments:
   in :mod:`.threshold_claims`;
 * :mod:`.stopping_times` -- error rates and stopping times of the sampling rules (Section
   ``ssec:experiments``; its runs simulated by :func:`.stopping_times.run_shard`); claims in
-  :mod:`.stopping_claims`.
+  :mod:`.stopping_claims`;
+* :mod:`.threshold_params` -- the thresholds' hyper-parameters (η0, η1), s and γ against
+  Appendix ``app:ss_implementation_details``'s statements; claims in :mod:`.threshold_claims`;
+* :mod:`.fhn_n0` -- FHN1/FHN2 across their initial sample size ``n0`` (Appendix
+  ``app:ss_implementation_details``), with its claims.
 
 The artifact's own studies, beyond the paper's experiments:
 
