@@ -14,8 +14,11 @@ from baiuv.experiments.threshold_claims import PARAM_STATEMENTS, order_claim, pa
 from baiuv.experiments.threshold_params import (
     DELTA_FIXED,
     DELTA_GRID,
+    FAMILIES_BY_PARAMETER,
+    S_GRID,
     T_FIXED,
     T_GRID,
+    constant_term,
     family_measures,
     params_at,
     rank_measure,
@@ -39,16 +42,87 @@ def _box_by_hand(n: int, lid: float, s: float, eta: float) -> float:
 
 
 def test_box_measures_equal_the_statement_by_hand():
-    """The Box slope in ln(1/δ) (η fixed), its constant and its slope in ln t, recomputed
-    from Lemma 4's formulas with numpy's least squares."""
+    """The Box slope in ln(1/δ) (η fixed), its constant term, its value at ln(1/δ) = 1 and
+    its slope in ln t, recomputed from Lemma 4's formulas with numpy's least squares."""
     eta = 2.0 / math.log(1.0 / DELTA_FIXED)
     got = family_measures("box", params_at("eta", 2.0))
     vals = [_box_by_hand(T_FIXED // 2, x, 2.0, eta) for x in DELTA_GRID]
     assert math.isclose(got["delta_slope"], np.polyfit(DELTA_GRID, vals, 1)[0], rel_tol=1e-9)
-    assert math.isclose(got["constant"], vals[0], rel_tol=1e-9)
+    assert math.isclose(got["low_delta_value"], vals[0], rel_tol=1e-9)
+    assert math.isclose(got["constant"], math.log(4.0 * zeta(2.0)), rel_tol=1e-12)
     lt = math.log(1.0 / DELTA_FIXED)
     tv = [_box_by_hand(t // 2, lt, 2.0, eta) for t in T_GRID]
     assert math.isclose(got["time_slope"], np.polyfit(np.log(T_GRID), tv, 1)[0], rel_tol=1e-9)
+
+
+#: the constant terms of the paper's log terms at K = 2 (Lemma 4's ln(4(K−1)ζ(s)/δ), the KL
+#: main term's ln(2ζ(s)²/δ), BoB's at δ/2, the Student level δ/(4(K−1)ζ(s)n^s)) minus ln(1/δ)
+CONSTANT_BY_HAND = {
+    "box": lambda s: math.log(4.0 * zeta(s)),
+    "ev-box": lambda s: math.log(4.0 * zeta(s)),
+    "kl": lambda s: math.log(2.0 * zeta(s) ** 2),
+    "bob": lambda s: math.log(2.0 * zeta(s) ** 2) + math.log(2.0),
+    "ev-bob": lambda s: math.log(2.0 * zeta(s) ** 2) + math.log(2.0),
+    "student": lambda s: math.log(4.0 * zeta(s)),
+    "ev-student": lambda s: math.log(4.0 * zeta(s)),
+}
+
+
+def test_constant_term_is_the_log_term_without_t_and_delta():
+    """The constant term of every family reading s equals the paper's constant from ζ(s)
+    on the s grid."""
+    assert set(CONSTANT_BY_HAND) == set(FAMILIES_BY_PARAMETER["s"])
+    for fam, by_hand in CONSTANT_BY_HAND.items():
+        for s in S_GRID:
+            got = constant_term(fam, params_at("s", s))
+            assert math.isclose(got, by_hand(s), rel_tol=1e-12), (fam, s)
+
+
+def _constant_table(grid=S_GRID) -> pd.DataFrame:
+    """The constant terms of the families reading s on ``grid`` (the measure the row
+    judges), computed by the module."""
+    rows = [
+        dict(
+            parameter="s",
+            value=v,
+            family=fam,
+            measure="constant",
+            statistic=constant_term(fam, params_at("s", v)),
+        )
+        for v in grid
+        for fam in FAMILIES_BY_PARAMETER["s"]
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_constant_row_reproduced_on_the_s_grid():
+    """ "at the cost of increasing the constant term": on s ∈ {1.5, 2, 3} every family's
+    constant term is larger at the smaller s (ζ decreasing), so the row is reproduced;
+    the band read the other way makes it differ."""
+    assert S_GRID == (1.5, 2.0, 3.0)
+    row = _row(parameter_claims(_constant_table()), "s", "constant")
+    assert row.verdict == REPRODUCED, row.reason
+    assert "constant term" in row.ours and "ln(2ζ(s)²)" in row.ours
+
+    def flipped(words):
+        return Band(hi=0.0, strict_hi=True, words=words, where="")
+
+    row = _row(parameter_claims(_constant_table(), band=flipped), "s", "constant")
+    assert row.verdict == DIFFERS and "Box:" in row.reason and "KL:" in row.reason
+
+
+def test_constant_row_describes_the_low_delta_value_beside():
+    """The threshold at ln(1/δ) = 1, t = 5000 is printed beside the constant term, not
+    judged: a value falling with s there leaves the verdict reproduced."""
+    low = [
+        dict(parameter="s", value=v, family="box", measure="low_delta_value", statistic=x)
+        for v, x in zip(S_GRID, (10.0, 20.0, 30.0), strict=True)
+    ]
+    table = pd.concat([_constant_table(), pd.DataFrame(low)], ignore_index=True)
+    row = _row(parameter_claims(table), "s", "constant")
+    assert row.verdict == REPRODUCED
+    assert "described, not judged: the threshold at ln(1/δ) = 1, t = 5000" in row.ours
+    assert "Box 10 / 20 / 30" in row.ours
 
 
 def test_heuristic_is_the_ideal_slopes():

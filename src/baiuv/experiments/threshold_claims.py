@@ -464,8 +464,18 @@ _MEASURES = {
     "at t = 5000 (η held fixed)",
     "time_slope": "least-squares slope of the threshold in ln t over 21 t from 10^4 to 10^5 at "
     "δ = 0.01",
-    "constant": "the threshold at ln(1/δ) = 1, t = 5000",
+    "constant": "constant term (the family's log term minus ln(1/δ), depending on neither t "
+    "nor δ: Box, EV-Box, Student, EV-Student ln(4(K−1)ζ(s)); KL ln(2ζ(s)²); BoB, EV-BoB "
+    "ln(2ζ(s)²) + ln 2; K = 2)",
     "updates": "new peeling levels (updates of R) of an arm over its counts 1 … 50 000",
+}
+#: a measure described beside a judged one (not judged): the judged measure's name ->
+#: (the described measure, its text)
+_DESCRIBED = {
+    "constant": (
+        "low_delta_value",
+        "the threshold at ln(1/δ) = 1, t = 5000, where the s-weighted t term dominates",
+    ),
 }
 
 
@@ -541,6 +551,22 @@ def order_claim(effects: pd.DataFrame) -> Claim | None:
     )
 
 
+def _described(effects: pd.DataFrame, parameter: str, measure: str, grid) -> str:
+    """``"; described, not judged: …"``: the measure :data:`_DESCRIBED` sets beside
+    ``measure``, per family on ``grid`` ("" when none or absent from the table)."""
+    if measure not in _DESCRIBED:
+        return ""
+    other, words = _DESCRIBED[measure]
+    sub = effects[(effects["parameter"] == parameter) & (effects["measure"] == other)]
+    if sub.empty:
+        return ""
+    texts = []
+    for fam, g in sub.groupby("family", sort=False):
+        m = g.set_index("value")["statistic"]
+        texts.append(f"{_family_text(fam)} " + " / ".join(f"{m[x]:.4g}" for x in grid))
+    return f"; described, not judged: {words}: " + "; ".join(texts)
+
+
 def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Claim]:
     """Rows of Appendix J.1's statements on ``(η0, η1)``, ``s`` and ``γ`` from the table of
     :func:`baiuv.experiments.threshold_params.parameter_effects` (D340): for every family
@@ -577,6 +603,7 @@ def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Clai
         ours = f"{_MEASURES[measure]} at {name} = {at}: " + "; ".join(texts)
         if direction == "ideal":
             ours += f"; ideal (heuristic threshold) {ideal[measure]:.4g}"
+        ours += _described(effects, parameter, measure, grid)
         side = (
             "smaller parameter nearer the ideal"
             if direction == "ideal"

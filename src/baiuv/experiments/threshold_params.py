@@ -9,7 +9,10 @@ count equal to the arm's ``(mu, sigma2)`` of Figure ``fig:stopping_thresholds_ev
 
 * ``delta_slope``: least-squares slope of the threshold against ln(1/δ) over
   :data:`DELTA_GRID` (Figure 1(a)'s range) at :data:`T_FIXED`, the parameter held fixed;
-* ``constant``: the threshold at the smallest ln(1/δ) of that grid, at :data:`T_FIXED`;
+* ``constant``: the constant term, the family's log term with its t- and δ-dependence
+  removed (:func:`constant_term`; depends on s alone);
+* ``low_delta_value``: the threshold at the smallest ln(1/δ) of that grid, at
+  :data:`T_FIXED` (described beside the constant term, not judged);
 * ``time_slope``: least-squares slope against ln t over :data:`T_GRID` (the last decade of
   Figure 1(b)'s range) at δ = :data:`DELTA_FIXED`;
 * ``value at t = …, ln(1/δ) = …``: the threshold of every family of Figures 1 and 4 at
@@ -49,6 +52,7 @@ __all__ = [
     "S_GRID",
     "T_FIXED",
     "T_GRID",
+    "constant_term",
     "parameter_effects",
     "rank_measure",
     "family_measures",
@@ -154,6 +158,27 @@ def update_count(gamma: float, n_max: int) -> int:
     return updates
 
 
+def constant_term(name: str, params) -> float:
+    """The constant term of family ``name``'s threshold at ``params`` (K = 2, D340: the part
+    depending on neither t nor δ): its log term ``ln(C ζ(s)^k / δ)`` minus ``ln(1/δ)``,
+    read from :func:`baiuv.thresholds.families.make_threshold`'s ``fparams`` --
+    Box, EV-Box: ``ln(4(K−1)ζ(s))`` (Lemma 4's box term); KL: ``ln(2ζ(s)²)`` (the main
+    term of c^KL); BoB, EV-BoB: ``ln(2ζ(s)²) + ln 2`` (their KL part at δ/2); Student,
+    EV-Student: ``ln(4(K−1)ζ(s))`` (the level δ/(4(K−1)ζ(s)n^s) of the quantile without
+    its n^s; the spec stores ``ln(2 α_n) + s ln n``)."""
+    from baiuv.thresholds.families import make_threshold
+
+    lid = DELTA_GRID[0]
+    fp = make_threshold(name, 2, params=params, log_inv_delta=lid).fparams
+    if name in ("box", "ev-box"):
+        return float(fp[_k.P_LBOX] - lid)
+    if name in ("kl", "bob", "ev-bob"):
+        return float(fp[_k.P_LMAIN] - lid)
+    if name in ("student", "ev-student"):
+        return float(-fp[_k.P_LSTUD] - lid + math.log(2.0))
+    raise ValueError(f"no constant term read for threshold family {name!r}")
+
+
 def rank_measure(t: int, log_inv_delta: float) -> str:
     """The table's name of the threshold's value at ``(t, ln(1/δ))`` (ranked by
     :func:`baiuv.experiments.threshold_claims.parameter_claims`)."""
@@ -165,16 +190,19 @@ def _slope(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def family_measures(name: str, params, *, backend: str = "auto") -> dict[str, float]:
-    """``delta_slope``, ``constant`` and ``time_slope`` of family ``name`` with ``params``
-    (the module's definitions)."""
+    """``delta_slope``, ``time_slope``, ``low_delta_value`` and, for the families reading
+    s, ``constant`` of family ``name`` with ``params`` (the module's definitions)."""
     d = [threshold_at(name, params, x, T_FIXED // 2, backend=backend) for x in DELTA_GRID]
     lt = math.log(1.0 / DELTA_FIXED)
     v = [threshold_at(name, params, lt, t // 2, backend=backend) for t in T_GRID]
-    return {
+    out = {
         "delta_slope": _slope(DELTA_GRID, d),
-        "constant": float(d[0]),
         "time_slope": _slope(np.log(T_GRID), v),
+        "low_delta_value": float(d[0]),
     }
+    if name in FAMILIES_BY_PARAMETER["s"]:
+        out["constant"] = constant_term(name, params)
+    return out
 
 
 def parameter_effects(*, backend: str = "auto") -> pd.DataFrame:
