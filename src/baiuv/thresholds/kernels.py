@@ -309,7 +309,7 @@ def lower_bound_window(n: int, fparams: np.ndarray):
 @njit(cache=True)
 def upper_window(n: int) -> int:
     """The largest count ``n + n // 16 + 1`` of an arm's window of the cached upper bounds
-    (decision D348)."""
+    (D348: an upper bound of a pair threshold holds over windows of both counts)."""
     return n + n // 16 + 1
 
 

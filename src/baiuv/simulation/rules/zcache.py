@@ -16,7 +16,7 @@ lower bound of the threshold of the pair (``ZC_LBB``, ``a``) at any later counts
 at the peeling levels ``ZC_LVA`` and ``ZC_LVB`` (decision D254), valid where ``ZF_LB``; no
 sample invalidates it. Rows ``ZC_UB`` ... ``ZC_UHB`` hold likewise an upper bound of that
 pair threshold (best arm ``ZC_UBB``) at counts up to ``ZC_UHA`` and ``ZC_UHB``, the states at
-the levels ``ZC_ULVA`` and ``ZC_ULVB`` (decision D348), valid where ``ZF_UB``. A flag is ``1``
+the levels ``ZC_ULVA`` and ``ZC_ULVB`` (D348: cached upper bounds of the pair thresholds), valid where ``ZF_UB``. A flag is ``1``
 (valid) or ``0``; flags are bytes, apart from the values, so that testing one is a byte
 compare (decision D253). One sample of arm ``j`` invalidates the statistics of ``j``
 only, or of every arm when ``j`` is (or the sample makes a new) empirical best arm; it
