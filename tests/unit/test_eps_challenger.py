@@ -295,7 +295,9 @@ def test_monte_carlo_errors_beyond_epsilon_stay_below_delta_with_the_epsilon_cha
     ``n0 = 2``, 8 of the 1500 runs left an arm at its two initial observations (a tiny
     plug-in variance) and reached ten million samples (D323)."""
     bad, trunc, mean_tau = _mc(alg, threshold, MC_EPS, MC_RUNS, n0)
-    print(f"{alg} {threshold}: {bad} errors beyond epsilon in {MC_RUNS} runs, mean tau {mean_tau:.0f}")
+    print(
+        f"{alg} {threshold}: {bad} errors beyond epsilon in {MC_RUNS} runs, mean tau {mean_tau:.0f}"
+    )
     assert trunc == 0
     assert wilson_upper(bad, MC_RUNS) < MC_DELTA / 2, (bad, MC_RUNS)
     wide, _, _ = _mc(alg, threshold, 5.0, 400, n0)
