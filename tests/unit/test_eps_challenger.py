@@ -303,3 +303,24 @@ def test_monte_carlo_errors_beyond_epsilon_stay_below_delta_with_the_epsilon_cha
     wide, _, _ = _mc(alg, threshold, 5.0, 400, n0)
     print(f"{alg} {threshold}, zone 5: {wide} errors beyond {MC_EPS} in 400 runs")
     assert wilson_upper(wide, 400) >= MC_DELTA / 2, wide
+
+
+def test_plan_with_epsilon_samples_with_the_epsilon_challenger():
+    """``baiuv plan --epsilon`` (its default rule, TCI) on a tie: the runs stop within a
+    budget that TCI's challenger of exact identification reaches, and are the simulator's
+    runs with the zone in sampling and stopping."""
+    from baiuv.simulation.plan import plan_experiment
+
+    mu, sd = [0.12, 0.12, 0.0], [0.3, 0.3, 0.3]
+    p = plan_experiment(mu, sd, 0.05, runs=10, epsilon=0.05, max_samples=100_000)
+    assert p["sampling"] == "TCI" and p["truncated"] == 0 and p["errors"] == 0
+    s = RunSettings(delta=0.05, threshold="bob", epsilon=0.05, max_samples=100_000)
+    runner = Runner(ALGORITHMS["TCI"], s)
+    taus = [
+        runner(np.array(mu), np.full(3, 0.09), generator_of(run_seed(0, "plan", 0, "TCI", r)))[0]
+        for r in range(10)
+    ]
+    assert p["stopping_time_mean"] == pytest.approx(np.mean(taus), rel=1e-12)
+    old = Runner(ALGORITHMS["TCI"], RunSettings(**{**s.to_dict(), "sampling_epsilon": 0.0}))
+    tau0, _, _, trunc0, _ = old(np.array(mu), np.full(3, 0.09), np.random.default_rng(0))
+    assert trunc0 and tau0 == 100_000
