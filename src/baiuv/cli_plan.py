@@ -27,9 +27,9 @@ and error rate of --runs simulated experiments with the chosen sampling rule and
 threshold.
 
 With --epsilon E > 0 the rule stops once its recommendation is within E of the best
-(an error is a recommendation more than E below the best; the best may be tied; the
-sampling rules ignore E, and with a tie only uniform sampling keeps the other arms
-sampled enough to stop soon).
+(an error is a recommendation more than E below the best; the best may be tied). tci and
+ev-tci then take their challenger with E, so a tie of the best arms stops; the other
+rules ignore E and stop on a tie through their forced exploration, more slowly.
 
 With --batch B > 1 the simulated experiments assign B samples at once and learn their
 outcomes only once the whole batch is sampled; the plan then also gives the samples drawn
@@ -37,7 +37,7 @@ outcomes only once the whole batch is sampled; the plan then also gives the samp
 
 examples:
   baiuv plan --means 0.12,0.10 --sd 0.3,0.3 --delta 0.05
-  baiuv plan --means 0.12,0.12,0.1 --sd 0.3,0.3,0.3 --delta 0.05 --epsilon 0.02 --sampling uniform
+  baiuv plan --means 0.12,0.12,0.1 --sd 0.3,0.3,0.3 --delta 0.05 --epsilon 0.02
   baiuv plan --means 1,0.85,0.8,0.7,0.65 --sd 1,0.77,0.71,0.63,0.59 --delta 0.01 --json
   baiuv plan --means 0.12,0.10 --sd 0.3,0.3 --delta 0.05 --batch 500
 """

@@ -263,13 +263,21 @@ def run_parameters(section) -> dict:
     return out
 
 
-#: Length of the kernels' ``params`` array.
+#: Number of the rule parameters, the first slots of the kernels' ``params`` array.
 N_PARAMS = 1 + max(p.slot for p in PARAMETERS.values() if p.slot is not None)
 if sorted(PARAMETERS[n].slot for n in RULE_PARAMETERS) != list(range(N_PARAMS)):
     raise ImportError("the rule parameters' slots must be 0, 1, ..., N_PARAMS - 1")
 P_BETA = PARAMETERS["beta"].slot
 P_FWS_EXPONENT = PARAMETERS["fws_exponent"].slot
 P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot
+#: Slot of the sampling rules' indifference zone in the kernels' ``params`` array, after
+#: the rule parameters: the run's ``sampling_epsilon``
+#: (:class:`baiuv.simulation.RunSettings`), not a registry parameter; the Top Two rules
+#: take their challenger with it (D323: the Top Two rules take their challenger with the
+#: run's sampling epsilon).
+P_SAMPLING_EPSILON = N_PARAMS
+#: Length of the kernels' ``params`` array: the rule parameters and the sampling epsilon.
+N_KERNEL_PARAMS = N_PARAMS + 1
 
 
 # -------------------------------------------------------------------------- algorithms

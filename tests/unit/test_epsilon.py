@@ -71,7 +71,8 @@ def test_shifted_statistic_equals_the_brute_force_glr_over_the_epsilon_alternati
 
 def test_stop_check_caches_the_epsilon_statistic_apart_from_the_sampling_rules():
     """D291: the stopping check fills the epsilon block only, with the values of
-    ``epsilon_stats_into`` bit for bit; the block the sampling rules read stays empty."""
+    ``epsilon_stats_into`` bit for bit; the block of epsilon = 0 (read by the rules without
+    a zone) stays empty."""
     gen = np.random.default_rng(3)
     K = 5
     spec = threshold_spec("heuristic", K, 0.5, ())
@@ -156,24 +157,35 @@ def test_identifier_replay_and_simulator_take_the_same_epsilon_decisions(samplin
         assert rep.p_value == idf.p_value or rep.p_value >= idf.p_value  # D270: last row only
 
 
-def test_epsilon_changes_the_stopping_rule_only():
-    """D291: with the same stream, the run with epsilon samples as the run without it (the
-    sampling rules read the statistics of epsilon = 0) and stops no later (the
-    epsilon-statistic is at least the exact one, against the same thresholds)."""
-    for alg, thr in [("TCI", "heuristic"), ("EV-TCI", "ev-bob"), ("DKM", "box")]:
+def test_epsilon_changes_the_stopping_rule_only_for_the_rules_that_do_not_read_it():
+    """D323: with the same stream, a run of DKM (which does not read epsilon), or of TCI /
+    EV-TCI told to sample with the challenger of epsilon = 0 (``sampling_epsilon=0``),
+    samples as the run without a zone and stops no later (the epsilon-statistic is at
+    least the exact one, against the same thresholds); TCI with its sampling zone (the
+    default, ``epsilon``) samples otherwise on some seed."""
+    changed = False
+    for alg, thr, s_eps in [
+        ("TCI", "heuristic", 0.0),
+        ("EV-TCI", "ev-bob", 0.0),
+        ("DKM", "box", None),
+    ]:
         for seed in range(3):
-            s = RunSettings(threshold=thr, delta=0.05, epsilon=0.05)
+            s = RunSettings(threshold=thr, delta=0.05, epsilon=0.05, sampling_epsilon=s_eps)
             r = simulate_run(NEAR, alg, settings=s, rng=np.random.default_rng(seed))
             s0 = RunSettings(threshold=thr, delta=0.05, max_samples=r["stopping_time"])
             r0 = simulate_run(NEAR, alg, settings=s0, rng=np.random.default_rng(seed))
             assert r0["counts"] == r["counts"], (alg, seed)
             assert r0["truncated"] or r0["stopping_time"] == r["stopping_time"]
+            if alg == "TCI":
+                s1 = RunSettings(threshold=thr, delta=0.05, epsilon=0.05)
+                r1 = simulate_run(NEAR, alg, settings=s1, rng=np.random.default_rng(seed))
+                changed |= r1["counts"] != r["counts"]
+    assert changed
 
 
 # ----------------------------------------------------------------------------- ties stop
 def test_two_tied_best_arms_stop_with_epsilon_and_recommend_one_of_them():
-    # uniform sampling: the rules that do not read epsilon (D291) sample the arms far from a
-    # tie like the logarithm of the tied arms' counts, too little to stop soon
+    # uniform sampling (the Top Two rules with their zone: test_eps_challenger.py, D323)
     inst_mu = np.array([1.0, 1.0, 0.6, 0.5])
     sd = np.ones(4)
     for seed in range(3):

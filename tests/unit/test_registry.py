@@ -149,7 +149,11 @@ def test_run_settings_defaults_and_kernel_params_come_from_the_registry():
     assert set(PARAMETERS) <= {f.name for f in dataclasses.fields(RunSettings)}
     p = rule_params(RunSettings(beta=0.3, fws_exponent=0.7, hedge_delta0=0.02))
     assert p[registry.P_BETA] == 0.3 and p[registry.P_FWS_EXPONENT] == 0.7
-    assert p[registry.P_HEDGE_DELTA0] == 0.02 and p.size == registry.N_PARAMS
+    assert p[registry.P_HEDGE_DELTA0] == 0.02 and p.size == registry.N_KERNEL_PARAMS
+    # the sampling epsilon after the rule parameters (D324: the run's, default epsilon)
+    assert registry.P_SAMPLING_EPSILON == registry.N_PARAMS
+    assert rule_params(RunSettings(epsilon=0.3))[registry.P_SAMPLING_EPSILON] == 0.3
+    assert rule_params(RunSettings(epsilon=0.3, sampling_epsilon=0.0))[-1] == 0.0
 
 
 def test_selections_against_the_registry_flags():

@@ -46,7 +46,8 @@ from baiuv.model.validate import (
 from baiuv.registry import (
     ALGORITHMS,
     FAMILIES,
-    N_PARAMS,
+    N_KERNEL_PARAMS,
+    P_SAMPLING_EPSILON,
     PARAMETERS,
     RULE_CUSTOM,
     RULE_PARAMETERS,
@@ -188,6 +189,13 @@ class RunSettings:
         Indifference zone ``>= 0`` of the GLR stopping rules (:mod:`baiuv.simulation.epsilon`):
         stop once the recommendation is within ``epsilon`` of the best with probability at
         least ``1 - delta``; ``0`` (default) is the paper's problem. FHN1/FHN2 ignore it.
+    sampling_epsilon : float or None
+        Indifference zone of the sampling rule: TCI and EV-TCI take their challenger with
+        the ε-statistic of this zone (EB-TCε's challenger with TCI's penalty); the other
+        rules do not read it (D323: the Top Two rules take their challenger with the run's
+        sampling epsilon). ``None`` (default): ``epsilon``, resolved when the settings are
+        made, so that the settings of a stopping level (:func:`level_settings`) keep the
+        sampling of the run they belong to.
     """
 
     delta: float | None = None
@@ -200,6 +208,7 @@ class RunSettings:
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
     epsilon: float = 0.0
+    sampling_epsilon: float | None = None
 
     def __post_init__(self):
         if self.delta is None and self.log_inv_delta is None:
@@ -223,6 +232,8 @@ class RunSettings:
                 f"lazy_ratio must be None or a finite number > 1, got {self.lazy_ratio!r}"
             )
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        se = self.epsilon if self.sampling_epsilon is None else self.sampling_epsilon
+        object.__setattr__(self, "sampling_epsilon", check_epsilon(se, "sampling_epsilon"))
 
     @classmethod
     def from_config(cls, section: Mapping, **overrides) -> RunSettings:
@@ -294,12 +305,14 @@ def _true_allocation(mu: tuple, sigma2: tuple) -> np.ndarray:
 
 def rule_params(settings: RunSettings) -> np.ndarray:
     """The ``params`` array of the sampling kernels for ``settings``: each registry
-    parameter with a kernel ``slot`` (:data:`baiuv.registry.PARAMETERS`); shared by
-    :func:`simulate_run` and :class:`baiuv.BestArmIdentifier`."""
-    params = np.zeros(N_PARAMS)
+    parameter with a kernel ``slot`` (:data:`baiuv.registry.PARAMETERS`), then the
+    sampling epsilon (slot ``P_SAMPLING_EPSILON``); shared by :func:`simulate_run` and
+    :class:`baiuv.BestArmIdentifier`."""
+    params = np.zeros(N_KERNEL_PARAMS)
     for p in PARAMETERS.values():
         if p.slot is not None:
             params[p.slot] = getattr(settings, p.name)
+    params[P_SAMPLING_EPSILON] = settings.sampling_epsilon
     return params
 
 
@@ -345,7 +358,10 @@ def level_settings(settings: RunSettings, level: Mapping) -> RunSettings:
     entries of ``level`` (keys among :data:`LEVEL_FIELDS`: the threshold family, its
     parameters, ``delta`` or ``log_inv_delta``, the lazy ratio, the indifference zone
     ``epsilon``); a level that gives
-    ``delta`` or ``log_inv_delta`` replaces both. ``ValueError`` naming a key that is not a
+    ``delta`` or ``log_inv_delta`` replaces both. The sampling epsilon stays the run's
+    (``settings.sampling_epsilon``): a level's ``epsilon`` changes its stopping rule only, so
+    the level's settings run alone sample as the run with every level (D324: a stopping
+    level's epsilon changes its stopping only). ``ValueError`` naming a key that is not a
     level field."""
     if not isinstance(level, Mapping):
         raise ValueError(f"a stopping level must be a mapping, got {type(level).__name__}")

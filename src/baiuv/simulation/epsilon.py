@@ -18,8 +18,17 @@ the variances untouched (decision D290); the stopping check
 :func:`baiuv.simulation.rules.epsilon_stats_into` for the identifier's report) computes it
 so, reading ε from the
 threshold parameters (slot ``P_EPS`` of :mod:`baiuv.thresholds.kernels`, which no
-threshold reads). The recommendation stays the empirical best arm; the sampling rules do
-not change (D291: the sampling rules do not depend on epsilon).
+threshold reads). The recommendation stays the empirical best arm.
+
+Sampling. TCI and EV-TCI take their challenger with the same statistic,
+:math:`\\arg\\min_{a \\ne \\hat a_t} Z^\\varepsilon_a(t) + \\ln N_{t,a}`: the challenger of
+EB-TCε (Jourdan, Degenne and Kaufmann, NeurIPS 2023) with the penalty of TCI kept
+(D323: the Top Two rules take their challenger with the run's sampling epsilon), so that
+two tied best arms do not hold back the sampling of the others and the rule stops. The
+zone they read is the run's (``RunSettings.sampling_epsilon``, default ``epsilon``; a
+stopping level's ``epsilon`` changes its stopping only, D324: a stopping level's epsilon
+changes its stopping only). The other rules (Track-and-Stop, DKM, FWS, uniform) track the
+allocation of exact identification and do not read ε.
 
 Guarantee (decision D292). With a threshold family that the paper proves δ-correct through
 the concentration conditions of its Lemma 48 (every δ-correct family of the paper), the

@@ -147,6 +147,9 @@ class BestArmIdentifier:
     epsilon : float
         Indifference zone ``>= 0``: the recommendation is within ``epsilon`` of the best
         with probability ``>= 1 - delta`` (``0``: the best; :mod:`baiuv.simulation.epsilon`).
+        ``tci`` and ``ev-tci`` take their challenger with the ε-statistic (D323: the Top
+        Two rules take their challenger with the run's sampling epsilon), so that a tie of
+        the best arms stops; the other rules do not read it.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).

@@ -10,7 +10,9 @@ requests (``N_a + P_a``, at time ``t + P``) and the statistics of the observatio
 have arrived, and each choice is counted before the next one. So a tracking rule
 (Track-and-Stop, DKM, FWS, ``uniform``) tracks counts plus pending; Top Two (TCI, EV-TCI)
 draws its leader coin per request, from the identifier's generator, in the order of the
-requests (the same calls give the same requests); during the initialisation phase the
+requests (the same calls give the same requests), and with an indifference zone its
+challenger reads the ε-statistics of the observations that have arrived
+(:func:`sampling_statistics`); during the initialisation phase the
 ``n0`` forced pulls per arm count the pending requests too, and while the initial
 observations have not all arrived every further request is the arm with the fewest
 observations plus pending requests (round robin: the rule has no statistics yet,
@@ -38,10 +40,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from baiuv.registry import RULE_CUSTOM
+from baiuv.registry import P_SAMPLING_EPSILON, RULE_CUSTOM, RULE_TCI
 from baiuv.simulation import rules
 
-__all__ = ["IdentifierError", "Pending", "choose_arms"]
+__all__ = ["IdentifierError", "Pending", "choose_arms", "sampling_statistics"]
 
 
 class IdentifierError(ValueError):
@@ -145,6 +147,21 @@ class Pending:
         self.order = [a for a, g in zip(self.order, gone, strict=True) if not g]
 
 
+def sampling_statistics(idf) -> np.ndarray:
+    """The statistics the built-in sampling rule of ``idf`` reads: those of ``epsilon = 0``
+    (``idf._Z``), except for the Top Two rules with a sampling epsilon ``> 0``, whose
+    challenger reads the ε-statistics (D323: the Top Two rules take their challenger with
+    the run's sampling epsilon), computed as the simulator's loop computes them."""
+    eps = float(idf._params[P_SAMPLING_EPSILON])
+    if idf._alg.rule != RULE_TCI or not eps > 0.0:
+        return idf._Z
+    out = np.empty(idf._K)
+    rules.epsilon_stats_into(
+        idf._counts, idf._means, idf._vars, idf._alg.plug_in, idf._best, eps, out
+    )
+    return out
+
+
 def choose_arms(idf, n: int) -> list[int]:
     """The next ``n`` requests of the identifier ``idf`` (a
     :class:`~baiuv.simulation.identify.BestArmIdentifier`, read, not imported here; not yet
@@ -169,7 +186,7 @@ def choose_arms(idf, n: int) -> list[int]:
             idf._alg.rule,
             t,
             plus,
-            (idf._means, idf._vars, idf._Z),
+            (idf._means, idf._vars, sampling_statistics(idf)),
             idf._best,
             idf._alg.plug_in,
             idf._params,

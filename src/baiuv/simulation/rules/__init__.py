@@ -69,7 +69,7 @@ from .stopping import (
     stops_builtin,
 )
 from .tas import step_tas
-from .tci import step_tci, tci_challenger
+from .tci import eps_challenger, step_tci, tci_challenger
 from .tracking import c_tracking, forced_exploration
 from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
 from .zcache import N_ZC, N_ZF, exact_zcache, invalidate, new_zcache, refresh_zcache
@@ -99,6 +99,7 @@ __all__ = [
     "dkm_gains",
     "draw",
     "draw_observe",
+    "eps_challenger",
     "epsilon_stats_into",
     "exact_zcache",
     "fhn_eliminate",

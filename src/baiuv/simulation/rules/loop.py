@@ -28,14 +28,21 @@ import numpy as np
 from numba import njit
 
 from baiuv.model.glr_kernels import empirical_best
-from baiuv.registry import BUILTIN_WORKSPACE, P_BETA, RULE_FIXED, RULE_TCI, RULE_UNIFORM
-from baiuv.thresholds.kernels import has_state, pair_threshold_kernel, update_state
+from baiuv.registry import (
+    BUILTIN_WORKSPACE,
+    P_BETA,
+    P_SAMPLING_EPSILON,
+    RULE_FIXED,
+    RULE_TCI,
+    RULE_UNIFORM,
+)
+from baiuv.thresholds.kernels import P_EPS, has_state, pair_threshold_kernel, update_state
 
 from .borrow import borrowed
 from .select import select_arm
 from .statistics import certified_arm, degenerate_arm, draw, welford
 from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
-from .tci import tci_challenger
+from .tci import eps_challenger, tci_challenger
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
 from .zcache import (
@@ -224,6 +231,18 @@ def glr_run(
     truncated = False
     best = empirical_best(means)
     reads_all_z = rule == RULE_TCI or rule < 0
+    # the Top Two challenger's indifference zone (D323: the run's sampling epsilon): its
+    # statistics are those of level 0's epsilon block when the zones agree (one
+    # computation serves both), else in a cache of their own (D324: a stopping level's
+    # epsilon changes its stopping only)
+    s_eps = params[P_SAMPLING_EPSILON] if rule == RULE_TCI else 0.0
+    own_cache = s_eps > 0.0 and not (fparams[0, P_EPS] == s_eps)
+    if own_cache:
+        szc, szf = new_zcache(K)
+    else:
+        szc, szf = zc, zf
+    b_szc = borrowed(szc)
+    b_szf = borrowed(szf)
     while True:
         if n_uncert > 0:  # exact guard: it reads every challenger's statistic
             refresh_zcache(zc, zf, best, plug_in, counts, means, variances)
@@ -266,6 +285,11 @@ def glr_run(
         elif rule == RULE_TCI:
             if rng.random() < params[P_BETA]:
                 arm = best
+            elif s_eps > 0.0:
+                arm = eps_challenger(
+                    (b_counts, b_means, b_vars), best, plug_in, not plug_in and n_uncert == 0,
+                    b_szc, b_szf, s_eps,
+                )  # fmt: skip
             else:
                 arm = tci_challenger(
                     b_counts, b_means, b_vars, best, plug_in, not plug_in and n_uncert == 0, b_zc,
@@ -297,6 +321,8 @@ def glr_run(
         else:
             new_best = empirical_best(means)
         invalidate(b_zf, arm, best, new_best)
+        if own_cache:
+            invalidate(b_szf, arm, best, new_best)
         if multi and n_more > 0:
             observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, new_best)
         best = new_best

@@ -129,8 +129,9 @@ def glr_stop_check(
     which is ``Z_a`` (or ``Z^EV_a``) with ``a``'s empirical mean shifted by ``-epsilon``
     (D290: the epsilon-GLR is the GLR with the challenger's mean shifted by -epsilon): every
     statistic and enclosure is computed on that shifted mean and kept in the cache's
-    epsilon block (``EPS_ROWS``, ``EPS_FLAGS``), so the statistics the sampling rules read
-    stay those of ``epsilon = 0`` (D291: the sampling rules do not depend on epsilon). The
+    epsilon block (``EPS_ROWS``, ``EPS_FLAGS``), so the first block keeps the statistics of
+    ``epsilon = 0`` (D291: the epsilon-statistics in their own cache block, which the Top Two
+    challenger with the same sampling epsilon reads too). The
     thresholds and their bounds do not depend on ``epsilon``. ``epsilon = 0`` (or ``nan``)
     is the paper's rule, on the first block, bit for bit.
 

@@ -1,6 +1,8 @@
 """beta-EB-TCI and beta-EB-EVTCI (Section ``ssec:instantiating_wrappers``, paragraph "Top Two
 algorithm"): the empirical best arm (leader) with probability ``beta``, else the TCI
-challenger ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}``.
+challenger ``argmin_{a != leader} C_t(leader, a) + log N_{t,a}``; with an indifference zone
+``epsilon > 0`` the challenger's cost is the ε-statistic (:func:`eps_challenger`, EB-TCε's
+challenger with TCI's penalty).
 
 :func:`tci_challenger` is the one challenger of the simulator's loop and of
 :func:`step_tci` (the step the identifier runs, every statistic given): it reads the
@@ -18,6 +20,8 @@ from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rati
 
 from .statistics import pair_stat
 from .zcache import (
+    EPS_FLAGS,
+    EPS_ROWS,
     ZC_LOGN,
     ZC_RHI,
     ZC_RLO,
@@ -50,7 +54,22 @@ def step_tci(counts, Z, best, beta, rng):
 
 @njit(cache=True, inline="always")
 def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
-    """The TCI challenger ``argmin_{a != best} Z_a + log N_a``, first index on ties.
+    """The TCI challenger ``argmin_{a != best} Z_a + log N_a``, first index on ties: the
+    challenger of the paper's problem, :func:`eps_challenger` at ``epsilon = 0``."""
+    return eps_challenger((counts, means, variances), best, plug_in, bounds, zc, zf, 0.0)
+
+
+@njit(cache=True, inline="always")
+def eps_challenger(stats, best, plug_in, bounds, zc, zf, epsilon):
+    """The challenger ``argmin_{a != best} Z^eps_a + log N_a``, first index on ties;
+    ``stats = (counts, means, variances)``. ``Z^eps_a`` is the statistic of ``a`` with its
+    mean shifted by ``-epsilon`` (the GLR against "``a`` beats ``best`` by more than
+    ``epsilon``", D290: the epsilon-GLR is the GLR with the challenger's mean shifted by
+    -epsilon), the TCI penalty ``log N_a`` unchanged: EB-TCε's challenger with TCI's
+    penalty (D323: the Top Two rules take their challenger with the run's sampling
+    epsilon). ``epsilon = 0`` (or less) is the TCI challenger, bit for bit, on the cache's
+    first block; ``epsilon > 0`` reads and fills the cache's epsilon block (``EPS_ROWS``,
+    ``EPS_FLAGS``), the one the stopping check with the same ``epsilon`` fills.
 
     ``zc, zf`` is the statistics cache (:mod:`.zcache`); the statistics it lacks are computed
     (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, unless ``bounds``
@@ -64,10 +83,19 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
     that cannot attain the minimum). The
     challenger is the one of every ``Z_a`` computed.
     """
+    counts, means, variances = stats
     K = counts.shape[0]
     mb = means[best]
     sb = variances[best]
     nb = counts[best]
+    eps = epsilon
+    zr = 0  # the cache's block: the statistics of epsilon = 0, or the epsilon block
+    fr = 0
+    if eps > 0.0:
+        zr = EPS_ROWS
+        fr = EPS_FLAGS
+    else:
+        eps = 0.0  # means[a] - 0.0 is means[a], bit for bit
     for a in range(K):
         if a != best and zf[ZF_LOG, a] == 0:
             zc[ZC_LOGN, a] = math.log(counts[a])
@@ -80,22 +108,22 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
         for a in range(K):
             if a == best:
                 continue
-            if zf[ZF_OK, a] != 0:
-                hi = zc[ZC_Z, a]
-            elif zf[ZF_BND, a] != 0:
-                hi = zc[ZC_ZHI, a]
+            if zf[ZF_OK + fr, a] != 0:
+                hi = zc[ZC_Z + zr, a]
+            elif zf[ZF_BND + fr, a] != 0:
+                hi = zc[ZC_ZHI + zr, a]
             else:
-                if zf[ZF_RAT, a] == 0:
-                    zc[ZC_RLO, a], zc[ZC_RHI, a] = tc_unknown_rational_bounds(
-                        mb, sb, nb, means[a], variances[a], counts[a]
+                if zf[ZF_RAT + fr, a] == 0:
+                    zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(
+                        mb, sb, nb, means[a] - eps, variances[a], counts[a]
                     )
-                    zf[ZF_RAT, a] = 1
-                hi = zc[ZC_RHI, a]
+                    zf[ZF_RAT + fr, a] = 1
+                hi = zc[ZC_RHI + zr, a]
             hi += zc[ZC_LOGN, a]
             if hi < v_star or arm < 0:
                 v_star = hi
                 arm = a
-        if _only_candidate(zc, zf, best, arm, v_star):
+        if _only_candidate(zc, zf, best, arm, v_star, zr, fr):
             return arm
         arm = -1
     # v_star, an upper end of some v_a, bounds min v_a: an arm whose rational lower end
@@ -107,39 +135,43 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
     for a in range(K):
         if a == best:
             continue
-        if zf[ZF_OK, a] == 0 and not bounds:
-            zc[ZC_Z, a] = pair_stat(plug_in, mb, sb, nb, means[a], variances[a], counts[a])
-            zc[ZC_THR, a] = math.nan
-            zf[ZF_OK, a] = 1
-        if zf[ZF_OK, a] != 0:
-            hi = zc[ZC_Z, a] + zc[ZC_LOGN, a]
+        if zf[ZF_OK + fr, a] == 0 and not bounds:
+            zc[ZC_Z + zr, a] = pair_stat(
+                plug_in, mb, sb, nb, means[a] - eps, variances[a], counts[a]
+            )
+            zc[ZC_THR + zr, a] = math.nan
+            zf[ZF_OK + fr, a] = 1
+        if zf[ZF_OK + fr, a] != 0:
+            hi = zc[ZC_Z + zr, a] + zc[ZC_LOGN, a]
         else:
             all_exact = False
-            if zf[ZF_BND, a] == 0:
-                if zc[ZC_RLO, a] + zc[ZC_LOGN, a] > v_cut:
+            if zf[ZF_BND + fr, a] == 0:
+                if zc[ZC_RLO + zr, a] + zc[ZC_LOGN, a] > v_cut:
                     continue
-                zc[ZC_ZLO, a], zc[ZC_ZHI, a] = tc_unknown_bounds(
-                    mb, sb, nb, means[a], variances[a], counts[a]
+                zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
+                    mb, sb, nb, means[a] - eps, variances[a], counts[a]
                 )
-                zf[ZF_BND, a] = 1
-            hi = zc[ZC_ZHI, a] + zc[ZC_LOGN, a]
+                zf[ZF_BND + fr, a] = 1
+            hi = zc[ZC_ZHI + zr, a] + zc[ZC_LOGN, a]
         if hi < v_star or arm < 0:
             v_star = hi
             arm = a
-    if all_exact or _only_candidate(zc, zf, best, arm, v_star):
+    if all_exact or _only_candidate(zc, zf, best, arm, v_star, zr, fr):
         return arm
     arm = -1
     vmin = math.inf
     for a in range(K):
         if a == best:
             continue
-        if not (_lower_end(zc, zf, a) + zc[ZC_LOGN, a] <= v_star):  # v_a >= lo > v* >= min v
+        if not (
+            _lower_end(zc, zf, a, zr, fr) + zc[ZC_LOGN, a] <= v_star
+        ):  # v_a >= lo > v* >= min v
             continue
-        if zf[ZF_OK, a] == 0:
-            zc[ZC_Z, a] = tc_unknown(mb, sb, nb, means[a], variances[a], counts[a])
-            zc[ZC_THR, a] = math.nan
-            zf[ZF_OK, a] = 1
-        v = zc[ZC_Z, a] + zc[ZC_LOGN, a]
+        if zf[ZF_OK + fr, a] == 0:
+            zc[ZC_Z + zr, a] = tc_unknown(mb, sb, nb, means[a] - eps, variances[a], counts[a])
+            zc[ZC_THR + zr, a] = math.nan
+            zf[ZF_OK + fr, a] = 1
+        v = zc[ZC_Z + zr, a] + zc[ZC_LOGN, a]
         if v < vmin or arm < 0:
             vmin = v
             arm = a
@@ -147,22 +179,23 @@ def tci_challenger(counts, means, variances, best, plug_in, bounds, zc, zf):
 
 
 @njit(cache=True, inline="always")
-def _lower_end(zc, zf, a):
-    """The tightest lower end of ``Z_a`` at hand: ``Z_a`` where cached, else the
-    logarithmic enclosure's where valid, else the rational one's."""
-    if zf[ZF_OK, a] != 0:
-        return zc[ZC_Z, a]
-    if zf[ZF_BND, a] != 0:
-        return zc[ZC_ZLO, a]
-    return zc[ZC_RLO, a]
+def _lower_end(zc, zf, a, zr, fr):
+    """The tightest lower end of ``Z_a`` at hand in the cache's block at rows ``zr``, flags
+    ``fr``: ``Z_a`` where cached, else the logarithmic enclosure's where valid, else the
+    rational one's."""
+    if zf[ZF_OK + fr, a] != 0:
+        return zc[ZC_Z + zr, a]
+    if zf[ZF_BND + fr, a] != 0:
+        return zc[ZC_ZLO + zr, a]
+    return zc[ZC_RLO + zr, a]
 
 
 @njit(cache=True, inline="always")
-def _only_candidate(zc, zf, best, arm, v_star):
+def _only_candidate(zc, zf, best, arm, v_star, zr, fr):
     """``True`` when every challenger but ``arm`` has a lower end of ``v_a`` above
     ``v_star`` (then ``arm`` is the minimiser)."""
     for a in range(zc.shape[1]):
         if a != best and a != arm:
-            if not (_lower_end(zc, zf, a) + zc[ZC_LOGN, a] > v_star):
+            if not (_lower_end(zc, zf, a, zr, fr) + zc[ZC_LOGN, a] > v_star):
                 return False
     return True

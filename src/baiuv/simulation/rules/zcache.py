@@ -27,8 +27,11 @@ With an indifference zone ``epsilon > 0`` the stopping check reads and fills a s
 block of rows, ``EPS_ROWS`` further down (``ZC_Z + EPS_ROWS`` ... ``ZC_RHI + EPS_ROWS``:
 the ε-statistic, its pair threshold and its enclosures) with its flags ``EPS_FLAGS``
 further down (``ZF_OK + EPS_FLAGS`` ... ``ZF_RAT + EPS_FLAGS``), invalidated with the first
-block; the first block keeps the statistics the sampling rules read (D291: the sampling
-rules do not depend on epsilon).
+block; the first block keeps the statistics of ``epsilon = 0`` (D291: the
+epsilon-statistics in their own cache block). The TCI challenger with a sampling epsilon
+``> 0`` (:func:`~baiuv.simulation.rules.tci.eps_challenger`) reads and fills the epsilon
+block of the same zone (D323: the Top Two rules take their challenger with the run's
+sampling epsilon).
 """
 
 from __future__ import annotations
