@@ -83,6 +83,18 @@ def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
     from baiuv.registry import ALGORITHMS
 
     assert not ALGORITHMS["FHN1"].shares_levels and ALGORITHMS["EV-TCI"].shares_levels
+    from baiuv.experiments import ev_remedies
+    from baiuv.registry import Algorithm
+
+    reads = Algorithm("EV-ELIM", "fhn", plug_in=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ev_remedies, "get_algorithm", lambda name: reads)
+        with pytest.raises(ValueError, match="EV-ELIM reads the stopping level"):
+            run_remedy_shard(insts, "EV-ELIM", Remedy("heuristic", 2), **kw)
+        sec = {"delta": 0.01, "algorithms": ["EV-ELIM"], "named": {"standard": 1},
+               "remedies": [{"threshold": "heuristic", "n0": 2}]}  # fmt: skip
+        with pytest.raises(ValueError, match=r"algorithms\[0\]: EV-ELIM reads"):
+            ev_remedies.check_ev_remedies_config(sec, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0)
 
 
 def test_truncated_run_records_the_starved_best_arm():
@@ -123,3 +135,69 @@ def test_truncated_run_records_the_starved_best_arm():
     assert (s["truncated"], s["starved_best"], s["starved_count"]) == (1, 1, 2.0)
     md = truncation_markdown(truncation_summary(runs, ev), ev, max_samples=5000)
     assert "Hypothesis" in md and "is the best arm in 1 of them" in md
+
+
+def _study(scale: np.ndarray, n: int = 500, seed: int = 1) -> pd.DataFrame:
+    """Runs of three remedies on the same trajectories: the baseline (30 errors), n0 = 6
+    (heavy-tailed τ, no error) and n0 = 10 (n0 = 6's τ times ``scale``, no error); a named
+    group of ``n`` runs and a random group of ``n`` instances with one run each."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for g, units in (("standard", [("standard", r) for r in range(n)]),
+                     ("random", [(f"random-{i}", 0) for i in range(n)])):  # fmt: skip
+        tau = 100 * (1 + rng.pareto(1.5, len(units)))
+        for rem, n0, t in (("heuristic n0=2", 2, 0.8 * tau), ("heuristic n0=6", 6, tau),
+                           ("heuristic n0=10", 10, tau * scale[: len(units)])):  # fmt: skip
+            for k, (i, r) in enumerate(units):
+                rows.append(
+                    dict(group=g, instance=i, algorithm="EV-TCI", remedy=rem, threshold="heuristic",
+                         n0=n0, run=r, stopping_time=int(t[k]), recommendation=0, best_arm=0,
+                         correct=not (n0 == 2 and k < 30), truncated=False, count_best=1,
+                         count_rec=1, lower_bound=50.0)
+                )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize(
+    ("scale", "verdict"),
+    [(1.3, "reproduced"), (None, "not resolved")],
+)
+def test_cheapest_remedy_judged_on_paired_ratios(scale, verdict):
+    """The rival of the cheapest resolved remedy costs 1.3x on every run (paired ratio
+    interval above 1: the claim holds), or the same up to ±2 % noise (interval straddles 1:
+    not resolved), although each remedy's heavy-tailed τ alone would give wide intervals."""
+    from baiuv.experiments.ev_paired import paired_costs
+    from baiuv.experiments.ev_remedies import ev_claims, remedy_cells
+
+    rng = np.random.default_rng(7)
+    s = np.full(500, 1.3) if scale else 1 + rng.uniform(-0.02, 0.02, 500)
+    runs = _study(s)
+    cells = remedy_cells(runs, delta=0.01)
+    paired = paired_costs(runs, cells, n_boot=400)
+    assert set(paired["resampled"]) == {"runs", "instances"}
+    assert (paired[paired["group"] == "random"]["resampled"] == "instances").all()
+    row = paired[(paired["remedy"] == "heuristic n0=10") & (paired["reference"] == "heuristic n0=6")
+                 & (paired["group"] == "standard")].iloc[0]  # fmt: skip
+    assert row["pairs"] == 500
+    from baiuv.claims import bootstrap_ratio
+    from baiuv.experiments.ev_paired import COSTLIER
+
+    x = runs[runs["group"] == "standard"]
+    num, den = (x[x["remedy"] == r]["stopping_time"].to_numpy(float)
+                for r in ("heuristic n0=10", "heuristic n0=6"))  # fmt: skip
+    alone = bootstrap_ratio(num, den, COSTLIER, identity=("t",), paired=False, n_boot=400)
+    assert alone.interval[1] - alone.interval[0] > 5 * (row["ratio_high"] - row["ratio_low"])
+    if scale:
+        assert row["ratio_low"] > 1 and row["side"] == "above 1"
+    else:
+        assert row["ratio_low"] < 1 < row["ratio_high"] and row["side"] == "straddles 1"
+    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, paired=paired)
+    assert claims[-1].claim.startswith("cheapest remedy") and "heuristic n0=6" in claims[-1].ours
+    assert claims[-1].verdict == verdict
+    if verdict != "reproduced":
+        assert "heuristic n0=10/heuristic n0=6" in claims[-1].reason
+    # fewer runs of a remedy: paired on the runs both have
+    fewer = runs[~((runs["remedy"] == "heuristic n0=10") & (runs["run"] >= 100))]
+    p = paired_costs(fewer, remedy_cells(fewer, delta=0.01), n_boot=50)
+    r = p[(p["remedy"] == "heuristic n0=10") & (p["group"] == "standard")]
+    assert set(r["pairs"]) == {100}
