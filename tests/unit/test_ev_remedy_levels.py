@@ -18,7 +18,6 @@ from baiuv.experiments.ev_remedies import (
     remedies_from_config,
     run_remedy_shard,
 )
-from baiuv.model.instance import GaussianInstance
 from baiuv.simulation.engine import RunSettings, simulate_run
 from baiuv.simulation.rng import generator_of, run_seed
 
@@ -74,7 +73,9 @@ def test_levels_rows_equal_each_remedy_alone():
 
 
 def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
-    insts = ev_instances({"named": {"standard": 1}}, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0)
+    insts = ev_instances(
+        {"named": {"standard": 1}}, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0
+    )
     kw = dict(seed=0, delta=0.01, max_samples=100)
     with pytest.raises(ValueError, match="share n0"):
         run_remedy_shard(insts, "EV-TCI", [Remedy("heuristic", 2), Remedy("heuristic", 4)], **kw)
@@ -94,7 +95,9 @@ def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
         sec = {"delta": 0.01, "algorithms": ["EV-ELIM"], "named": {"standard": 1},
                "remedies": [{"threshold": "heuristic", "n0": 2}]}  # fmt: skip
         with pytest.raises(ValueError, match=r"algorithms\[0\]: EV-ELIM reads"):
-            ev_remedies.check_ev_remedies_config(sec, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0)
+            ev_remedies.check_ev_remedies_config(
+                sec, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0
+            )
 
 
 def test_truncated_run_records_the_starved_best_arm():

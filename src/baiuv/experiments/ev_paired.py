@@ -125,8 +125,15 @@ def paired_costs(
                 num, den = _pairs(x, by[ref])
                 if num.size == 0:
                     continue
-                j = bootstrap_ratio(num, den, COSTLIER, identity=("ev_remedies", g, alg, rem, ref),
-                                    paired=True, level=level, n_boot=n_boot)  # fmt: skip
+                j = bootstrap_ratio(
+                    num,
+                    den,
+                    COSTLIER,
+                    identity=("ev_remedies", g, alg, rem, ref),
+                    paired=True,
+                    level=level,
+                    n_boot=n_boot,
+                )
                 rows.append(
                     {
                         "group": g,

@@ -73,9 +73,15 @@ def _identifier(instance, algorithm, threshold, *, n0, delta, max_samples, rng, 
     with warnings.catch_warnings():  # the study runs these configurations on purpose
         warnings.simplefilter("ignore", HeuristicEVWarning)
         return BestArmIdentifier(
-            instance.K, delta, algorithm, threshold, n0=n0, rng=rng,
-            max_samples=max_samples, strict=strict,
-        )  # fmt: skip
+            instance.K,
+            delta,
+            algorithm,
+            threshold,
+            n0=n0,
+            rng=rng,
+            max_samples=max_samples,
+            strict=strict,
+        )
 
 
 def replay_truncated(
@@ -176,9 +182,14 @@ def truncation_evidence(
     (optional): the simulator's counts at truncation, which the replay must reproduce
     (``RuntimeError`` otherwise)."""
     first, arms, values = replay_truncated(
-        instance, algorithm, thresholds[0], n0=n0, delta=delta, max_samples=max_samples,
+        instance,
+        algorithm,
+        thresholds[0],
+        n0=n0,
+        delta=delta,
+        max_samples=max_samples,
         seed_sequence=seed_sequence,
-    )  # fmt: skip
+    )
     if counts is not None and not np.array_equal(np.asarray(first.counts), counts):
         raise RuntimeError(f"replay of {algorithm} run {keys} does not reproduce its counts")
     rows = []
@@ -187,9 +198,15 @@ def truncation_evidence(
             idf = first
         else:
             idf = _identifier(
-                instance, algorithm, thr, n0=n0, delta=delta, max_samples=max_samples, rng=0,
+                instance,
+                algorithm,
+                thr,
+                n0=n0,
+                delta=delta,
+                max_samples=max_samples,
+                rng=0,
                 strict=False,
-            )  # fmt: skip
+            )
             idf.observe_many(arms, values)
             if idf.stop_reason != "budget":
                 raise RuntimeError(f"{thr}: run {keys} stops before max_samples in its replay")
@@ -214,8 +231,18 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
     arm, the starved arm's median count, the median ratio of its plug-in variance to its
     true variance, how many have the starved arm in the blocking pair, and the median ratio
     ``Z / c`` of the blocking pair."""
-    cols = ["algorithm", "remedy", "group", "runs", "truncated", "starved_best",
-            "starved_count", "var_ratio", "blocked_by_starved", "z_over_c"]  # fmt: skip
+    cols = [
+        "algorithm",
+        "remedy",
+        "group",
+        "runs",
+        "truncated",
+        "starved_best",
+        "starved_count",
+        "var_ratio",
+        "blocked_by_starved",
+        "z_over_c",
+    ]
     rows = []
     keys = ["algorithm", "remedy", "group"]
     ev = {k: c for k, c in evidence.groupby(keys, sort=False)} if len(evidence) else {}
@@ -226,8 +253,16 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
         e = ev.get(k)
         row = dict(zip(keys, k, strict=True), runs=len(c), truncated=n_cut)
         if e is None or e.empty:
-            rows.append({**row, "starved_best": 0, "starved_count": math.nan,
-                         "var_ratio": math.nan, "blocked_by_starved": 0, "z_over_c": math.nan})  # fmt: skip
+            rows.append(
+                {
+                    **row,
+                    "starved_best": 0,
+                    "starved_count": math.nan,
+                    "var_ratio": math.nan,
+                    "blocked_by_starved": 0,
+                    "z_over_c": math.nan,
+                }
+            )
             continue
         rows.append(
             {
@@ -254,9 +289,13 @@ def truncation_findings(evidence: pd.DataFrame) -> str:
     low = int((ratio < 0.1).sum())
     blk = int(e["blocking_has_starved"].sum())
     below = int((e["blocking_z"] <= e["blocking_threshold"]).sum())
+    inf = int(np.isinf(e["starved_threshold"]).sum())
+    lim = e["starved_z_limit"] / e["starved_threshold"]
+    under = int((lim <= 1).sum())
     wrong = int((e["empirical_best"] != e["best_arm"]).sum())
     rules = ", ".join(
-        f"{a} {r} ({k})" for (a, r), k in e.groupby(["algorithm", "remedy"], sort=False).size().items()
+        f"{a} {r} ({k})"
+        for (a, r), k in e.groupby(["algorithm", "remedy"], sort=False).size().items()
     )
     return (
         f"Measured: {n} truncated (run, remedy) pairs ({rules}). The least-sampled arm is "
@@ -265,7 +304,11 @@ def truncation_findings(evidence: pd.DataFrame) -> str:
         f"ratio σ̂²/σ² {ratio.median():.2g}); the empirical best arm at the last check is "
         f"not the best arm in {wrong}; the pair that blocks the stop contains the starved arm "
         f"in {blk}, and its statistic is at or below its threshold in {below} (median "
-        f"Z/c {(e['blocking_z'] / e['blocking_threshold']).median():.2g})."
+        f"Z/c {(e['blocking_z'] / e['blocking_threshold']).median():.2g}). Against the "
+        f"empirical best, the starved arm's threshold is infinite in {inf}, and the limit "
+        f"of its statistic as the other counts grow (its own fixed) is at or below that "
+        f"threshold in {under}: those levels cannot stop unless the starved arm is sampled "
+        f"again."
     )
 
 
@@ -312,11 +355,5 @@ def truncation_markdown(summary: pd.DataFrame, evidence: pd.DataFrame, *, max_sa
         }
     )
     return (
-        head
-        + markdown_table(t)
-        + "\n"
-        + truncation_findings(evidence)
-        + "\n\n"
-        + HYPOTHESIS
-        + "\n"
+        head + markdown_table(t) + "\n" + truncation_findings(evidence) + "\n\n" + HYPOTHESIS + "\n"
     )
