@@ -9,7 +9,9 @@ if config.get("ev_remedies"):
     for _r in EVR["remedies"]:
         EVR_N0.setdefault(str(_r["n0"]), []).append(_r)
     EVR_SHARD = "results/ev_remedies/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet"
-    EVR_EVIDENCE = "results/ev_remedies/shards/{algorithm}/n0_{n0}/truncated_{shard}.parquet"
+    EVR_EVIDENCE = (
+        "results/ev_remedies/shards/{algorithm}/n0_{n0}/truncated_{shard}.parquet"
+    )
 
     rule ev_remedies_shard:
         input:
