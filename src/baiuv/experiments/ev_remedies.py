@@ -280,14 +280,18 @@ def run_remedy_shard(
     rows, proof = [], []
     for g, a, r, runs in mine:
         inst = a.instance
-        on = tuple(j for j, rem in enumerate(group) if r < _level_runs(rem, runs))
-        if on not in runners:
-            runners[on] = Runner(alg, s, [{"threshold": group[j].threshold} for j in on])
+        on = [j for j, rem in enumerate(group) if r < _level_runs(rem, runs)]
+        # the heuristic last: the kernel's first level, checked on its fastest path, is
+        # then one that stops late (the order changes no level's outcome)
+        order = tuple(sorted(on, key=lambda j: group[j].threshold == "heuristic"))
+        if order not in runners:
+            runners[order] = Runner(alg, s, [{"threshold": group[j].threshold} for j in order])
         rng = generator_of(run_seed(seed, EXPERIMENT, a.instance_id, alg.name, r))
-        taus, recs, counts, truncs, _ = runners[on].outcomes(inst.mu, inst.sigma2, rng)
+        taus, recs, counts, truncs, _ = runners[order].outcomes(inst.mu, inst.sigma2, rng)
         best = inst.best_arm
         lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), lid)
-        for k, j in enumerate(on):
+        for j in on:
+            k = order.index(j)
             rem, rec = group[j], int(recs[k])
             rows.append(
                 {
@@ -308,7 +312,7 @@ def run_remedy_shard(
                     "lower_bound": lb,
                 }
             )
-        cut = [group[j].threshold for k, j in enumerate(on) if truncs[k]]
+        cut = [group[j].threshold for k, j in enumerate(order) if truncs[k]]
         if evidence and cut:
             from baiuv.experiments.ev_truncation import truncation_evidence
 
@@ -321,7 +325,7 @@ def run_remedy_shard(
                 max_samples=int(max_samples),
                 seed_sequence=run_seed(seed, EXPERIMENT, a.instance_id, alg.name, r),
                 keys={"group": g, "instance": a.instance_id, "run": int(r)},
-                counts=counts[[k for k, j in enumerate(on) if truncs[k]][0]],
+                counts=counts[[k for k, j in enumerate(order) if truncs[k]][0]],
             )
     out = pd.DataFrame(rows, columns=RUN_COLUMNS)
     if not evidence:
