@@ -138,6 +138,11 @@ def test_truncated_run_records_the_starved_best_arm():
     assert (s["truncated"], s["starved_best"], s["starved_count"]) == (1, 1, 2.0)
     md = truncation_markdown(truncation_summary(runs, ev), ev, max_samples=5000)
     assert "Hypothesis" in md and "is the best arm in 1 of them" in md
+    # as the aggregation reads it: with the empty tables of the shards without truncation
+    from baiuv.experiments.ev_truncation import EVIDENCE_COLUMNS
+
+    mixed = pd.concat([pd.DataFrame(columns=EVIDENCE_COLUMNS), ev], ignore_index=True)
+    assert truncation_markdown(truncation_summary(runs, mixed), mixed, max_samples=5000) == md
 
 
 def _study(scale: np.ndarray, n: int = 500, seed: int = 1) -> pd.DataFrame:

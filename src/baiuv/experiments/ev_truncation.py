@@ -245,6 +245,7 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
     ]
     rows = []
     keys = ["algorithm", "remedy", "group"]
+    evidence = evidence.infer_objects()  # shards without a truncated run: object columns
     ev = {k: c for k, c in evidence.groupby(keys, sort=False)} if len(evidence) else {}
     for k, c in runs.groupby(keys, sort=False):
         n_cut = int(c["truncated"].sum())
@@ -281,7 +282,7 @@ def truncation_findings(evidence: pd.DataFrame) -> str:
     """What the truncated runs' evidence shows, as measured (one paragraph)."""
     if evidence.empty:
         return "No run reached max_samples."
-    e = evidence
+    e = evidence.infer_objects()  # shards without a truncated run concatenate as objects
     n = len(e)
     best = int(e["starved_is_best"].sum())
     at_n0 = int((e["starved_count"] == e["n0"]).sum())
