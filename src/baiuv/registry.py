@@ -415,6 +415,13 @@ class Algorithm:
         return _load_function(self.step, f"step of algorithm {self.name!r}")
 
     @property
+    def shares_levels(self) -> bool:
+        """One trajectory can serve several stopping levels (threshold family, ``ln(1/δ)``,
+        lazy ratio, ε): the rule never reads the level (every ``glr`` rule, D306); FHN1/FHN2's
+        elimination reads ``δ``, so one level per trajectory."""
+        return self.kernel != "fhn"
+
+    @property
     def in_paper(self) -> bool:
         """One of the paper's algorithms (a wrapper or a baseline), compared in its claims;
         ``False`` for a rule beyond the paper (``wrapper="extension"``)."""

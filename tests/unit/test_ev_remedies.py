@@ -16,6 +16,7 @@ from baiuv.experiments.ev_mechanism import (
     init_stop_probabilities,
     monte_carlo_init,
 )
+from baiuv.experiments.ev_paired import paired_costs
 from baiuv.experiments.ev_remedies import (
     BASELINE,
     EXPERIMENT,
@@ -129,8 +130,10 @@ def test_remedy_cells_wilson_costs_and_table_shape():
     assert len(table) == 1 + 2 + 1 + 2  # header + 2 remedies; ranking header + 2
     assert table[0].count("|") == 2 + 2 * 2 + 1
     assert "**heuristic n0=10**" in md
-    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01)
+    paired = paired_costs(_runs(30, 0), cells)
+    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, paired=paired)
     assert claims[-1].verdict == "reproduced" and "n0=10" in claims[-1].ours
+    assert "paired over 2 cells: 1.5–1.5" in claims[-1].ours
     assert all(c.beyond_paper for c in claims)  # the artifact's own study
     # 10 errors in 1000 runs is not resolved below delta
     assert not remedy_cells(_runs(30, 10), delta=0.01)["resolved"].any()
@@ -266,7 +269,9 @@ def test_a_group_that_hides_an_erring_instance_is_not_recommended():
     md = remedy_markdown(cells, delta=0.01, instances=inst)
     assert "**recommended** one, is **heuristic n0=10**" in md
     assert "The worst instance of heuristic n0=6: b: 0.009 [" in md
-    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, instances=inst)
+    paired = paired_costs(runs, cells, instances=inst)
+    claims = ev_claims(cells, pd.DataFrame(columns=["group"]), delta=0.01, instances=inst,
+                       paired=paired)  # fmt: skip
     assert "heuristic n0=10" in claims[-1].ours and claims[-1].verdict == "reproduced"
     # an instance with fewer runs than a cell without error needs (381) is not checked
     few = instance_cells(runs[runs["run"] < 300], delta=0.01)

@@ -147,6 +147,7 @@ def reproduction_inputs(wildcards):
     if config.get("ev_remedies"):
         out["ev_cells"] = "results/ev_remedies/cells.parquet"
         out["ev_instances"] = "results/ev_remedies/instances.parquet"
+        out["ev_paired"] = "results/ev_remedies/paired.parquet"
         out["ev_init"] = "results/ev_remedies/init_model.parquet"
         out["ev_errors"] = "results/ev_remedies/erring_runs.parquet"
     return out

@@ -1,25 +1,31 @@
 # Beyond the paper: remedies for the EV-GLR rules' errors (larger n0, the delta-correct EV
 # thresholds, the Student-calibrated heuristic) and their cost; the mechanism of the errors
-# (tested model at the first check, erring runs replayed). One shard file per (algorithm,
-# remedy, shard). Seeds: (seed, "ev_remedies", instance, algorithm, run), common to every
-# remedy.
+# (tested model at the first check, erring runs replayed). One shard job per (algorithm,
+# n0, shard): every threshold of that n0 is a stopping level of one trajectory per run.
+# Seeds: (seed, "ev_remedies", instance, algorithm, run), common to every remedy.
 if config.get("ev_remedies"):
     EVR = config["ev_remedies"]
-    EVR_REMEDIES = {f"{r['threshold']}_n0_{r['n0']}": r for r in EVR["remedies"]}
-    EVR_SHARD = "results/ev_remedies/shards/{algorithm}/{remedy}/shard_{shard}.parquet"
+    EVR_N0 = {}
+    for _r in EVR["remedies"]:
+        EVR_N0.setdefault(str(_r["n0"]), []).append(_r)
+    EVR_SHARD = "results/ev_remedies/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet"
+    EVR_EVIDENCE = (
+        "results/ev_remedies/shards/{algorithm}/n0_{n0}/truncated_{shard}.parquet"
+    )
 
     rule ev_remedies_shard:
         input:
             KERNELS,
         output:
-            EVR_SHARD,
+            runs=EVR_SHARD,
+            evidence=EVR_EVIDENCE,
         log:
-            "logs/ev_remedies/{algorithm}/{remedy}/shard_{shard}.log",
+            "logs/ev_remedies/{algorithm}/n0_{n0}/shard_{shard}.log",
         benchmark:
-            "benchmarks/out/ev_remedies_{algorithm}_{remedy}_{shard}.tsv"
+            "benchmarks/out/ev_remedies_{algorithm}_n0_{n0}_{shard}.tsv"
         wildcard_constraints:
             algorithm="|".join(EVR["algorithms"]),
-            remedy="|".join(EVR_REMEDIES),
+            n0="|".join(EVR_N0),
             shard=r"\d+",
         conda:
             CONDA_ENV
@@ -29,7 +35,7 @@ if config.get("ev_remedies"):
         params:
             section=EVR,
             instances=INSTANCES,
-            remedy=lambda wc: EVR_REMEDIES[wc.remedy],
+            remedies=lambda wc: EVR_N0[wc.n0],
             seed=config["seed"],
             code=SRC_HASH,
         script:
@@ -37,16 +43,24 @@ if config.get("ev_remedies"):
 
     rule ev_remedies_aggregate:
         input:
-            expand(
+            runs=expand(
                 EVR_SHARD,
                 algorithm=EVR["algorithms"],
-                remedy=list(EVR_REMEDIES),
+                n0=list(EVR_N0),
+                shard=range(EVR["shards"]),
+            ),
+            evidence=expand(
+                EVR_EVIDENCE,
+                algorithm=EVR["algorithms"],
+                n0=list(EVR_N0),
                 shard=range(EVR["shards"]),
             ),
         output:
             runs="results/ev_remedies/runs.parquet",
             cells="results/ev_remedies/cells.parquet",
             instances="results/ev_remedies/instances.parquet",
+            paired="results/ev_remedies/paired.parquet",
+            truncated="results/ev_remedies/truncated.parquet",
             table="results/tables/ev_remedies.md",
         log:
             "logs/ev_remedies/aggregate.log",
@@ -57,18 +71,19 @@ if config.get("ev_remedies"):
         params:
             delta=float(EVR["delta"]),
             level=EVR["level"],
+            max_samples=int(EVR.get("max_samples", 1000000)),
             code=SRC_HASH,
             # what each shard must have recorded, in the order of the input
             expect=[
                 {
-                    "remedy": EVR_REMEDIES[r],
+                    "remedies": EVR_N0[n],
                     "algorithm": a,
                     "seed": config["seed"],
                     "shard": s,
                     "code": SRC_HASH,
                 }
                 for a in EVR["algorithms"]
-                for r in EVR_REMEDIES
+                for n in EVR_N0
                 for s in range(EVR["shards"])
             ],
         script:

@@ -1,8 +1,11 @@
-"""Adapter: EV remedy shards -> runs, cells (Parquet) and the trade-off table."""
+"""Adapter: EV remedy shards -> runs, cells, paired costs, truncated runs (Parquet) and the
+trade-off table."""
 
 import pandas as pd
 
+from baiuv.experiments.ev_paired import paired_costs, paired_markdown
 from baiuv.experiments.ev_remedies import instance_cells, remedy_cells, remedy_markdown
+from baiuv.experiments.ev_truncation import truncation_markdown, truncation_summary
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import write_table, write_text
@@ -10,14 +13,22 @@ from baiuv.storage.shards import read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
-runs = pd.concat(read_shards(snakemake.input, p.expect)[0], ignore_index=True)
+inp = snakemake.input
+runs = pd.concat(read_shards(inp.runs, p.expect)[0], ignore_index=True)
+evidence = pd.concat(read_shards(inp.evidence, p.expect)[0], ignore_index=True)
 cells = remedy_cells(runs, delta=p.delta, level=p.level)
 instances = instance_cells(runs, delta=p.delta, level=p.level)
+paired = paired_costs(runs, cells, instances=instances, level=p.level)
+summary = truncation_summary(runs, evidence)
 meta = {"delta": p.delta, "level": p.level, "code": p.code}
 write_table(runs, snakemake.output.runs, meta)
 write_table(cells, snakemake.output.cells, meta)
 write_table(instances, snakemake.output.instances, meta)
+write_table(paired, snakemake.output.paired, meta)
+write_table(evidence, snakemake.output.truncated, meta)
 md = remedy_markdown(cells, delta=p.delta, level=p.level, instances=instances)
+md += "\n" + paired_markdown(paired, level=p.level)
+md += "\n" + truncation_markdown(summary, evidence, max_samples=p.max_samples)
 write_text(for_readers(md), snakemake.output.table)
 log.info("%d runs, %d cells, %d resolved", len(runs), len(cells), int(cells["resolved"].sum()))
 end_job()

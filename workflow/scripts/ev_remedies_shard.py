@@ -1,32 +1,36 @@
-"""Adapter: one shard of the EV remedies of one (algorithm, remedy) -> Parquet."""
+"""Adapter: one shard of the EV remedies of one (algorithm, n0), every threshold of that n0
+a stopping level of one trajectory -> runs and truncated runs' evidence (Parquet)."""
 
-from baiuv.experiments.ev_remedies import Remedy, ev_instances, run_remedy_shard
+from baiuv.experiments.ev_remedies import ev_instances, remedies_from_config, run_remedy_shard
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.storage.io import write_table
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
 sec = p.section
-r = p.remedy
-remedy = Remedy(str(r["threshold"]), int(r["n0"]), float(r.get("runs_scale", 1.0)))
-df = run_remedy_shard(
+remedies = remedies_from_config(p.remedies, baseline=False)
+df, evidence = run_remedy_shard(
     ev_instances(sec, p.instances, p.seed),
     snakemake.wildcards.algorithm,
-    remedy,
+    remedies,
     seed=p.seed,
     delta=float(sec["delta"]),
     max_samples=int(sec["max_samples"]),
     n_shards=int(sec["shards"]),
     shard=int(snakemake.wildcards.shard),
+    evidence=True,
 )
-meta = {"remedy": r, "algorithm": snakemake.wildcards.algorithm, "seed": p.seed}
+meta = {"remedies": p.remedies, "algorithm": snakemake.wildcards.algorithm, "seed": p.seed}
 meta.update(shard=int(snakemake.wildcards.shard), code=p.code)
-write_table(df, snakemake.output[0], meta)
+write_table(df, snakemake.output.runs, meta)
+write_table(evidence, snakemake.output.evidence, meta)
 log.info(
-    "%s %s: %d runs, %d errors",
-    df["algorithm"].iloc[0] if len(df) else "",
-    remedy.name,
+    "%s n0=%s (%s): %d rows, %d errors, %d truncated",
+    snakemake.wildcards.algorithm,
+    snakemake.wildcards.n0,
+    ", ".join(r.threshold for r in remedies),
     len(df),
     int((~df["correct"]).sum()) if len(df) else 0,
+    len(evidence),
 )
 end_job()

@@ -69,6 +69,7 @@ if "ev_cells" in inp.keys():
         read_table(inp.ev_init)[0],
         delta=snakemake.params.ev_delta,
         instances=read_table(inp.ev_instances)[0],
+        paired=read_table(inp.ev_paired)[0],
     )
 config_name = snakemake.params.config_name
 text = render(claims, decisions(Path(inp.decisions).read_text()), config_name)

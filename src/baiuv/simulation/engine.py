@@ -401,7 +401,7 @@ class Runner:
             self.levels = tuple(level_settings(settings, lv) for lv in levels)
             if not self.levels:
                 raise ValueError("levels: at least one stopping level is required")
-        if alg.kernel == "fhn" and len(self.levels) > 1:
+        if not alg.shares_levels and len(self.levels) > 1:
             raise ValueError(
                 f"{alg.name} reads delta (its elimination): one stopping level per run, "
                 f"got {len(self.levels)}"

@@ -1,0 +1,216 @@
+"""Beyond the paper: the EV remedies' costs as paired ratios on common trajectories.
+
+Every remedy of the study (:mod:`baiuv.experiments.ev_remedies`) runs on the same random
+streams: the remedies of one ``n0`` are stopping levels of one trajectory, and different
+``n0`` use the same seeds (common random numbers). So the cost of a remedy against a
+reference is a paired statistic: ``mean τ(remedy) / mean τ(reference)`` over the runs both
+have, with a percentile bootstrap that resamples the runs with both their stopping times
+(the random group has one run per instance: the instances are resampled), and the ratio of
+medians beside (D331: paired ratios of the remedies' costs).
+
+References: the authors' code's configuration (:data:`~baiuv.experiments.ev_remedies.BASELINE`)
+and the cheapest remedy resolved below δ on every group (of the rule, and over every
+rule; :func:`~baiuv.experiments.ev_remedies.cheapest_resolved`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, bootstrap_ratio, judge
+
+__all__ = [
+    "COSTLIER",
+    "PAIRED_COLUMNS",
+    "paired_costs",
+    "paired_markdown",
+    "paired_references",
+    "resolved_below",
+]
+
+#: The band "costlier than the reference" (a ratio above 1) of the paired comparisons.
+COSTLIER = Band(lo=1.0, strict_lo=True, words="costlier than the reference", where="this study")
+
+PAIRED_COLUMNS = [
+    "group",
+    "algorithm",
+    "remedy",
+    "reference",
+    "pairs",
+    "ratio",
+    "ratio_low",
+    "ratio_high",
+    "median_ratio",
+    "median_low",
+    "median_high",
+    "side",
+    "resampled",
+]
+
+_SIDE = {REPRODUCED: "above 1", DIFFERS: "below 1", NOT_RESOLVED: "straddles 1"}
+
+
+def resolved_below(cell, delta: float) -> str:
+    """The verdict of :func:`baiuv.claims.judge` on a cell's error rate and its Wilson
+    interval against the one-sided band ``< delta``."""
+    band = Band(hi=float(delta), strict_hi=True, words="error below δ", where="Sec. 2")
+    return judge(float(cell["error_rate"]), (cell["wilson_low"], cell["wilson_high"]), band)
+
+
+def paired_references(
+    cells: pd.DataFrame, instances: pd.DataFrame | None = None
+) -> dict[str, list[str]]:
+    """Per algorithm, the references of its paired costs: the baseline, the cheapest remedy
+    resolved on every group of that rule, the cheapest resolved on every cell of every
+    rule and, with ``instances``, the recommended one
+    (:func:`~baiuv.experiments.ev_remedies.recommended`), when there are, without
+    repetition."""
+    from baiuv.experiments.ev_remedies import BASELINE, cheapest_resolved, recommended
+
+    def first(c):
+        rank = cheapest_resolved(c)
+        ok = rank[rank["all_resolved"]]
+        return None if ok.empty else str(ok.iloc[0]["remedy"])
+
+    overall = first(cells)
+    rec = None
+    if instances is not None:
+        r = recommended(cheapest_resolved(cells, instances))
+        rec = None if r is None else str(r["remedy"])
+    out = {}
+    for alg, c in cells.groupby("algorithm", sort=False):
+        refs = [BASELINE, first(c), overall, rec]
+        out[alg] = list(dict.fromkeys(r for r in refs if r is not None))
+    return out
+
+
+def _pairs(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Stopping times of the runs both ``a`` and ``b`` have (keys instance and run)."""
+    m = a[["instance", "run", "stopping_time"]].merge(
+        b[["instance", "run", "stopping_time"]], on=["instance", "run"], suffixes=("_a", "_b")
+    )
+    return m["stopping_time_a"].to_numpy(float), m["stopping_time_b"].to_numpy(float)
+
+
+def paired_costs(
+    runs: pd.DataFrame,
+    cells: pd.DataFrame,
+    *,
+    instances: pd.DataFrame | None = None,
+    level: float = 0.95,
+    n_boot: int | None = None,
+) -> pd.DataFrame:
+    """Per (group, algorithm, remedy, reference of :func:`paired_references`): the runs
+    both have (``pairs``), ``mean τ(remedy) / mean τ(reference)`` with its paired bootstrap
+    interval, the ratio of medians with its own, and the side of 1 the interval lies on
+    (``above 1``, ``below 1``, ``straddles 1``; :data:`COSTLIER` by
+    :func:`baiuv.claims.judge`). ``resampled``: ``runs``, or ``instances`` where every
+    instance of the group has one run (:data:`PAIRED_COLUMNS`). ``instances``: the
+    cells per instance (:func:`~baiuv.experiments.ev_remedies.instance_cells`), for the
+    recommended remedy as a reference."""
+    refs = paired_references(cells, instances)
+    rows = []
+    for (g, alg), c in runs.groupby(["group", "algorithm"], sort=False):
+        by = dict(tuple(c.groupby("remedy", sort=False)))
+        unit = "instances" if c.groupby(["remedy", "instance"]).size().max() == 1 else "runs"
+        for ref in refs.get(alg, []):
+            if ref not in by:
+                continue
+            for rem, x in by.items():
+                if rem == ref:
+                    continue
+                num, den = _pairs(x, by[ref])
+                if num.size == 0:
+                    continue
+                j = bootstrap_ratio(
+                    num,
+                    den,
+                    COSTLIER,
+                    identity=("ev_remedies", g, alg, rem, ref),
+                    paired=True,
+                    level=level,
+                    n_boot=n_boot,
+                )
+                rows.append(
+                    {
+                        "group": g,
+                        "algorithm": alg,
+                        "remedy": rem,
+                        "reference": ref,
+                        "pairs": int(num.size),
+                        "ratio": j.statistic,
+                        "ratio_low": j.interval[0],
+                        "ratio_high": j.interval[1],
+                        "median_ratio": j.median,
+                        "median_low": j.median_interval[0],
+                        "median_high": j.median_interval[1],
+                        "side": _SIDE[j.verdict],
+                        "resampled": unit,
+                    }
+                )
+    return pd.DataFrame(rows, columns=PAIRED_COLUMNS)
+
+
+def ratio_text(r) -> str:
+    """``"1.52 [1.45, 1.60] (medians 1.50 [1.40, 1.62])"`` of a row of :func:`paired_costs`."""
+    return (
+        f"{r['ratio']:.3g} [{r['ratio_low']:.3g}, {r['ratio_high']:.3g}] (medians "
+        f"{r['median_ratio']:.3g} [{r['median_low']:.3g}, {r['median_high']:.3g}])"
+    )
+
+
+def paired_markdown(paired: pd.DataFrame, *, level: float = 0.95) -> str:
+    """The section of the remedy table on the paired costs: one table per reference, a row
+    per (remedy, algorithm), a column per group."""
+    from baiuv.tables import markdown_table
+
+    head = (
+        "## Paired costs\n\n"
+        "Mean stopping time of the remedy over that of the reference on the same runs (the "
+        "remedies of one n0 are stopping levels of one trajectory; other n0 share the "
+        f"seeds), with its {level:.0%} percentile bootstrap interval over runs (over "
+        "instances for the random group: one run each), and the ratio of medians with its "
+        "interval beside; `n` runs paired. ↑ / ↓: the interval of the means' ratio lies "
+        "above / below 1.\n\n"
+    )
+    if paired.empty:
+        return head + "_No paired comparison._\n"
+    out = [head]
+    mark = {"above 1": " ↑", "below 1": " ↓", "straddles 1": ""}
+    groups = list(dict.fromkeys(paired["group"]))
+    for ref, p in paired.groupby("reference", sort=False):
+        rows = []
+        for (rem, alg), c in p.groupby(["remedy", "algorithm"], sort=False):
+            row = {"remedy": rem, "algorithm": alg}
+            for g in groups:
+                x = c[c["group"] == g]
+                row[g] = (
+                    ""
+                    if x.empty
+                    else f"{ratio_text(x.iloc[0])} n={x.iloc[0]['pairs']}{mark[x.iloc[0]['side']]}"
+                )
+            rows.append(row)
+        out.append(f"### Against {ref}\n\n" + markdown_table(pd.DataFrame(rows)))
+    return "\n".join(out)
+
+
+def lookup(paired: pd.DataFrame, group: str, algorithm: str, remedy: str, reference: str):
+    """The row of :func:`paired_costs` for these keys, ``None`` if absent."""
+    x = paired[
+        (paired["group"] == group)
+        & (paired["algorithm"] == algorithm)
+        & (paired["remedy"] == remedy)
+        & (paired["reference"] == reference)
+    ]
+    return None if x.empty else x.iloc[0]
+
+
+def side_verdict(row) -> str:
+    """The verdict of "the remedy is costlier than the reference" of a paired row (the
+    judgement of :func:`paired_costs`), ``not resolved`` when the row is absent."""
+    if row is None or (isinstance(row["ratio"], float) and math.isnan(row["ratio"])):
+        return NOT_RESOLVED
+    return {v: k for k, v in _SIDE.items()}[row["side"]]
