@@ -15,12 +15,17 @@ rule; :func:`~baiuv.experiments.ev_remedies.cheapest_resolved`).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, bootstrap_ratio, judge
+from baiuv.claims import Band, bootstrap_ratio
+from baiuv.experiments.ev_remedies import (
+    BASELINE,
+    SIDE_OF_VERDICT,
+    cheapest_resolved,
+    ratio_text,
+    recommended,
+)
 
 __all__ = [
     "COSTLIER",
@@ -28,7 +33,6 @@ __all__ = [
     "paired_costs",
     "paired_markdown",
     "paired_references",
-    "resolved_below",
 ]
 
 #: The band "costlier than the reference" (a ratio above 1) of the paired comparisons.
@@ -50,15 +54,6 @@ PAIRED_COLUMNS = [
     "resampled",
 ]
 
-_SIDE = {REPRODUCED: "above 1", DIFFERS: "below 1", NOT_RESOLVED: "straddles 1"}
-
-
-def resolved_below(cell, delta: float) -> str:
-    """The verdict of :func:`baiuv.claims.judge` on a cell's error rate and its Wilson
-    interval against the one-sided band ``< delta``."""
-    band = Band(hi=float(delta), strict_hi=True, words="error below δ", where="Sec. 2")
-    return judge(float(cell["error_rate"]), (cell["wilson_low"], cell["wilson_high"]), band)
-
 
 def paired_references(
     cells: pd.DataFrame, instances: pd.DataFrame | None = None
@@ -68,7 +63,6 @@ def paired_references(
     rule and, with ``instances``, the recommended one
     (:func:`~baiuv.experiments.ev_remedies.recommended`), when there are, without
     repetition."""
-    from baiuv.experiments.ev_remedies import BASELINE, cheapest_resolved, recommended
 
     def first(c):
         rank = cheapest_resolved(c)
@@ -147,19 +141,11 @@ def paired_costs(
                         "median_ratio": j.median,
                         "median_low": j.median_interval[0],
                         "median_high": j.median_interval[1],
-                        "side": _SIDE[j.verdict],
+                        "side": SIDE_OF_VERDICT[j.verdict],
                         "resampled": unit,
                     }
                 )
     return pd.DataFrame(rows, columns=PAIRED_COLUMNS)
-
-
-def ratio_text(r) -> str:
-    """``"1.52 [1.45, 1.60] (medians 1.50 [1.40, 1.62])"`` of a row of :func:`paired_costs`."""
-    return (
-        f"{r['ratio']:.3g} [{r['ratio_low']:.3g}, {r['ratio_high']:.3g}] (medians "
-        f"{r['median_ratio']:.3g} [{r['median_low']:.3g}, {r['median_high']:.3g}])"
-    )
 
 
 def paired_markdown(paired: pd.DataFrame, *, level: float = 0.95) -> str:
@@ -195,22 +181,3 @@ def paired_markdown(paired: pd.DataFrame, *, level: float = 0.95) -> str:
             rows.append(row)
         out.append(f"### Against {ref}\n\n" + markdown_table(pd.DataFrame(rows)))
     return "\n".join(out)
-
-
-def lookup(paired: pd.DataFrame, group: str, algorithm: str, remedy: str, reference: str):
-    """The row of :func:`paired_costs` for these keys, ``None`` if absent."""
-    x = paired[
-        (paired["group"] == group)
-        & (paired["algorithm"] == algorithm)
-        & (paired["remedy"] == remedy)
-        & (paired["reference"] == reference)
-    ]
-    return None if x.empty else x.iloc[0]
-
-
-def side_verdict(row) -> str:
-    """The verdict of "the remedy is costlier than the reference" of a paired row (the
-    judgement of :func:`paired_costs`), ``not resolved`` when the row is absent."""
-    if row is None or (isinstance(row["ratio"], float) and math.isnan(row["ratio"])):
-        return NOT_RESOLVED
-    return {v: k for k, v in _SIDE.items()}[row["side"]]

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
 from baiuv.experiments.audit import AuditInstance, audit_instances, runs_to_resolve
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
@@ -555,8 +556,7 @@ def _cheapness(
     ``τ(rival)/τ(candidate)`` judged above 1 (:mod:`baiuv.experiments.ev_paired`);
     :func:`baiuv.claims.combine` of them, with the reasons of the parts that are not
     reproduced."""
-    from baiuv.claims import NOT_RESOLVED, REPRODUCED, combine
-    from baiuv.experiments.ev_paired import lookup, ratio_text, resolved_below, side_verdict
+    from baiuv.claims import combine
 
     parts, why = [], []
     for r in cells[cells["remedy"] == candidate].itertuples(index=False):
@@ -582,7 +582,6 @@ def _cheapness(
 def _cost_text(paired: pd.DataFrame, cells: pd.DataFrame, remedy: str) -> str:
     """The paired ratios of ``remedy`` to the baseline over its cells: the one ratio of a
     single cell, else their range."""
-    from baiuv.experiments.ev_paired import ratio_text
 
     p = paired[(paired["remedy"] == remedy) & (paired["reference"] == BASELINE)]
     p = p.merge(cells[cells["remedy"] == remedy][["group", "algorithm"]], on=["group", "algorithm"])
@@ -739,3 +738,41 @@ def ev_claims(
     for c in out:  # the artifact's own study: counted apart from the paper's statements
         c.beyond_paper = True
     return out
+
+
+#: The side of 1 a paired ratio's interval lies on, by the verdict of "costlier".
+SIDE_OF_VERDICT = {REPRODUCED: "above 1", DIFFERS: "below 1", NOT_RESOLVED: "straddles 1"}
+
+
+def resolved_below(cell, delta: float) -> str:
+    """The verdict of :func:`baiuv.claims.judge` on a cell's error rate and its Wilson
+    interval against the one-sided band ``< delta``."""
+    band = Band(hi=float(delta), strict_hi=True, words="error below δ", where="Sec. 2")
+    return judge(float(cell["error_rate"]), (cell["wilson_low"], cell["wilson_high"]), band)
+
+
+def ratio_text(r) -> str:
+    """``"1.52 [1.45, 1.60] (medians 1.50 [1.40, 1.62])"`` of a row of :func:`~baiuv.experiments.ev_paired.paired_costs`."""
+    return (
+        f"{r['ratio']:.3g} [{r['ratio_low']:.3g}, {r['ratio_high']:.3g}] (medians "
+        f"{r['median_ratio']:.3g} [{r['median_low']:.3g}, {r['median_high']:.3g}])"
+    )
+
+
+def lookup(paired: pd.DataFrame, group: str, algorithm: str, remedy: str, reference: str):
+    """The row of :func:`~baiuv.experiments.ev_paired.paired_costs` for these keys, ``None`` if absent."""
+    x = paired[
+        (paired["group"] == group)
+        & (paired["algorithm"] == algorithm)
+        & (paired["remedy"] == remedy)
+        & (paired["reference"] == reference)
+    ]
+    return None if x.empty else x.iloc[0]
+
+
+def side_verdict(row) -> str:
+    """The verdict of "the remedy is costlier than the reference" of a paired row (the
+    judgement of :func:`~baiuv.experiments.ev_paired.paired_costs`), ``not resolved`` when the row is absent."""
+    if row is None or (isinstance(row["ratio"], float) and math.isnan(row["ratio"])):
+        return NOT_RESOLVED
+    return {v: k for k, v in SIDE_OF_VERDICT.items()}[row["side"]]

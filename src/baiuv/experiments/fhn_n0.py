@@ -50,9 +50,11 @@ def fhn_n0_runs(
     """The runs of FHN1 and FHN2 on every experiment (``simulation.experiments`` entries,
     ``instances`` by name) at each ``n0`` of ``grid``; ``settings``: the simulation's run
     settings (``fhn_n0`` replaced by each n0). One row per run with the columns of
-    :func:`baiuv.experiments.stopping_times.run_shard` and ``experiment``, ``n0``."""
+    :func:`baiuv.experiments.stopping_times.run_shard` but its wall time (a results table
+    is the same bytes at every run, D131), and ``experiment``, ``n0``."""
     from baiuv.experiments.stopping_times import experiment_from_config, run_shard
     from baiuv.simulation import RunSettings
+    from baiuv.storage.shards import split_timings
 
     grid = [int(n) for n in grid]
     if len(grid) < 2 or len(set(grid)) != len(grid) or min(grid) < 2:
@@ -63,7 +65,7 @@ def fhn_n0_runs(
         for alg in FHN_ALGORITHMS:
             for n0 in grid:
                 s = RunSettings(**{**dict(settings), "fhn_n0": n0})
-                df = run_shard(exp, alg, seed=seed, settings=s)
+                df, _ = split_timings(run_shard(exp, alg, seed=seed, settings=s))
                 out.append(df.assign(experiment=name, n0=n0))
     return pd.concat(out, ignore_index=True)
 
