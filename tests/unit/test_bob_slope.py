@@ -46,9 +46,16 @@ def test_join_found_where_slopes_meet():
         assert join <= s["join_log_inv_delta"] <= join * 1.4  # first midpoint past the kink
         assert s["bob_tail_slope"] == pytest.approx(1.0)
         assert s["points_above_bound"] == 0
+        # KL(δ/2) = 20.7 + x < Box(δ/2) = 21.4 - join + 2x from x > join - 0.7
+        x = np.geomspace(1, 400, 40)
+        assert s["kl_half_below_box_half_from"] == x[x > join - 0.7][0]
+        text = bob_slope_markdown(bob_slope_summary(_synthetic(join), tol=0.1), _synthetic(join))
+        assert f"KL(δ/2) is below Box(δ/2) from ln(1/δ) ≈ {x[x > join - 0.7][0]:.3g}" in text
+        assert "holds for our BoB" in text
     bad = _synthetic()
     bad.loc[(bad.family == "bob") & (bad.x > 100), "value"] += 50
     assert bob_slope_summary(bad).iloc[0]["points_above_bound"] > 0
+    assert "does not hold for our BoB" in bob_slope_markdown(bob_slope_summary(bad), bad)
     never = _synthetic(join=1000.0)
     assert math.isinf(bob_slope_summary(never).iloc[0]["join_log_inv_delta"])
 

@@ -10,7 +10,17 @@ import math
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import NOT_CHECKABLE, Band, Claim, combine, judge, verdict
+from baiuv.claims import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    NOT_RESOLVED,
+    REPRODUCED,
+    Band,
+    Claim,
+    combine,
+    judge,
+    verdict,
+)
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES, label
 
@@ -50,7 +60,44 @@ def _near(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol * abs(b)
 
 
-def _slope_claims(curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None) -> list[Claim]:
+def below_from(curves: pd.DataFrame, lower: str, upper: str, x_range=FIGURE_RANGE) -> float:
+    """The smallest grid ``ln(1/δ)`` of ``x_range`` from which the mean curve of ``lower``
+    stays below that of ``upper`` up to the end of the range (``inf`` if it is not below at
+    the range's last point)."""
+    m = _mean_curve(curves)
+    m = m[(m["x"] >= x_range[0] - 1e-9) & (m["x"] <= x_range[1] + 1e-9)]
+    w = m.pivot(index="x", columns="family", values="value").sort_index()
+    below = (w[lower] < w[upper]).to_numpy()
+    start = math.inf
+    for x, ok in zip(w.index[::-1], below[::-1], strict=True):
+        if not ok:
+            break
+        start = float(x)
+    return start
+
+
+def _asymptotic_part(bob_slopes: pd.DataFrame | None, tol: float) -> tuple[str, str, str]:
+    """BoB's slope against KL's at the largest ``ln(1/δ)`` of the bob-slope study: the
+    check's label, its verdict (``not resolved`` without the study) and its numbers."""
+    label = f"BoB's slope within ±{tol:.0%} of KL's at the largest ln(1/δ) (bob-slope study)"
+    if bob_slopes is None or bob_slopes.empty:
+        return label, NOT_RESOLVED, "the bob-slope study is not part of this configuration"
+    ok = all(_near(r.bob_tail_slope, r.kl_tail_slope, tol) for r in bob_slopes.itertuples())
+    text = "; ".join(
+        f"t = {int(r.t)}, ln(1/δ) ∈ [{r.tail_from:g}, {r.tail_to:g}]: BoB "
+        f"{r.bob_tail_slope:.3g}, KL {r.kl_tail_slope:.3g}"
+        for r in bob_slopes.itertuples()
+    )
+    return label, verdict(ok), text
+
+
+def _slope_claims(
+    curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None, tol: float
+) -> list[Claim]:
+    """Fig. 1(a) as Section 3.3 reads it: Box and Student have a worse slope than KL on the
+    figure, and BoB has KL's *asymptotic* dependency (D171: judged where the paper makes
+    the claim, on the bob-slope study's largest ``ln(1/δ)``); the figure's own BoB slope is
+    described, not judged."""
     sl = slopes_in_log_inv_delta(curves_delta)
     if not {"kl", "box", "student", "bob"} <= sl.keys():
         return []
@@ -58,36 +105,46 @@ def _slope_claims(curves_delta: pd.DataFrame, bob_slopes: pd.DataFrame | None) -
     xmax = float(xs[xs <= FIGURE_RANGE[1] + 1e-9].max())
     t_fixed = int(curves_delta["t"].iloc[0])
     fmt = ", ".join(f"{k} {sl[k]:.3g}" for k in ("kl", "bob", "box", "student"))
-    parts = {
-        "KL < Box": sl["kl"] < sl["box"],
-        "KL < Student": sl["kl"] < sl["student"],
-        f"BoB ≈ KL (±{SLOPE_TOL:.0%})": _near(sl["bob"], sl["kl"], SLOPE_TOL),
-    }
+    parts = {"KL < Box": sl["kl"] < sl["box"], "KL < Student": sl["kl"] < sl["student"]}
+    verdicts = [verdict(ok) for ok in parts.values()]
+    label, asym_verdict, asym_text = _asymptotic_part(bob_slopes, tol)
+    verdicts.append(asym_verdict)
+    checks = [f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()]
+    checks.append(
+        f"{label} " + {REPRODUCED: "yes", DIFFERS: "no"}.get(asym_verdict, "not computed")
+    )
     failed = [k for k, ok in parts.items() if not ok]
-    reason = ""
+    if asym_verdict == DIFFERS:
+        failed.append(label)
+    cross = below_from(curves_delta, "kl", "box")
+    where_kl = (
+        f"KL's value is below Box's from ln(1/δ) ≈ {cross:.3g}"
+        if np.isfinite(cross)
+        else "Box's value is below KL's at the range's end"
+    )
+    between = min(sl["kl"], sl["box"]) <= sl["bob"] <= max(sl["kl"], sl["box"])
+    reason = (
+        f"on the figure's range BoB's slope ({sl['bob']:.3g}) is "
+        + ("between" if between else "outside")
+        + f" KL's ({sl['kl']:.3g}) and Box's ({sl['box']:.3g}), and {where_kl}: "
+        "BoB ≤ min(Box(δ/2), KL(δ/2)) bounds BoB's value, not its slope"
+    )
+    join = _join_text(bob_slopes)
+    reason += f"; {join}" if join else ""
+    reason += " (decision D171)"
     if failed:
-        reason = "fails: " + "; ".join(failed) + ". "
-        if f"BoB ≈ KL (±{SLOPE_TOL:.0%})" in failed and not failed[:-1]:
-            reason += (
-                "On the figure's range BoB follows the slope of its Box part (BoB ≤ "
-                "min(Box(δ/2), KL(δ/2)), and Box(δ/2) is the smaller one there)"
-            )
-            join = _join_text(bob_slopes)
-            reason += f"; {join}" if join else ""
-            reason += " (decision D171)"
-        else:
-            reason += "the slope ordering of the figure is not that of the paper"
+        reason = "fails: " + "; ".join(failed) + ". " + reason
     return [
         Claim(
             topic="thresholds",
             claim=f"slopes in ln(1/δ) at t = {t_fixed}: KL best, Box and Student worse, "
-            "BoB with KL's dependency",
+            "BoB with KL's asymptotic dependency",
             where="Fig. fig:stopping_thresholds_evolutions_glrt(a), Sec. ssec:simulations_stopping_thresholds",
-            paper="KL < Box, Student; BoB ≈ KL",
+            paper="KL < Box, Student on the figure; BoB's slope → KL's as ln(1/δ) → ∞",
             ours=f"slopes fitted over the 5 largest ln(1/δ) of the figure's range "
-            f"[{FIGURE_RANGE[0]:g}, {FIGURE_RANGE[1]:g}] (up to {xmax:g}, D233): {fmt}; checks: "
-            + ", ".join(f"{k} {'yes' if ok else 'no'}" for k, ok in parts.items()),
-            verdict=verdict(not failed),
+            f"[{FIGURE_RANGE[0]:g}, {FIGURE_RANGE[1]:g}] (up to {xmax:g}, D233): {fmt}; "
+            f"largest ln(1/δ): {asym_text}; checks: " + ", ".join(checks),
+            verdict=combine(verdicts),
             reason=reason,
         )
     ]
@@ -135,7 +192,7 @@ def bob_slope_claim(summary: pd.DataFrame, *, tol: float) -> Claim:
         reasons.append(
             "BoB's slope is not KL's at the largest ln(1/δ) for t = "
             + ", ".join(map(str, bad))
-            + " (the Box part of BoB is still the smaller one there, decision D171)"
+            + " (decision D171)"
         )
     return Claim(
         topic="thresholds",
@@ -253,7 +310,7 @@ def threshold_claims(
 ) -> list[Claim]:
     """Claims of the threshold section. ``bob_slopes``: summary of the wide-range BoB slope
     study (:func:`baiuv.experiments.bob_slope.bob_slope_summary`), when computed."""
-    out = _slope_claims(curves_delta, bob_slopes)
+    out = _slope_claims(curves_delta, bob_slopes, bob_slope_tol)
     out += _ev_claims(curves_delta, curves_time)
     if bob_slopes is not None and not bob_slopes.empty:
         out.append(bob_slope_claim(bob_slopes, tol=bob_slope_tol))
@@ -371,10 +428,19 @@ def threshold_claims(
     return out
 
 
+#: "can be approximated": Ipopt's value within this relative gap of the exact global
+#: maximum, the tolerance of the certification of the exact solver
+#: (:func:`~baiuv.thresholds.bob.solve_bob`'s check of a value against its upper bound).
+IPOPT_APPROX_TOL = 1e-5
+
+
 def ipopt_claim(agreement: pd.DataFrame) -> Claim:
-    """The paper solves the BoB program with Ipopt, calling it a concave maximisation under
-    convex constraints (App. app:ss_Kinf_thresholds): Ipopt's answer is then the optimum.
-    Checked on the figure grids against the exact global solver (decision D30)."""
+    """Section 3.2: "While the BoB thresholds have no closed-form solution, they can be
+    approximated with non-linear solvers, e.g. Ipopt". Checked on the figure grids against
+    the exact global solver (decision D30): every Ipopt value within
+    :data:`IPOPT_APPROX_TOL` of the global maximum, and no failure. The paper's convexity
+    argument is an erratum (D175); a program Ipopt leaves below the maximum is counted, and
+    called a distinct local maximum nowhere, since no second maximiser is computed."""
     s = agreement_summary(agreement)
     n = int(s["programs"].sum())
     fail = int(s["failures"].sum())
@@ -384,32 +450,32 @@ def ipopt_claim(agreement: pd.DataFrame) -> Claim:
     confirmed = int(s["confirmed_local_maxima"].sum()) if "confirmed_local_maxima" in s else loc
     by_family = s.groupby("family")["local_maxima"].sum()
     streams = int(agreement["stream"].max()) + 1 if len(agreement) else 0
-    ok = fail == 0 and confirmed == 0
+    ok = fail == 0 and worst <= IPOPT_APPROX_TOL
     reasons = []
+    if worst > IPOPT_APPROX_TOL:
+        reasons.append(
+            f"Ipopt's value is below the global maximum by more than {IPOPT_APPROX_TOL:g} "
+            "(relative) on some programs"
+        )
     if loc:
         where = ", ".join(f"{f} {int(k)}" for f, k in by_family.items() if k)
         reasons.append(
             f"Ipopt's value is below the certified global maximum by more than 1e-6 on {loc} "
-            f"programs ({where})"
+            f"programs ({where}); {confirmed} of them stay below after re-solving with "
+            f"tolerance 1e-14 from four starting conditions, {loc - confirmed} reach the "
+            "maximum. No second maximiser is computed, so no gap is shown to be a distinct "
+            "local maximum; the program is not convex (the Errata section, D30), so Ipopt's "
+            "answers are not certified"
         )
-        if confirmed:
-            reasons.append(
-                f"measured: {confirmed} of them stay below after re-solving with tolerance "
-                "1e-14 from four starting conditions, so Ipopt stops at distinct local maxima "
-                "there (the program is not convex: x·y ≤ C is not a convex constraint, D30)"
-            )
-        if loc - confirmed:
-            reasons.append(
-                f"measured: on {loc - confirmed} the tighter re-solves reach the global maximum: "
-                "there the gap was Ipopt's stopping tolerance, not a local maximum"
-            )
     if fail:
         reasons.append(f"Ipopt failed on {fail} programs")
     return Claim(
         topic="thresholds",
-        claim="Ipopt solves the BoB and EV-BoB programs (concave objective, convex constraints)",
-        where="App. app:ss_Kinf_thresholds, Sec. ssec:simulations_stopping_thresholds",
-        paper="Ipopt's answer is the optimum",
+        claim='"While the BoB thresholds have no closed-form solution, they can be '
+        'approximated with non-linear solvers, e.g. Ipopt"',
+        where="Sec. sec:calibration_stopping_rules (BoB), App. app:ss_Kinf_thresholds",
+        paper=f"Ipopt approximates BoB: |exact − Ipopt|/exact ≤ {IPOPT_APPROX_TOL:g} on every "
+        "program (the exact solver's certification tolerance), no failure",
         ours=f"{n} programs of the figure grids ({streams} data stream(s)) by {backend}: max "
         f"|exact − Ipopt|/exact {worst:.2g}; below the maximum by > 1e-6: {loc}, still below "
         f"after tighter re-solves: {confirmed}; failures {fail}",

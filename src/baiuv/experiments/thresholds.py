@@ -407,8 +407,8 @@ TIGHT_RESOLVES = (
 def _tight_resolve(counts, C, D, E, *, ev: bool, backend: str) -> float:
     """The best objective Ipopt reaches on one program over :data:`TIGHT_RESOLVES` (NaN if
     every re-solve fails): still below the global maximum by more than
-    :data:`LOCAL_MAX_TOL`, the program has a distinct local maximum where Ipopt stops; at
-    it, the first answer was Ipopt's stopping tolerance."""
+    :data:`LOCAL_MAX_TOL`, Ipopt stops below the maximum from every start tried (no second
+    maximiser is computed); within it, the first answer was Ipopt's stopping tolerance."""
     from baiuv.thresholds.bob import BobSolverError, ipopt_solution
 
     best = math.nan
@@ -682,8 +682,9 @@ def agreement_markdown(df: pd.DataFrame, params: dict) -> str:
         "more than 1e-6 (relative); the pipeline's thresholds never use such a value "
         "(decisions D22, D30). Each such program is solved again by Ipopt with a tolerance of "
         "1e-14 (the pipeline uses 1e-10) from four starting conditions; a program still below "
-        "by more than 1e-6 after all of them has a distinct local maximum, otherwise the gap "
-        "was Ipopt's stopping tolerance. Solve times: `results/timings/ipopt_agreement.md`.\n\n"
+        "by more than 1e-6 after all of them is counted as such (no second maximiser is "
+        "computed, so this does not show a distinct local maximum), otherwise the gap was "
+        "Ipopt's stopping tolerance. Solve times: `results/timings/ipopt_agreement.md`.\n\n"
     )
     text += markdown_table(tab, floatfmt=".3g")
     return text
