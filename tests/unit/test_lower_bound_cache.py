@@ -4,41 +4,20 @@ parameter ranges."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import numpy as np
 import pytest
+from cache_bounds import without_cached_bounds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baiuv import BestArmIdentifier, GaussianInstance
 from baiuv.model.instance import STANDARD
-from baiuv.simulation import ALGORITHMS, RunSettings, engine, identify
+from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation.engine import simulate_run
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES, ThresholdParams, make_threshold
 from baiuv.thresholds import kernels as k
-from baiuv.thresholds.families import ThresholdSpec
-
-
-@contextlib.contextmanager
-def without_lower_bounds(monkeypatch):
-    """Every threshold spec of the simulator and the identifier with ``P_LB_NMIN = inf``
-    and ``P_LB_MODE = LB_NONE``: no lower bound of a pair threshold is kept."""
-    original = engine.threshold_spec
-
-    def spec(*args, **kwargs):
-        s = original(*args, **kwargs)
-        fp = s.fparams.copy()
-        fp[k.P_LB_NMIN] = math.inf
-        fp[k.P_LB_MODE] = k.LB_NONE
-        return ThresholdSpec(s.code, fp, s.table)
-
-    with monkeypatch.context() as m:
-        m.setattr(engine, "threshold_spec", spec)
-        m.setattr(identify, "threshold_spec", spec)
-        yield
-
 
 INSTANCES = {
     "standard": STANDARD,
@@ -84,12 +63,12 @@ def _glr_cases():
 
 
 @pytest.mark.parametrize(("alg", "fam"), list(_glr_cases()))
-def test_every_rule_and_family_same_runs_without_lower_bounds(monkeypatch, alg, fam):
+def test_every_rule_and_family_same_runs_without_cached_bounds(monkeypatch, alg, fam):
     """Stopping times, recommendations, counts and truncation of every rule x δ-correct
     family (eager, lazy, two levels, three instances) equal the runs whose thresholds are
     all computed."""
     with_cache = _runs(alg, fam)
-    with without_lower_bounds(monkeypatch):
+    with without_cached_bounds(monkeypatch):
         without = _runs(alg, fam)
     assert with_cache == without
 
@@ -113,14 +92,14 @@ def _replay(rule, fam, arms, values):
     [("tci", f) for f in GLR_FAMILIES if f != "heuristic"]
     + [("ev-tci", f) for f in EV_FAMILIES if f != "heuristic"],
 )
-def test_replay_same_without_lower_bounds(monkeypatch, rule, fam):
+def test_replay_same_without_cached_bounds(monkeypatch, rule, fam):
     """The batched replay stops at the same row with the same state."""
     g = np.random.default_rng(5)
     for mu1 in (0.0, 0.6):
         arms = g.integers(0, 2, 30_000).astype(np.int64)
         values = np.where(arms == 0, 0.5, 0.5 - mu1) + g.standard_normal(arms.shape[0])
         a = _replay(rule, fam, arms, values)
-        with without_lower_bounds(monkeypatch):
+        with without_cached_bounds(monkeypatch):
             b = _replay(rule, fam, arms, values)
         assert a == b
 

@@ -185,6 +185,46 @@ def test_easy_row_says_what_the_advantage_consists_of():
     assert _claim(_claims(errors, worse, 0.01), "slightly better").verdict == DIFFERS
 
 
+def test_first_check_share_of_advantage_closed_form():
+    from baiuv.experiments.stopping_claims import first_check_share_of_advantage as share
+
+    # EV: 60 % of the runs at the first check 10, the others at 100 and 120 (mean 110): EV's
+    # mean 50, adapted's 150; without the first-check runs EV's mean would be 110, so those
+    # runs make 60 of the 100 samples of advantage
+    ev = np.array([10.0] * 6 + [100.0, 120.0] * 2)
+    assert share(ev, np.full(7, 150.0), 10.0)[0] == pytest.approx(0.6)
+    # the same advantage without first-check runs: none of it is theirs
+    assert share(np.full(10, 50.0), np.full(7, 150.0), 10.0)[0] == 0.0
+    # no advantage (EV slower), or every run at the first check: nothing to decompose
+    assert np.isnan(share(ev, np.full(7, 40.0), 10.0)[0])
+    assert np.isnan(share(np.full(5, 10.0), np.full(5, 40.0), 10.0)[0])
+    # a share above 1: the other EV runs are slower than the adapted rule's
+    assert share(np.array([10.0, 10.0, 300.0, 300.0]), np.full(4, 200.0), 10.0)[0] > 1
+
+
+def test_easy_row_decomposes_the_advantage():
+    """With n0, the row prints each EV rule's share of its mean advantage made by its runs
+    stopped at n0·K, from the runs (K = 5, n0 = 2: the first check is 10)."""
+    rows = []
+    for alg, taus in (
+        ("TaS", [150.0] * 100),
+        ("EV-TaS", [10.0] * 60 + [100.0, 120.0] * 20),
+        ("TCI", [100.0] * 100),
+        ("EV-TCI", [120.0] * 100),
+    ):
+        for i, tau in enumerate(taus):
+            row = dict(experiment="easy", algorithm=alg, instance_index=0, run=i)
+            rows.append(dict(row, stopping_time=tau, lower_bound=10.0, K=5))
+    runs = pd.DataFrame(rows)
+    extra = dict(reference_line=10.0, counts=None, best_arm=0, correct=True)
+    times = stopping_time_summary(runs.assign(**extra))
+    c = _claim(
+        experiment_claims(_errors([("easy", "TaS", 0)]), times, 0.01, runs=runs, n0=2),
+        "slightly better",
+    )
+    assert "EV-TaS 60% [" in c.ours and "EV-TCI: no mean advantage over TCI" in c.ours
+
+
 def test_fhn_rows():
     errors = _errors([("easy", "TaS", 0)])
     means = dict(BASE, FHN2=200)

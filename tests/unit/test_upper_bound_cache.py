@@ -4,20 +4,19 @@ every pair of counts of its window, and the runs are the same with and without t
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import numpy as np
 import pytest
+from cache_bounds import without_cached_bounds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baiuv.model.instance import STANDARD
-from baiuv.simulation import RunSettings, engine, identify
+from baiuv.simulation import RunSettings
 from baiuv.simulation.engine import simulate_run
 from baiuv.thresholds import ThresholdParams, make_threshold
 from baiuv.thresholds import kernels as k
-from baiuv.thresholds.families import ThresholdSpec
 
 BOUNDED = ["box", "ev-box", "bob", "ev-bob", "kl", "student", "ev-student", "ev-heuristic-student"]
 
@@ -116,25 +115,6 @@ def test_frozen_arm_lower_bound(fam, lid, K, s, data):
     c = k.pair_threshold_kernel(spec.code, fp, spec.table, 0.0, na, nb, st0, st0)
     c2 = k.pair_threshold_kernel(spec.code, fp, spec.table, 0.0, na, nb2, st0, st0)
     assert c2 >= c - k.LB_MARGIN * (1.0 + abs(c)), (na, nb, nb2, c, c2)
-
-
-@contextlib.contextmanager
-def without_cached_bounds(monkeypatch):
-    """Every spec of the simulator and the identifier with ``P_LB_NMIN = inf`` and
-    ``P_LB_MODE = LB_NONE``: no lower or upper bound of a pair threshold is kept."""
-    original = engine.threshold_spec
-
-    def spec(*args, **kwargs):
-        s = original(*args, **kwargs)
-        fp = s.fparams.copy()
-        fp[k.P_LB_NMIN] = math.inf
-        fp[k.P_LB_MODE] = k.LB_NONE
-        return ThresholdSpec(s.code, fp, s.table)
-
-    with monkeypatch.context() as m:
-        m.setattr(engine, "threshold_spec", spec)
-        m.setattr(identify, "threshold_spec", spec)
-        yield
 
 
 def _starved(fam):
