@@ -44,14 +44,14 @@ def test_null_section_is_skipped():
     """An optional experiment section set to null is removed (decision D200): the paper
     configuration runs the paper's figures and the EV remedies only, although
     config/config.yaml, which it is merged into, enables every experiment of the artifact."""
-    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+    from baiuv.pipeline.config import optional_sections
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     paper = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
-    assert all(key in default for key in OPTIONAL_SECTIONS)
+    assert all(key in default for key in optional_sections())
     cfg = {**default, **paper}
     validate_config(cfg, SCHEMA)
-    assert [key for key in OPTIONAL_SECTIONS if key in cfg] == ["ev_remedies"]
+    assert [key for key in optional_sections() if key in cfg] == ["ev_remedies"]
     with pytest.raises(Exception, match="simulation"):
         validate_config({**default, "simulation": None}, SCHEMA)  # required: not skippable
 
@@ -60,11 +60,11 @@ def test_tiny_config_sizes_every_experiment_section():
     """config/test.yaml (the test suite's run) sizes every experiment section that
     config/config.yaml enables, so that none runs at the default's size inherited through
     Snakemake's merge (decision D67)."""
-    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+    from baiuv.pipeline.config import optional_sections
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     tiny = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
-    enabled = [key for key in OPTIONAL_SECTIONS if default.get(key)]
+    enabled = [key for key in optional_sections() if default.get(key)]
     assert enabled
     assert [key for key in enabled if not isinstance(tiny.get(key), dict)] == []
     shards = {key: tiny[key]["shards"] for key in enabled}

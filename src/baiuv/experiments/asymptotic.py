@@ -48,6 +48,7 @@ from baiuv.experiments.asymptotic_fits import (
     paired_markdown,
     run_matrix,
 )
+from baiuv.experiments.spec import instances_of
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -764,3 +765,8 @@ def asymptotic_markdown(
         + markdown_table(err)
         + ("\n" + paired_markdown(paired, level=level) if paired is not None else "")
     )
+
+
+def check_section(section: Mapping, config: Mapping) -> None:
+    """:func:`check_asymptotic_config` of the configuration's section."""
+    check_asymptotic_config(section, instances_of(config))

@@ -43,6 +43,7 @@ import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
 from baiuv.experiments.audit import AuditInstance, audit_instances, runs_to_resolve
+from baiuv.experiments.spec import ExperimentSpec, figure_files, instances_of
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -776,3 +777,33 @@ def side_verdict(row) -> str:
     if row is None or (isinstance(row["ratio"], float) and math.isnan(row["ratio"])):
         return NOT_RESOLVED
     return {v: k for k, v in SIDE_OF_VERDICT.items()}[row["side"]]
+
+
+SPEC = ExperimentSpec(
+    name="ev_remedies",
+    section="ev_remedies",
+    check=lambda section, config: check_ev_remedies_config(
+        section, instances_of(config), config["seed"]
+    ),
+    targets=lambda config: [
+        *figure_files("ev_remedies"),
+        "results/tables/ev_remedies.md",
+        "results/tables/ev_mechanism.md",
+    ],
+    report_inputs=lambda config: {
+        "ev_cells": "results/ev_remedies/cells.parquet",
+        "ev_instances": "results/ev_remedies/instances.parquet",
+        "ev_paired": "results/ev_remedies/paired.parquet",
+        "ev_init": "results/ev_remedies/init_model.parquet",
+        "ev_errors": "results/ev_remedies/erring_runs.parquet",
+    },
+    claims=lambda tables, config: ev_claims(
+        tables["ev_cells"],
+        tables["ev_init"],
+        delta=config["ev_remedies"]["delta"],
+        instances=tables["ev_instances"],
+        paired=tables["ev_paired"],
+    ),
+    beyond_paper=True,
+    rules="ev_remedies.smk",
+)
