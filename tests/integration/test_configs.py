@@ -76,7 +76,7 @@ def test_tiny_config_sizes_every_experiment_section():
 
 def test_audit_resolving_config_resolves_delta():
     """400 runs per cell: enough for a cell without error to be resolved below delta (D89)."""
-    from baiuv.experiments.audit import runs_to_resolve
+    from baiuv.studies.audit import runs_to_resolve
 
     cfg = yaml.safe_load((ROOT / "config" / "audit-resolving.yaml").read_text())["audit"]
     assert cfg["runs"] >= runs_to_resolve(cfg["delta"], cfg["level"])
@@ -92,8 +92,8 @@ def test_asymptotic_standard_runs_resolve_one_percent():
     import pandas as pd
     from scipy.stats import chi2
 
-    from baiuv.experiments.asymptotic import THEORY, asymptotic_pairs, theoretical_constants
-    from baiuv.experiments.asymptotic_claims import resolution_of_runs, runs_for_resolution
+    from baiuv.studies.asymptotic import THEORY, asymptotic_pairs, theoretical_constants
+    from baiuv.studies.asymptotic_claims import resolution_of_runs, runs_for_resolution
 
     base = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
     sec = yaml.safe_load((ROOT / "config" / "paper-extended.yaml").read_text())["asymptotic"]

@@ -8,7 +8,7 @@
 import re
 
 if "asymptotic" in config:
-    from baiuv.experiments.asymptotic import (
+    from baiuv.studies.asymptotic import (
         asymptotic_instances,
         asymptotic_levels,
         asymptotic_pairs,
@@ -35,7 +35,7 @@ if "asymptotic" in config:
         )
     }
 
-    # the shard kind of baiuv.experiments.asymptotic_claims.SPEC: its file patterns, its
+    # the shard kind of baiuv.studies.asymptotic_claims.SPEC: its file patterns, its
     # cells
     ASY_SHARD_OUTPUT = SHARD_KIND["asymptotic"].output
     ASY_SHARD_LOG = SHARD_KIND["asymptotic"].log

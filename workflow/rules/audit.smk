@@ -24,7 +24,7 @@ if "audit" in config:
         script:
             "../scripts/audit_instances.py"
 
-    # the shard kind of baiuv.experiments.audit.SPEC: its file patterns, its cells
+    # the shard kind of baiuv.studies.audit.SPEC: its file patterns, its cells
     AUD_SHARD_OUTPUT = SHARD_KIND["audit"].output
     AUD_SHARD_LOG = SHARD_KIND["audit"].log
     AUD_SHARD_CELLS = SHARD_PLANS["audit"].cells

@@ -4,7 +4,7 @@
 # Markdown table. Seeds: (seed, "delta_correct", instance, algorithm, run), common to every
 # threshold variant (decision D71).
 if "delta_correct" in config:
-    from baiuv.experiments.delta_correct import variants_for
+    from baiuv.studies.delta_correct import variants_for
 
     DC = config["delta_correct"]
     DC_DELTA = section_delta(DC, "delta_correct")
@@ -17,7 +17,7 @@ if "delta_correct" in config:
     ]
     DC_VARIANTS = sorted({v for _, _, v in DC_CELLS})
 
-    # the shard kind of baiuv.experiments.delta_correct.SPEC: its file patterns, its cells
+    # the shard kind of baiuv.studies.delta_correct.SPEC: its file patterns, its cells
     DC_SHARD_OUTPUT = SHARD_KIND["delta_correct"].output
     DC_SHARD_LOG = SHARD_KIND["delta_correct"].log
     DC_SHARD_CELLS = SHARD_PLANS["delta_correct"].cells

@@ -20,16 +20,16 @@ The paper's experiments:
 The artifact's own studies, beyond the paper's experiments:
 
 * :mod:`.bob_slope` -- the slope of the BoB threshold in ``ln(1/delta)`` against KL's;
-* :mod:`.delta_correct` -- empirical error rates of every rule and threshold against
+* :mod:`baiuv.studies.delta_correct` -- empirical error rates of every rule and threshold against
   ``delta``;
-* :mod:`.asymptotic` -- the regime ``delta -> 0``: ``E[tau_delta]/log(1/delta)`` against the
+* :mod:`baiuv.studies.asymptotic` -- the regime ``delta -> 0``: ``E[tau_delta]/log(1/delta)`` against the
   characteristic times of Theorem ``thm:upper_bound_sample_complexity_algorithm`` and the
   lower bound of Lemma ``lem:lower_bound_sample_complexity``; claims in
-  :mod:`.asymptotic_claims`;
-* :mod:`.audit` -- a delta-correctness audit of the heuristic threshold over many
+  :mod:`baiuv.studies.asymptotic_claims`;
+* :mod:`baiuv.studies.audit` -- a delta-correctness audit of the heuristic threshold over many
   instances, algorithms and initial sample sizes ``n0``;
-* :mod:`.ev_remedies` -- remedies for the EV-GLR rules' errors and what they cost, with
-  :mod:`.ev_mechanism`, a tested model of why they err.
+* :mod:`baiuv.studies.ev_remedies` -- remedies for the EV-GLR rules' errors and what they cost, with
+  :mod:`baiuv.studies.ev_mechanism`, a tested model of why they err.
 
 Each calls the simulation engine (:mod:`baiuv.simulation.engine`) and the model
 (:mod:`baiuv.model`), never the pipeline.

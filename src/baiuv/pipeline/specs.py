@@ -19,10 +19,10 @@ SPEC_MODULES = (
     "baiuv.experiments.threshold_claims",
     "baiuv.experiments.stopping_claims",
     "baiuv.experiments.fhn_n0",
-    "baiuv.experiments.asymptotic_claims",
-    "baiuv.experiments.delta_correct",
-    "baiuv.experiments.audit",
-    "baiuv.experiments.ev_remedies",
+    "baiuv.studies.asymptotic_claims",
+    "baiuv.studies.delta_correct",
+    "baiuv.studies.audit",
+    "baiuv.studies.ev_remedies",
 )
 
 

@@ -13,11 +13,11 @@ from statistics import NormalDist
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
-from baiuv.experiments import asymptotic
-from baiuv.experiments.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 from baiuv.experiments.spec import ExperimentSpec, ShardKind, ShardPlan, figure_files, instances_of
 from baiuv.model.instance import GaussianInstance
 from baiuv.registry import TIGHT
+from baiuv.studies import asymptotic
+from baiuv.studies.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 
 __all__ = [
     "FIT_CHI2_MAX",
@@ -330,7 +330,7 @@ SPEC = ExperimentSpec(
             output=SHARD_OUTPUT,
             log=SHARD_LOG,
             plan=shard_plan,
-            modules=("baiuv.experiments.asymptotic",),
+            modules=("baiuv.studies.asymptotic",),
         ),
     ),
     targets=lambda config: [*figure_files("asymptotic"), "results/tables/asymptotic_slopes.md"],

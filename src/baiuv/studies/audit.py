@@ -786,7 +786,7 @@ SPEC = ExperimentSpec(
             output=SHARD_OUTPUT,
             log=SHARD_LOG,
             plan=shard_plan,
-            modules=("baiuv.experiments.audit",),
+            modules=("baiuv.studies.audit",),
         ),
     ),
     targets=lambda config: [

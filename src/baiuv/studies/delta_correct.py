@@ -772,7 +772,7 @@ SPEC = ExperimentSpec(
             output=SHARD_OUTPUT,
             log=SHARD_LOG,
             plan=shard_plan,
-            modules=("baiuv.experiments.delta_correct",),
+            modules=("baiuv.studies.delta_correct",),
         ),
     ),
     targets=lambda config: [
