@@ -33,9 +33,23 @@ def test_one_record_per_module_with_unique_names():
 
 
 def test_the_paper_first_then_the_studies():
-    """The report's order: no paper experiment after a study."""
+    """The report's order (D371): no paper experiment after a study, a study's record lives
+    in ``baiuv.studies``, and the report's categories follow: the studies' after the
+    paper's, each named "Beyond the paper"."""
     beyond = [s.beyond_paper for s in specs()]
     assert beyond == sorted(beyond) and any(beyond) and not all(beyond)
+    for module, spec in zip(SPEC_MODULES, specs(), strict=True):
+        assert module.startswith("baiuv.studies.") == spec.beyond_paper, module
+    cfg = _config()
+    entries = yaml.safe_load((ROOT / "workflow" / "report" / "entries.yaml").read_text())
+    by_path = {e["path"]: entries["categories"][e["category"]] for e in entries["entries"].values()}
+    order = []  # the categories of the records' figures, in the records' order
+    for spec in enabled_specs(cfg):
+        for t in spec.targets(cfg):
+            if t in by_path and by_path[t] not in [c for c, _ in order]:
+                order.append((by_path[t], spec.beyond_paper))
+    assert [c for c, _ in order] == sorted(c for c, _ in order)
+    assert all(("Beyond the paper" in c) == study for c, study in order)
 
 
 def test_optional_sections_are_the_records_sections():

@@ -102,7 +102,7 @@ class ExperimentSpec:
         ``tables`` mapping each key of its report inputs to the table read (a list of them
         for a list of paths).
     beyond_paper : bool
-        A study of the artifact's own, beyond the paper's experiments.
+        A study of the artifact's own (:mod:`baiuv.studies`), not one of the paper's.
     rules : str or None
         Its rule file in ``workflow/rules/``, included by the ``Snakefile`` when the
         configuration runs it.

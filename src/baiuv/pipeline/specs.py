@@ -1,5 +1,5 @@
 """The experiments the pipeline runs, in the order of the reproduction report: the paper's
-first, then the artifact's own studies.
+first, then the artifact's own studies (D371: the paper's experiments before the studies).
 Each module exports its record ``SPEC`` (:class:`baiuv.experiments.spec.ExperimentSpec`);
 the configuration loader, the shard runner, the workflow's targets, batch rules and the
 reproduction report iterate over them (D370: one record per experiment).
@@ -19,6 +19,7 @@ SPEC_MODULES = (
     "baiuv.experiments.threshold_claims",
     "baiuv.experiments.stopping_claims",
     "baiuv.experiments.fhn_n0",
+    # the artifact's own studies
     "baiuv.studies.asymptotic_claims",
     "baiuv.studies.delta_correct",
     "baiuv.studies.audit",
