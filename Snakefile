@@ -16,13 +16,15 @@ configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/kernels.smk"
-include: "workflow/rules/characteristic_times.smk"
-include: "workflow/rules/thresholds.smk"
-include: "workflow/rules/simulations.smk"
-include: "workflow/rules/delta_correct.smk"
-include: "workflow/rules/asymptotic.smk"
-include: "workflow/rules/audit.smk"
-include: "workflow/rules/ev_remedies.smk"
+
+
+# the rule file of every experiment the configuration runs, in the order of their records
+# (SPECS of common.smk)
+for _rules in EXPERIMENT_RULES:
+
+    include: _rules
+
+
 include: "workflow/rules/batches.smk"
 include: "workflow/rules/reproduction.smk"
 include: "workflow/rules/report.smk"

@@ -16,7 +16,7 @@ left out).
 
 With two repeats or more it also prints ``cv``, the standard deviation of one run's
 ``tau/ln(1/delta)`` over the cell's constant ``C``, and the runs per point
-``ceil((z cv / resolution)^2)`` (:func:`baiuv.experiments.asymptotic_claims.runs_for_resolution`,
+``ceil((z cv / resolution)^2)`` (:func:`baiuv.studies.asymptotic_claims.runs_for_resolution`,
 ``z`` the normal quantile of the section's ``level``) whose interval of
 ``E[tau]/ln(1/delta)`` has a half-width of ``--resolution`` times ``C``, the precision the
 report's rows print as "resolves the constant to ±...". ``--runs-csv`` writes each run's
@@ -34,16 +34,16 @@ import time
 
 import yaml
 
-from baiuv.experiments.asymptotic import (
+from baiuv.simulation.engine import RunSettings, simulate_levels, simulate_run
+from baiuv.storage.provenance import machine_description
+from baiuv.studies.asymptotic import (
     THEORY,
     asymptotic_instances,
     asymptotic_levels,
     asymptotic_pairs,
     theoretical_constants,
 )
-from baiuv.experiments.asymptotic_claims import runs_for_resolution
-from baiuv.simulation.engine import RunSettings, simulate_levels, simulate_run
-from baiuv.storage.provenance import machine_description
+from baiuv.studies.asymptotic_claims import runs_for_resolution
 
 
 def main() -> None:

@@ -34,14 +34,14 @@ import time
 import numpy as np
 import yaml
 
-from baiuv.experiments.audit import (
+from baiuv.simulation.engine import Runner, get_algorithm, warm_up
+from baiuv.storage.provenance import machine_description
+from baiuv.studies.audit import (
     SHARED_SETTINGS,
     audit_instances,
     audit_n0,
     audit_settings,
 )
-from baiuv.simulation.engine import Runner, get_algorithm, warm_up
-from baiuv.storage.provenance import machine_description
 
 
 def sample_pairs(n_instances: int, runs: int, size: int, seed: int) -> list[tuple[int, int]]:

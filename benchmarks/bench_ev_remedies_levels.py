@@ -8,7 +8,7 @@ Usage: ``python benchmarks/bench_ev_remedies_levels.py [--config config/config.y
 ``--mode both`` (default) runs the ``ev_remedies`` section of the config twice in this
 process, after a warm-up that compiles every kernel: once as the study runs it (one job per
 (algorithm, n0), every threshold of that n0 a stopping level,
-:func:`baiuv.experiments.ev_remedies.run_remedy_shard` with the group), once with one job per
+:func:`baiuv.studies.ev_remedies.run_remedy_shard` with the group), once with one job per
 (algorithm, remedy) (the same function with one remedy), and prints the CPU seconds
 (``time.process_time``: the machine is shared) of each job and the ratio of the totals.
 
@@ -17,7 +17,7 @@ and audit instance and the first ``N`` random instances, and print the estimated
 whole section: per (algorithm, n0, group), the CPU seconds per trajectory of the sample
 times the trajectories of the section (``--full-scale``: every remedy at ``runs_scale`` 1,
 as if the config had no ``runs_scale``). ``--evidence`` adds the replay of the truncated runs
-(:mod:`baiuv.experiments.ev_truncation`) to the levels' jobs.
+(:mod:`baiuv.studies.ev_truncation`) to the levels' jobs.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections import defaultdict
 
 import yaml
 
-from baiuv.experiments.ev_remedies import (
+from baiuv.studies.ev_remedies import (
     Remedy,
     ev_instances,
     remedies_by_n0,

@@ -326,7 +326,7 @@ class Algorithm:
     description : str
         One line for tables and ``--help``.
     constant : str or None
-        Key of :func:`baiuv.experiments.asymptotic.theoretical_constants` that
+        Key of :func:`baiuv.studies.asymptotic.theoretical_constants` that
         ``E[tau_delta]/log(1/delta)`` tends to (``None``: no asymptotic constant).
     constant_source : str
         Where that constant comes from (theorem, appendix, conjecture).
@@ -755,7 +755,7 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             proof="Corollary 52",
         ),
         # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
-        # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.experiments.ev_remedies)
+        # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.studies.ev_remedies)
         ThresholdFamily(
             "ev-heuristic-student",
             code=EV_HEURISTIC_STUDENT,

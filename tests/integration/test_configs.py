@@ -44,14 +44,17 @@ def test_null_section_is_skipped():
     """An optional experiment section set to null is removed (decision D200): the paper
     configuration runs the paper's figures and the EV remedies only, although
     config/config.yaml, which it is merged into, enables every experiment of the artifact."""
-    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+    from baiuv.pipeline.config import optional_sections
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     paper = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
-    assert all(key in default for key in OPTIONAL_SECTIONS)
+    assert all(key in default for key in optional_sections())
     cfg = {**default, **paper}
     validate_config(cfg, SCHEMA)
-    assert [key for key in OPTIONAL_SECTIONS if key in cfg] == ["ev_remedies"]
+    from baiuv.pipeline.specs import specs
+
+    studies = [s.section for s in specs() if s.beyond_paper and s.section in cfg]
+    assert studies == ["ev_remedies"]
     with pytest.raises(Exception, match="simulation"):
         validate_config({**default, "simulation": None}, SCHEMA)  # required: not skippable
 
@@ -60,20 +63,20 @@ def test_tiny_config_sizes_every_experiment_section():
     """config/test.yaml (the test suite's run) sizes every experiment section that
     config/config.yaml enables, so that none runs at the default's size inherited through
     Snakemake's merge (decision D67)."""
-    from baiuv.pipeline.config import OPTIONAL_SECTIONS
+    from baiuv.pipeline.config import optional_sections
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     tiny = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
-    enabled = [key for key in OPTIONAL_SECTIONS if default.get(key)]
+    enabled = [key for key in optional_sections() if default.get(key)]
     assert enabled
     assert [key for key in enabled if not isinstance(tiny.get(key), dict)] == []
-    shards = {key: tiny[key]["shards"] for key in enabled}
+    shards = {key: tiny[key].get("shards", 1) for key in enabled}
     assert shards == dict.fromkeys(enabled, 1)
 
 
 def test_audit_resolving_config_resolves_delta():
     """400 runs per cell: enough for a cell without error to be resolved below delta (D89)."""
-    from baiuv.experiments.audit import runs_to_resolve
+    from baiuv.studies.audit import runs_to_resolve
 
     cfg = yaml.safe_load((ROOT / "config" / "audit-resolving.yaml").read_text())["audit"]
     assert cfg["runs"] >= runs_to_resolve(cfg["delta"], cfg["level"])
@@ -89,8 +92,8 @@ def test_asymptotic_standard_runs_resolve_one_percent():
     import pandas as pd
     from scipy.stats import chi2
 
-    from baiuv.experiments.asymptotic import THEORY, asymptotic_pairs, theoretical_constants
-    from baiuv.experiments.asymptotic_claims import resolution_of_runs, runs_for_resolution
+    from baiuv.studies.asymptotic import THEORY, asymptotic_pairs, theoretical_constants
+    from baiuv.studies.asymptotic_claims import resolution_of_runs, runs_for_resolution
 
     base = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
     sec = yaml.safe_load((ROOT / "config" / "paper-extended.yaml").read_text())["asymptotic"]

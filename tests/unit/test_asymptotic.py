@@ -9,7 +9,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import curve_fit
 
-from baiuv.experiments.asymptotic import (
+from baiuv.model.instance import STANDARD, GaussianInstance
+from baiuv.model.validate import log_inv_delta_of
+from baiuv.studies.asymptotic import (
     THEORY,
     asymptotic_instances,
     asymptotic_levels,
@@ -26,9 +28,7 @@ from baiuv.experiments.asymptotic import (
     theoretical_constants,
     verdict_table,
 )
-from baiuv.experiments.asymptotic_claims import FIT_CHI2_MAX, asymptotic_claims, limit_verdict
-from baiuv.model.instance import STANDARD, GaussianInstance
-from baiuv.model.validate import log_inv_delta_of
+from baiuv.studies.asymptotic_claims import FIT_CHI2_MAX, asymptotic_claims, limit_verdict
 
 TWO = GaussianInstance(np.array([0.0, -1.0]), np.array([1.0, 0.25]), "two_arm")
 NAMED = {"standard": STANDARD.to_dict()}
@@ -284,7 +284,7 @@ def test_paired_intervals_resample_trajectories():
     ratio to the deepest level is exactly 1 in every resample (its interval a point) while
     the unpaired one is wide; the slope's paired interval has the width the run factor
     gives (1.96 sd(u)/sqrt(n) half-width, within 30 %), and contains C."""
-    from baiuv.experiments.asymptotic import paired_level_table
+    from baiuv.studies.asymptotic import paired_level_table
 
     rng = np.random.default_rng(4)
     n, C, xs = 400, 5.0, [10.0, 30.0, 100.0, 300.0]
@@ -493,7 +493,7 @@ def test_limit_rows_print_the_finite_delta_trend():
     one-sided rule, and every limit row prints E[τ_δ]/ln(1/δ) with its interval at each
     level, smallest first; a slower EV-TaS (1.5 × the constant) is not reproduced."""
     from baiuv.claims import DIFFERS, REPRODUCED
-    from baiuv.experiments.asymptotic_claims import trend_text
+    from baiuv.studies.asymptotic_claims import trend_text
 
     T = theoretical_constants(TWO.mu, TWO.sigma2)
     inst = {"two_arm": TWO}
@@ -644,7 +644,7 @@ def test_runs_for_resolution_matches_the_rows_half_width():
     ``n`` runs of standard deviation ``cv C`` the interval of :func:`summarize_asymptotic`
     at one level is ``±resolution_of_runs(cv, n) C``; ``runs_for_resolution`` is the
     smallest ``n`` reaching the target (checked against its neighbours)."""
-    from baiuv.experiments.asymptotic_claims import resolution_of_runs, runs_for_resolution
+    from baiuv.studies.asymptotic_claims import resolution_of_runs, runs_for_resolution
 
     rng = np.random.default_rng(3)
     L, n = 1000.0, 57

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from baiuv.experiments.audit import (
+from baiuv.experiments.stopping_times import Experiment, wilson_interval
+from baiuv.model.instance import EASY, STANDARD, GaussianInstance
+from baiuv.studies.audit import (
     FEATURES,
     AuditInstance,
     audit_cells,
@@ -21,8 +23,6 @@ from baiuv.experiments.audit import (
     run_audit_shard,
     runs_to_resolve,
 )
-from baiuv.experiments.stopping_times import Experiment, wilson_interval
-from baiuv.model.instance import EASY, STANDARD, GaussianInstance
 
 NAMED = {"standard": STANDARD.to_dict(), "easy": EASY.to_dict()}
 SECTION = {

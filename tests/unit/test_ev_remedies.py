@@ -11,13 +11,21 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from baiuv.experiments.ev_mechanism import (
+from baiuv.experiments.stopping_times import wilson_interval
+from baiuv.model.instance import GaussianInstance
+from baiuv.simulation.ev_advice import (
+    MEASURED_ERROR,
+    RECOMMENDED_COST,
+    RECOMMENDED_N0,
+    HeuristicEVWarning,
+)
+from baiuv.studies.ev_mechanism import (
     erring_runs,
     init_stop_probabilities,
     monte_carlo_init,
 )
-from baiuv.experiments.ev_paired import paired_costs
-from baiuv.experiments.ev_remedies import (
+from baiuv.studies.ev_paired import paired_costs
+from baiuv.studies.ev_remedies import (
     BASELINE,
     EXPERIMENT,
     Remedy,
@@ -27,14 +35,6 @@ from baiuv.experiments.ev_remedies import (
     remedy_cells,
     remedy_markdown,
     run_remedy_shard,
-)
-from baiuv.experiments.stopping_times import wilson_interval
-from baiuv.model.instance import GaussianInstance
-from baiuv.simulation.ev_advice import (
-    MEASURED_ERROR,
-    RECOMMENDED_COST,
-    RECOMMENDED_N0,
-    HeuristicEVWarning,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,7 +214,7 @@ def test_cli_prints_the_advice_as_one_plain_stderr_line(capsys):
 
 
 def test_config_checks_name_the_field():
-    from baiuv.experiments.ev_remedies import check_ev_remedies_config
+    from baiuv.studies.ev_remedies import check_ev_remedies_config
 
     named = {"standard": STANDARD}
     ok = {"delta": 0.01, "algorithms": ["EV-TCI"], "named": {"standard": 10},
@@ -249,7 +249,7 @@ def test_a_group_that_hides_an_erring_instance_is_not_recommended():
     """9 errors in 1000 runs on one instance: its Wilson upper bound (0.017) is above δ,
     while the group's cell (9 in 4000, upper 0.0043) is resolved. The check per instance
     refuses the remedy; the remedy without error on either instance is recommended."""
-    from baiuv.experiments.ev_remedies import instance_cells, recommended
+    from baiuv.studies.ev_remedies import instance_cells, recommended
 
     runs = pd.DataFrame(
         _two_instance_runs(30, BASELINE, 2)

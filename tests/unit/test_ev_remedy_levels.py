@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from baiuv.experiments.ev_remedies import (
+from baiuv.simulation.engine import RunSettings, simulate_run
+from baiuv.simulation.rng import generator_of, run_seed
+from baiuv.studies.ev_remedies import (
     EXPERIMENT,
     RUN_COLUMNS,
     Remedy,
@@ -18,8 +20,6 @@ from baiuv.experiments.ev_remedies import (
     remedies_from_config,
     run_remedy_shard,
 )
-from baiuv.simulation.engine import RunSettings, simulate_run
-from baiuv.simulation.rng import generator_of, run_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,8 +84,8 @@ def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
     from baiuv.registry import ALGORITHMS
 
     assert not ALGORITHMS["FHN1"].shares_levels and ALGORITHMS["EV-TCI"].shares_levels
-    from baiuv.experiments import ev_remedies
     from baiuv.registry import Algorithm
+    from baiuv.studies import ev_remedies
 
     reads = Algorithm("EV-ELIM", "fhn", plug_in=True)
     with pytest.MonkeyPatch.context() as mp:
@@ -132,14 +132,14 @@ def test_truncated_run_records_the_starved_best_arm():
     assert math.isinf(e["starved_threshold"]) and e["starved_z"] < e["starved_z_limit"]
     assert e["blocking_has_starved"] and e["blocking_z"] <= e["blocking_threshold"]
     # the summary counts it
-    from baiuv.experiments.ev_truncation import truncation_markdown, truncation_summary
+    from baiuv.studies.ev_truncation import truncation_markdown, truncation_summary
 
     s = truncation_summary(runs, ev).set_index("remedy").loc["ev-box n0=2"]
     assert (s["truncated"], s["starved_best"], s["starved_count"]) == (1, 1, 2.0)
     md = truncation_markdown(truncation_summary(runs, ev), ev, max_samples=5000)
     assert "Hypothesis" in md and "is the best arm in 1 of them" in md
     # as the aggregation reads it: with the empty tables of the shards without truncation
-    from baiuv.experiments.ev_truncation import EVIDENCE_COLUMNS
+    from baiuv.studies.ev_truncation import EVIDENCE_COLUMNS
 
     mixed = pd.concat([pd.DataFrame(columns=EVIDENCE_COLUMNS), ev], ignore_index=True)
     assert truncation_markdown(truncation_summary(runs, mixed), mixed, max_samples=5000) == md
@@ -174,8 +174,8 @@ def test_cheapest_remedy_judged_on_paired_ratios(scale, verdict):
     """The rival of the cheapest resolved remedy costs 1.3x on every run (paired ratio
     interval above 1: the claim holds), or the same up to ±2 % noise (interval straddles 1:
     not resolved), although each remedy's heavy-tailed τ alone would give wide intervals."""
-    from baiuv.experiments.ev_paired import paired_costs
-    from baiuv.experiments.ev_remedies import ev_claims, remedy_cells
+    from baiuv.studies.ev_paired import paired_costs
+    from baiuv.studies.ev_remedies import ev_claims, remedy_cells
 
     rng = np.random.default_rng(7)
     s = np.full(500, 1.3) if scale else 1 + rng.uniform(-0.02, 0.02, 500)
@@ -188,7 +188,7 @@ def test_cheapest_remedy_judged_on_paired_ratios(scale, verdict):
                  & (paired["group"] == "standard")].iloc[0]  # fmt: skip
     assert row["pairs"] == 500
     from baiuv.claims import bootstrap_ratio
-    from baiuv.experiments.ev_paired import COSTLIER
+    from baiuv.studies.ev_paired import COSTLIER
 
     x = runs[runs["group"] == "standard"]
     num, den = (x[x["remedy"] == r]["stopping_time"].to_numpy(float)

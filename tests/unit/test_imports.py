@@ -135,7 +135,7 @@ def test_workflow_parse_imports_no_numba():
             r"^[ \t]*(from baiuv[\w.]* import (?:\([^)]*\)|.*))", path.read_text(), re.M
         )
     ]
-    assert any("baiuv.experiments.asymptotic" in s for s in imports)
+    assert any("baiuv.studies.asymptotic" in s for s in imports)
     checks = (
         "import yaml\nfrom baiuv.pipeline.config import validate_config\n"
         f"config = yaml.safe_load(open({str(ROOT / 'config' / 'config.yaml')!r}))\n"

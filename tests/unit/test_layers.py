@@ -24,13 +24,14 @@ RANK = {
     "simulation": 4,
     "warmup": 5,
     "experiments": 6,
-    "plotting": 7,
-    "report": 7,
-    "pipeline": 8,
-    "cli": 8,
-    "cli_plan": 8,
-    "cli_output": 8,
-    "__main__": 9,
+    "studies": 7,
+    "plotting": 8,
+    "report": 8,
+    "pipeline": 9,
+    "cli": 9,
+    "cli_plan": 9,
+    "cli_output": 9,
+    "__main__": 10,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")
 
@@ -127,7 +128,9 @@ def test_no_import_circle_across_modules():
     assert not cycles, cycles
 
 
-@pytest.mark.parametrize("layer", ["experiments", "report", "plotting", "pipeline", "storage"])
+@pytest.mark.parametrize(
+    "layer", ["experiments", "studies", "report", "plotting", "pipeline", "storage"]
+)
 def test_no_private_name_imported_across_modules(layer):
     private = [
         f"{a}:{line} imports {n} from {b}"

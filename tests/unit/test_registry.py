@@ -354,8 +354,8 @@ def test_tight_families_are_the_papers():
     """Asymptotically tight (Definition def:asymptotically_tight_threshold): the heuristic,
     and KL and BoB by Lemma lem:kl_Kinf_thresholds_asymptotically_tight; the report's
     impossibility claim is checked with these only."""
-    from baiuv.experiments.asymptotic import TIGHT as used
     from baiuv.registry import THRESHOLD_FAMILIES, TIGHT
+    from baiuv.studies.asymptotic import TIGHT as used
 
     assert TIGHT == ("heuristic", "kl", "bob")
     assert used == TIGHT

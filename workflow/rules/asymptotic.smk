@@ -8,7 +8,7 @@
 import re
 
 if "asymptotic" in config:
-    from baiuv.experiments.asymptotic import (
+    from baiuv.studies.asymptotic import (
         asymptotic_instances,
         asymptotic_levels,
         asymptotic_pairs,
@@ -35,19 +35,11 @@ if "asymptotic" in config:
         )
     }
 
-    ASY_SHARD_OUTPUT = {
-        "runs": "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-        "timings": "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-    }
-    ASY_SHARD_LOG = (
-        "logs/asymptotic/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
-    )
-    ASY_SHARD_CELLS = [
-        {"instance": i, "algorithm": a, "threshold": t, "shard": s}
-        for i in ASY_INSTANCES
-        for a, t in ASY_PAIRS
-        for s in range(ASY_SHARDS)
-    ]
+    # the shard kind of baiuv.studies.asymptotic_claims.SPEC: its file patterns, its
+    # cells
+    ASY_SHARD_OUTPUT = SHARD_KIND["asymptotic"].output
+    ASY_SHARD_LOG = SHARD_KIND["asymptotic"].log
+    ASY_SHARD_CELLS = SHARD_PLANS["asymptotic"].cells
 
     if not SHARD_BATCHES:
 
@@ -71,11 +63,10 @@ if "asymptotic" in config:
                 runtime=240,
                 mem_mb=1000,
             params:
-                p=lambda wc: asym_shard_params(
-                    wc.instance, wc.algorithm, wc.threshold, wc.shard
-                ),
+                kind="asymptotic",
+                p=shard_params("asymptotic"),
             script:
-                "../scripts/asym_shard.py"
+                "../scripts/shard.py"
 
     rule asym_aggregate:
         input:

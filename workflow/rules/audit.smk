@@ -4,18 +4,8 @@
 # (flagged cells, summary, explanation) and figure. Seeds: (seed, "audit", instance,
 # algorithm, run), common to every n0 (decision D85).
 if "audit" in config:
-    from baiuv.experiments.audit import SHARED_SETTINGS, audit_n0
-
     AUD = config["audit"]
-    # run parameters shared with the stopping-time experiments (simulation section)
-    AUD_SETTINGS = {k: config["simulation"][k] for k in SHARED_SETTINGS}
-    AUD_FHN_N0 = config["simulation"]["fhn_n0"]
     AUD_SHARDS = AUD["shards"]
-    AUD_CELLS = [
-        (alg, n0)
-        for alg in AUD["algorithms"]
-        for n0 in audit_n0(alg, AUD["n0"], AUD["delta"], AUD_FHN_N0)
-    ]
 
     rule audit_instances:
         input:
@@ -34,16 +24,10 @@ if "audit" in config:
         script:
             "../scripts/audit_instances.py"
 
-    AUD_SHARD_OUTPUT = {
-        "runs": "results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
-        "timings": "results/timings/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
-    }
-    AUD_SHARD_LOG = "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log"
-    AUD_SHARD_CELLS = [
-        {"algorithm": alg, "n0": n0, "shard": s}
-        for alg, n0 in AUD_CELLS
-        for s in range(AUD_SHARDS)
-    ]
+    # the shard kind of baiuv.studies.audit.SPEC: its file patterns, its cells
+    AUD_SHARD_OUTPUT = SHARD_KIND["audit"].output
+    AUD_SHARD_LOG = SHARD_KIND["audit"].log
+    AUD_SHARD_CELLS = SHARD_PLANS["audit"].cells
     if not SHARD_BATCHES:
 
         rule audit_shard:
@@ -65,9 +49,10 @@ if "audit" in config:
                 runtime=240,
                 mem_mb=1000,
             params:
-                p=lambda wc: audit_shard_params(wc.algorithm, wc.n0, wc.shard),
+                kind="audit",
+                p=shard_params("audit"),
             script:
-                "../scripts/audit_shard.py"
+                "../scripts/shard.py"
 
     rule audit_aggregate:
         input:

@@ -11,54 +11,24 @@
 from baiuv.pipeline.batches import CellBatch, batch_count, split_batches
 
 
-def shard_cell(kind, output, log, params, wildcards):
+def shard_cell(kind, wildcards):
     """One shard as the batch runner takes it: its kind, parameters, files and log."""
     return {
         "kind": kind,
-        "params": params(**wildcards),
-        "output": {key: path.format(**wildcards) for key, path in output.items()},
-        "log": log.format(**wildcards),
+        "params": SHARD_PLANS[kind].params(SRC_HASH, **wildcards),
+        "output": {
+            key: path.format(**wildcards)
+            for key, path in SHARD_KIND[kind].output.items()
+        },
+        "log": SHARD_KIND[kind].log.format(**wildcards),
     }
 
 
 def shard_families():
-    """The families of shards the configuration enables, as lists of cells."""
-    families = [
-        ("simulations", SIM_SHARD_OUTPUT, SIM_SHARD_LOG, sim_shard_params, SIM_CELLS)
-    ]
-    if "delta_correct" in config:
-        families.append(
-            (
-                "delta_correct",
-                DC_SHARD_OUTPUT,
-                DC_SHARD_LOG,
-                dc_shard_params,
-                DC_SHARD_CELLS,
-            )
-        )
-    if "asymptotic" in config:
-        families.append(
-            (
-                "asymptotic",
-                ASY_SHARD_OUTPUT,
-                ASY_SHARD_LOG,
-                asym_shard_params,
-                ASY_SHARD_CELLS,
-            )
-        )
-    if "audit" in config:
-        families.append(
-            (
-                "audit",
-                AUD_SHARD_OUTPUT,
-                AUD_SHARD_LOG,
-                audit_shard_params,
-                AUD_SHARD_CELLS,
-            )
-        )
+    """The shards of every shard kind of the experiments the configuration enables."""
     return {
-        kind: [shard_cell(kind, output, log, params, c) for c in cells]
-        for kind, output, log, params, cells in families
+        kind: [shard_cell(kind, c) for c in plan.cells]
+        for kind, plan in SHARD_PLANS.items()
     }
 
 

@@ -14,6 +14,7 @@ from baiuv.pipeline.config import (
     validate_workflow_config,
 )
 from baiuv.pipeline.batches import local_batches
+from baiuv.pipeline.specs import enabled_specs
 from baiuv.storage.provenance import check_package_source, source_hash
 
 CONDA_ENV = "../envs/baiuv.yaml"
@@ -107,49 +108,36 @@ def figure_files(name):
     return [f"results/figures/{name}.pdf", f"results/figures/{name}.png"]
 
 
-# Input function of rule reproduction_report (reproduction.smk); it runs after every
-# rule file is included, so names defined there (SIM_EXPERIMENTS) exist.
+# The experiments the configuration runs: the record of each (D370: one record per
+# experiment), in the order of the reproduction report (baiuv.pipeline.specs).
+SPECS = enabled_specs(config)
+# their shard kinds by name, and the shards of each this configuration asks for
+SHARD_KIND = {k.name: k for s in SPECS for k in s.shard_kinds}
+SHARD_PLANS = {name: k.plan(config) for name, k in SHARD_KIND.items()}
+# their rule files, included by the Snakefile
+EXPERIMENT_RULES = [f"workflow/rules/{s.rules}" for s in SPECS if s.rules]
+
+
+def shard_params(kind):
+    """The parameters of one shard of kind ``kind`` from the shard rule's wildcards."""
+    plan = SHARD_PLANS[kind]
+    return lambda wc: plan.params(SRC_HASH, **dict(wc.items()))
+
+
+# Input function of rule reproduction_report (reproduction.smk): the result files whose
+# claims each experiment checks, and the checkout's list of the paper's open choices.
 def reproduction_inputs(wildcards):
     out = {
-        "ct_instances": "results/characteristic_times/instances.parquet",
-        "ct_gap": "results/characteristic_times/sweep_gap.parquet",
-        "ct_variance": "results/characteristic_times/sweep_variance.parquet",
-        "thr_delta": "results/thresholds/curves_delta.parquet",
-        "thr_time": "results/thresholds/curves_time.parquet",
-        "thr_initial": "results/thresholds/initial_times.parquet",
-        "thr_params": "results/thresholds/parameter_effects.parquet",
-        # the checkout's list of the paper's open choices, also when the working directory
-        # is elsewhere (--directory): "docs/decisions/paper.md" would be looked up in the
-        # workdir. Relative
-        # to the workdir (not absolute), so a checkout that is copied or moved with its
-        # results keeps the same recorded input set and reruns nothing.
+        # also when the working directory is elsewhere (--directory):
+        # "docs/decisions/paper.md" would be looked up in the workdir. Relative to the
+        # workdir (not absolute), so a checkout that is copied or moved with its results
+        # keeps the same recorded input set and reruns nothing.
         "decisions": os.path.relpath(
             os.path.join(workflow.basedir, "docs", "decisions", "paper.md")
         ),
-        "simulations": expand(
-            "results/simulations/{experiment}.parquet", experiment=SIM_EXPERIMENTS
-        ),
     }
-    if config["simulation"].get("fhn_n0_grid"):
-        out["fhn_n0"] = "results/fhn_n0.parquet"
-    if "bob_slope" in config["thresholds"]:
-        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
-    if config["thresholds"].get("ipopt_streams", 1) > 0:
-        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
-    if "asymptotic" in config:
-        out["asym_verdicts"] = "results/asymptotic/verdicts.parquet"
-        out["asym_summary"] = "results/asymptotic/summary.parquet"
-    if "delta_correct" in config:
-        out["delta_correct"] = "results/delta_correct.parquet"
-    if "audit" in config:
-        out["audit_summary"] = "results/audit/summary.parquet"
-        out["audit_cells"] = "results/audit/cells.parquet"
-    if config.get("ev_remedies"):
-        out["ev_cells"] = "results/ev_remedies/cells.parquet"
-        out["ev_instances"] = "results/ev_remedies/instances.parquet"
-        out["ev_paired"] = "results/ev_remedies/paired.parquet"
-        out["ev_init"] = "results/ev_remedies/init_model.parquet"
-        out["ev_errors"] = "results/ev_remedies/erring_runs.parquet"
+    for spec in SPECS:
+        out.update(spec.report_inputs(config))
     return out
 
 
@@ -174,42 +162,7 @@ def report_labels(key):
 
 def all_targets():
     """Final figures and tables of every experiment the configuration enables."""
-    targets = figure_files("characteristic_times_ratio") + [
-        "results/tables/characteristic_times.md"
-    ]
-    for which in ("glr", "evglr", "all"):
-        targets += figure_files(f"thresholds_{which}")
-    targets += [
-        "results/tables/threshold_initial_times.md",
-        "results/timings/threshold_costs.md",
-    ]
-    if "bob_slope" in config["thresholds"]:
-        targets += figure_files("bob_slope") + ["results/tables/bob_slope.md"]
-    if config["thresholds"].get("ipopt_streams", 1) > 0:
-        targets += [
-            "results/tables/ipopt_agreement.md",
-            "results/timings/ipopt_agreement.md",
-        ]
-    targets += figure_files("stopping_times") + [
-        "results/tables/error_rates.md",
-        "results/tables/stopping_times.md",
-    ]
-    if "delta_correct" in config:
-        targets += figure_files("delta_correct_stopping") + [
-            "results/tables/delta_correct.md"
-        ]
-    if "asymptotic" in config:
-        targets += figure_files("asymptotic") + ["results/tables/asymptotic_slopes.md"]
-    if "audit" in config:
-        targets += figure_files("audit") + [
-            "results/tables/audit_flagged.md",
-            "results/tables/audit_summary.md",
-        ]
-    if config.get("ev_remedies"):
-        targets += figure_files("ev_remedies") + [
-            "results/tables/ev_remedies.md",
-            "results/tables/ev_mechanism.md",
-        ]
+    targets = [t for spec in SPECS for t in spec.targets(config)]
     # the tables' HTML pages for the report (report.smk) and the reproduction report
     targets += [
         e["path"] for e in REPORT.entries.values() if e.get("markdown") in targets
@@ -244,72 +197,6 @@ def publish_inputs(wildcards):
 
 def shard_files(pattern, cells):
     """The files of the shards ``cells`` (dicts of wildcard values) under the path
-    ``pattern`` of their shard rule (``*_SHARD_OUTPUT``), in the order of ``cells``."""
+    ``pattern`` of their shard kind (``SHARD_KIND[kind].output``), in the order of ``cells``.
+    """
     return [pattern.format(**cell) for cell in cells]
-
-
-# Parameters of one shard of each experiment, for its shard rule and for the batch rules of
-# batches.smk. Called only when the experiment's section is in the configuration; the
-# names they read (SIM, DC, ASY..., AUD...) are defined by the experiment's rule file.
-def sim_shard_params(experiment, algorithm, shard):
-    """Parameters of one simulation shard (the shard rule's and the batch rules')."""
-    return {
-        "experiment": experiment,
-        "spec": SIM["experiments"][experiment],
-        "instances": INSTANCES,
-        "algorithm": algorithm,
-        "seed": config["seed"],
-        "settings": SIM_SETTINGS,
-        "n_shards": SIM_SHARDS,
-        "shard": int(shard),
-        "code": SRC_HASH,
-    }
-
-
-def dc_shard_params(instance, algorithm, threshold, shard):
-    """Parameters of one delta-correct shard (the shard rule's and the batch rules')."""
-    return {
-        "instance": INSTANCES[instance],
-        "algorithm": algorithm,
-        "threshold": threshold,
-        "runs": int(DC["runs"][instance]),
-        "section": DC,
-        "seed": config["seed"],
-        "n_shards": DC_SHARDS,
-        "shard": int(shard),
-        "code": SRC_HASH,
-    }
-
-
-def asym_shard_params(instance, algorithm, threshold, shard):
-    """Parameters of one asymptotic shard (the shard rule's and the batch rules'): every
-    level of the grid, on one trajectory per run."""
-    return {
-        "instance": ASY_INSTANCES[instance].instance.to_dict(),
-        "runs": ASY_INSTANCES[instance].runs,
-        "log_inv_deltas": list(ASY_LEVELS.values()),
-        "algorithm": algorithm,
-        "threshold": threshold,
-        "n0": ASY["n0"],
-        "beta": ASY["beta"],
-        "max_samples": ASY["max_samples"],
-        "seed": config["seed"],
-        "n_shards": ASY_SHARDS,
-        "shard": int(shard),
-        "code": SRC_HASH,
-    }
-
-
-def audit_shard_params(algorithm, n0, shard):
-    """Parameters of one audit shard (the shard rule's and the batch rules')."""
-    return {
-        "section": AUD,
-        "instances": INSTANCES,
-        "algorithm": algorithm,
-        "n0": int(n0),
-        "settings": AUD_SETTINGS,
-        "seed": config["seed"],
-        "n_shards": AUD_SHARDS,
-        "shard": int(shard),
-        "code": SRC_HASH,
-    }

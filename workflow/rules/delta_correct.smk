@@ -4,7 +4,7 @@
 # Markdown table. Seeds: (seed, "delta_correct", instance, algorithm, run), common to every
 # threshold variant (decision D71).
 if "delta_correct" in config:
-    from baiuv.experiments.delta_correct import variants_for
+    from baiuv.studies.delta_correct import variants_for
 
     DC = config["delta_correct"]
     DC_DELTA = section_delta(DC, "delta_correct")
@@ -17,18 +17,10 @@ if "delta_correct" in config:
     ]
     DC_VARIANTS = sorted({v for _, _, v in DC_CELLS})
 
-    DC_SHARD_OUTPUT = {
-        "runs": "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-        "timings": "results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
-    }
-    DC_SHARD_LOG = (
-        "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
-    )
-    DC_SHARD_CELLS = [
-        {"instance": inst, "algorithm": alg, "threshold": v, "shard": s}
-        for inst, alg, v in DC_CELLS
-        for s in range(DC_SHARDS)
-    ]
+    # the shard kind of baiuv.studies.delta_correct.SPEC: its file patterns, its cells
+    DC_SHARD_OUTPUT = SHARD_KIND["delta_correct"].output
+    DC_SHARD_LOG = SHARD_KIND["delta_correct"].log
+    DC_SHARD_CELLS = SHARD_PLANS["delta_correct"].cells
 
     if not SHARD_BATCHES:
 
@@ -52,11 +44,10 @@ if "delta_correct" in config:
                 runtime=240,
                 mem_mb=1000,
             params:
-                p=lambda wc: dc_shard_params(
-                    wc.instance, wc.algorithm, wc.threshold, wc.shard
-                ),
+                kind="delta_correct",
+                p=shard_params("delta_correct"),
             script:
-                "../scripts/delta_correct_shard.py"
+                "../scripts/shard.py"
 
     rule delta_correct_aggregate:
         input:

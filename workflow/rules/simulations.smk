@@ -14,17 +14,9 @@ SIM_ALGORITHMS = list(SIM["algorithms"])
 SIM_SHARDS = int(SIM["shards"])
 
 
-SIM_SHARD_OUTPUT = {
-    "runs": "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
-    "timings": "results/timings/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
-}
-SIM_SHARD_LOG = "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log"
-SIM_CELLS = [
-    {"experiment": e, "algorithm": a, "shard": s}
-    for e in SIM_EXPERIMENTS
-    for a in SIM_ALGORITHMS
-    for s in range(SIM_SHARDS)
-]
+# the shard kind of baiuv.experiments.stopping_claims.SPEC: its file patterns, its cells
+SIM_SHARD_OUTPUT = SHARD_KIND["simulations"].output
+SIM_SHARD_LOG = SHARD_KIND["simulations"].log
 
 
 # one job per shard (cluster); local runs use the batch rules of batches.smk instead
@@ -49,9 +41,10 @@ if not SHARD_BATCHES:
             runtime=120,
             mem_mb=1000,
         params:
-            p=lambda wc: sim_shard_params(wc.experiment, wc.algorithm, wc.shard),
+            kind="simulations",
+            p=shard_params("simulations"),
         script:
-            "../scripts/sim_shard.py"
+            "../scripts/shard.py"
 
 
 rule sim_aggregate:

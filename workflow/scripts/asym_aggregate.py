@@ -1,16 +1,16 @@
 """Adapter: asymptotic shards -> runs, per-level summary, fitted slopes, verdicts and the
 paired comparison of the levels (Parquet); their timing files -> one timing file."""
 
-from baiuv.experiments.asymptotic import (
+from baiuv.model.instance import GaussianInstance
+from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.storage.io import write_table
+from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.studies.asymptotic import (
     paired_level_table,
     slope_table,
     summarize_asymptotic,
     verdict_table,
 )
-from baiuv.model.instance import GaussianInstance
-from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.storage.io import write_table
-from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

@@ -1,9 +1,9 @@
 """Adapter: verdicts and fitted slopes -> results/tables/asymptotic_slopes.md."""
 
-from baiuv.experiments.asymptotic import asymptotic_markdown
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import read_table, write_text
+from baiuv.studies.asymptotic import asymptotic_markdown
 
 log = setup_logging(snakemake.log[0])
 slopes, _ = read_table(snakemake.input.slopes)

@@ -1,10 +1,10 @@
 """Adapter: audit shards -> runs, cells (with instance features) and summary (Parquet); their
 timing files -> one timing file."""
 
-from baiuv.experiments.audit import audit_cells, audit_summary
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.storage.io import read_table, write_table
 from baiuv.storage.shards import aggregate_timings, concat_runs, read_shards
+from baiuv.studies.audit import audit_cells, audit_summary
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

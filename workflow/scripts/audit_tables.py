@@ -1,9 +1,9 @@
 """Adapter: audit cells and summary -> audit_flagged.md and audit_summary.md."""
 
-from baiuv.experiments.audit import audit_markdown
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import read_table, write_text
+from baiuv.studies.audit import audit_markdown
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

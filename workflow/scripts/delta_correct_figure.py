@@ -1,9 +1,9 @@
 """Adapter: delta-correct runs -> figures/delta_correct_stopping.{pdf,png}."""
 
-from baiuv.experiments.delta_correct import summarize_delta_correct
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.plotting.delta_correct import delta_correct_figure
 from baiuv.storage.io import read_table, save_figure
+from baiuv.studies.delta_correct import summarize_delta_correct
 
 log = setup_logging(snakemake.log[0])
 df, _ = read_table(snakemake.input[0])

@@ -1,14 +1,14 @@
 """Adapter: delta-correct runs -> results/tables/delta_correct.md; their timing file ->
 results/timings/delta_correct.md."""
 
-from baiuv.experiments.delta_correct import (
+from baiuv.pipeline.logs import end_job, setup_logging
+from baiuv.report.pages import for_readers
+from baiuv.storage.io import read_table, write_text
+from baiuv.studies.delta_correct import (
     delta_correct_markdown,
     delta_correct_timings_markdown,
     summarize_delta_correct,
 )
-from baiuv.pipeline.logs import end_job, setup_logging
-from baiuv.report.pages import for_readers
-from baiuv.storage.io import read_table, write_text
 
 log = setup_logging(snakemake.log[0])
 df, _ = read_table(snakemake.input.runs)

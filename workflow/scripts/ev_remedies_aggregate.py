@@ -3,13 +3,13 @@ trade-off table."""
 
 import pandas as pd
 
-from baiuv.experiments.ev_paired import paired_costs, paired_markdown
-from baiuv.experiments.ev_remedies import instance_cells, remedy_cells, remedy_markdown
-from baiuv.experiments.ev_truncation import truncation_markdown, truncation_summary
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import write_table, write_text
 from baiuv.storage.shards import read_shards
+from baiuv.studies.ev_paired import paired_costs, paired_markdown
+from baiuv.studies.ev_remedies import instance_cells, remedy_cells, remedy_markdown
+from baiuv.studies.ev_truncation import truncation_markdown, truncation_summary
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

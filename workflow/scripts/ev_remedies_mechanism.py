@@ -1,10 +1,10 @@
 """Adapter: EV remedy runs -> erring runs replayed, the model at the first check, table."""
 
-from baiuv.experiments.ev_mechanism import erring_runs, init_comparison, mechanism_markdown
-from baiuv.experiments.ev_remedies import EXPERIMENT, ev_instances
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import read_table, write_table, write_text
+from baiuv.studies.ev_mechanism import erring_runs, init_comparison, mechanism_markdown
+from baiuv.studies.ev_remedies import EXPERIMENT, ev_instances
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

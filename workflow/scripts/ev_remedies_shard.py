@@ -1,9 +1,9 @@
 """Adapter: one shard of the EV remedies of one (algorithm, n0), every threshold of that n0
 a stopping level of one trajectory -> runs and truncated runs' evidence (Parquet)."""
 
-from baiuv.experiments.ev_remedies import ev_instances, remedies_from_config, run_remedy_shard
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.storage.io import write_table
+from baiuv.studies.ev_remedies import ev_instances, remedies_from_config, run_remedy_shard
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params

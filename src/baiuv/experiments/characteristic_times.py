@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import NOT_CHECKABLE, Claim, verdict
+from baiuv.experiments.spec import ExperimentSpec, figure_files
 from baiuv.model.characteristic import characteristic_time, complexity_d, optimal_allocation
 from baiuv.tables import markdown_table
 
@@ -273,3 +274,23 @@ def _close_to_one_claims(g: pd.DataFrame, n_gap: int, n_var: int) -> list[Claim]
             "not say what its 10000 simulations sample",
         ),
     ]
+
+
+def _claims(tables, config) -> list[Claim]:
+    return characteristic_claims(tables["ct_instances"], tables["ct_gap"], tables["ct_variance"])
+
+
+SPEC = ExperimentSpec(
+    name="characteristic_times",
+    targets=lambda config: [
+        *figure_files("characteristic_times_ratio"),
+        "results/tables/characteristic_times.md",
+    ],
+    report_inputs=lambda config: {
+        "ct_instances": "results/characteristic_times/instances.parquet",
+        "ct_gap": "results/characteristic_times/sweep_gap.parquet",
+        "ct_variance": "results/characteristic_times/sweep_variance.parquet",
+    },
+    claims=_claims,
+    rules="characteristic_times.smk",
+)

@@ -25,8 +25,9 @@ from baiuv.claims import (
     bootstrap_interval,
     judge,
 )
+from baiuv.experiments.spec import ExperimentSpec
 
-__all__ = ["FHN_ALGORITHMS", "fhn_n0_claims", "fhn_n0_runs"]
+__all__ = ["FHN_ALGORITHMS", "SPEC", "fhn_n0_claims", "fhn_n0_runs"]
 
 FHN_ALGORITHMS = ("FHN1", "FHN2")
 WHERE = "App. app:ss_implementation_details (Sampling rules: FHN2, FHN1), D341"
@@ -167,3 +168,12 @@ def fhn_n0_claims(runs: pd.DataFrame) -> list[Claim]:
             )
         )
     return out
+
+
+#: The FHN n0 experiment: runs when ``simulation.fhn_n0_grid`` is set.
+SPEC = ExperimentSpec(
+    name="fhn_n0",
+    enabled=lambda config: bool(config["simulation"].get("fhn_n0_grid")),
+    report_inputs=lambda config: {"fhn_n0": "results/fhn_n0.parquet"},
+    claims=lambda tables, config: fhn_n0_claims(tables["fhn_n0"]),
+)

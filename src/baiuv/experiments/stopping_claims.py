@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,14 @@ from baiuv.claims import (
     combine,
     judge,
     verdict,
+)
+from baiuv.experiments import stopping_times
+from baiuv.experiments.spec import (
+    ExperimentSpec,
+    ShardKind,
+    figure_files,
+    section_delta,
+    section_log_inv_delta,
 )
 from baiuv.experiments.stopping_times import LEMMA2_CONSTANT, LONG_RUN_FACTOR, initial_time
 from baiuv.registry import ALGORITHMS
@@ -731,3 +739,61 @@ def _reference_line_claim(times: pd.DataFrame, delta: float) -> Claim:
         "lem:lower_bound_sample_complexity's bound (which has ln(1/(2.4δ))), so a box below "
         "the line does not contradict the Lemma",
     )
+
+
+def _report_inputs(config: Mapping) -> dict:
+    return {
+        "simulations": [
+            f"results/simulations/{e}.parquet" for e in config["simulation"]["experiments"]
+        ]
+    }
+
+
+def _claims(tables: Mapping, config: Mapping) -> list[Claim]:
+    from baiuv.experiments.settings_claims import settings_claims
+    from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
+    from baiuv.simulation.engine import fhn_n0
+
+    sim = config["simulation"]
+    runs = pd.concat(tables["simulations"], ignore_index=True)
+    fhn = sim.get("fhn_n0")
+    if fhn is None:
+        fhn = fhn_n0(log_inv_delta=section_log_inv_delta(sim))
+    out = experiment_claims(
+        error_rates(runs),
+        stopping_time_summary(runs, n0=sim["n0"], fhn_n0=fhn),
+        section_delta(sim),
+        runs=runs,
+        n0=sim["n0"],
+    )
+    # the sections whose values the settings rows check against the paper's (D316)
+    settings = {
+        k: config.get(k)
+        for k in ("instances", "thresholds", "simulation", "delta_correct", "asymptotic")
+    }
+    return out + settings_claims(settings, delta=section_delta(sim), fhn_n0=fhn, runs=runs)
+
+
+#: The stopping-time experiments (:mod:`.stopping_times`), and the paper's stated settings
+#: (:mod:`.settings_claims`).
+SPEC = ExperimentSpec(
+    name="stopping_times",
+    shard_kinds=(
+        ShardKind(
+            name="simulations",
+            run=stopping_times.run_shard_of,
+            output=stopping_times.SHARD_OUTPUT,
+            log=stopping_times.SHARD_LOG,
+            plan=stopping_times.shard_plan,
+            modules=("baiuv.experiments.stopping_times",),
+        ),
+    ),
+    targets=lambda config: [
+        *figure_files("stopping_times"),
+        "results/tables/error_rates.md",
+        "results/tables/stopping_times.md",
+    ],
+    report_inputs=_report_inputs,
+    claims=_claims,
+    rules="simulations.smk",
+)

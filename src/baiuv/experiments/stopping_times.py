@@ -383,3 +383,66 @@ def stopping_times_markdown(df: pd.DataFrame, delta: float, *, n0: int, fhn_n0: 
         f"`stopped at n0·K`: share of runs that stopped at the first check (n0 = {n0} pulls "
         f"per arm, FHN1/FHN2 n0 = {fhn_n0}).\n\n" + st_md
     )
+
+
+# The shards of the stopping-time experiments (the record's shard kind, in
+# :mod:`.stopping_claims`).
+#: Path patterns of a shard's runs and timings, and of its log.
+SHARD_OUTPUT = {
+    "runs": "results/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+    "timings": "results/timings/simulations/{experiment}/{algorithm}/shard_{shard}.parquet",
+}
+SHARD_LOG = "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log"
+
+
+def shard_plan(config: Mapping):
+    """The shards of every (experiment, algorithm) of ``config["simulation"]``."""
+    from baiuv.experiments.spec import ShardPlan, instances_of
+    from baiuv.registry import run_parameters
+
+    sim = config["simulation"]
+    settings = run_parameters(sim)
+    instances = instances_of(config)
+    n_shards = int(sim["shards"])
+    cells = [
+        {"experiment": e, "algorithm": a, "shard": s}
+        for e in sim["experiments"]
+        for a in sim["algorithms"]
+        for s in range(n_shards)
+    ]
+
+    def params(code, experiment, algorithm, shard):
+        return {
+            "experiment": experiment,
+            "spec": sim["experiments"][experiment],
+            "instances": instances,
+            "algorithm": algorithm,
+            "seed": config["seed"],
+            "settings": settings,
+            "n_shards": n_shards,
+            "shard": int(shard),
+            "code": code,
+        }
+
+    return ShardPlan(cells, params)
+
+
+def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
+    """One shard of runs of one algorithm on one experiment, from its parameters
+    (:func:`shard_plan`): the runs, what the shard file records, its label."""
+    exp = experiment_from_config(p["experiment"], p["spec"], p["instances"])
+    settings = RunSettings(**p["settings"])
+    label = f"{p['experiment']}/{p['algorithm']} shard {p['shard']}"
+    df = run_shard(
+        exp,
+        p["algorithm"],
+        seed=p["seed"],
+        settings=settings,
+        n_shards=p["n_shards"],
+        shard=p["shard"],
+        progress=progress(label),
+    )
+    meta = {k: p[k] for k in ("experiment", "spec", "algorithm", "seed")}
+    meta.update(settings=settings.to_dict(), n_shards=p["n_shards"], shard=p["shard"])
+    meta["code"] = p["code"]
+    return df, meta, f"{label}/{p['n_shards']}"

@@ -1,11 +1,12 @@
 """Claims of the threshold experiments (Section ``ssec:simulations_stopping_thresholds``,
 Appendices ``app:ss_asymptotically_tight_thresholds`` and ``app:sss_exp_thresholds``): the
 rows of the reproduction report built from the tables of :mod:`.thresholds` and
-:mod:`.bob_slope`."""
+:mod:`.bob_slope`, and the experiment's record ``SPEC``."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,7 @@ from baiuv.claims import (
     judge,
     verdict,
 )
+from baiuv.experiments.spec import ExperimentSpec, figure_files
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES, label
 
@@ -689,3 +691,52 @@ def parameter_claims(effects: pd.DataFrame, *, band=parameter_band) -> list[Clai
         )
     row = order_claim(effects)
     return out if row is None else [*out, row]
+
+
+def _targets(config: Mapping) -> list[str]:
+    out = [f for which in ("glr", "evglr", "all") for f in figure_files(f"thresholds_{which}")]
+    out += ["results/tables/threshold_initial_times.md", "results/timings/threshold_costs.md"]
+    if "bob_slope" in config["thresholds"]:
+        out += [*figure_files("bob_slope"), "results/tables/bob_slope.md"]
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out += ["results/tables/ipopt_agreement.md", "results/timings/ipopt_agreement.md"]
+    return out
+
+
+def _report_inputs(config: Mapping) -> dict[str, str]:
+    out = {
+        "thr_delta": "results/thresholds/curves_delta.parquet",
+        "thr_time": "results/thresholds/curves_time.parquet",
+        "thr_initial": "results/thresholds/initial_times.parquet",
+        "thr_params": "results/thresholds/parameter_effects.parquet",
+    }
+    if "bob_slope" in config["thresholds"]:
+        out["bob_slope"] = "results/thresholds/bob_slope_summary.parquet"
+    if config["thresholds"].get("ipopt_streams", 1) > 0:
+        out["ipopt_agreement"] = "results/thresholds/ipopt_agreement.parquet"
+    return out
+
+
+def _claims(tables: Mapping, config: Mapping) -> list[Claim]:
+    out = threshold_claims(
+        tables["thr_delta"],
+        tables["thr_time"],
+        tables["thr_initial"],
+        bob_slopes=tables.get("bob_slope"),
+        bob_slope_tol=config["thresholds"].get("bob_slope", {}).get("tol", 0.1),
+    )
+    out += parameter_claims(tables["thr_params"])
+    if "ipopt_agreement" in tables:
+        out.append(ipopt_claim(tables["ipopt_agreement"]))
+    return out
+
+
+#: The thresholds experiment: curves, initial times, costs, the hyper-parameters' effects
+#: (:mod:`.threshold_params`), BoB's slope (:mod:`.bob_slope`) and Ipopt's agreement.
+SPEC = ExperimentSpec(
+    name="thresholds",
+    targets=_targets,
+    report_inputs=_report_inputs,
+    claims=_claims,
+    rules="thresholds.smk",
+)

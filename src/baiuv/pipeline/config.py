@@ -10,7 +10,7 @@
 2. Cross-field checks that a schema cannot express (:func:`validate_config_semantics`),
    then each optional experiment section's own checks.
 
-An optional experiment section (:data:`OPTIONAL_SECTIONS`) set to ``null`` is removed, so
+An optional experiment section (:func:`optional_sections`) set to ``null`` is removed, so
 a configuration given with ``--configfile`` can switch off a section that
 ``config/config.yaml`` enables (decision D200).
 
@@ -35,8 +35,13 @@ import yaml
 
 from baiuv.registry import PARAMETERS, schema_properties, selection
 
-#: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
-OPTIONAL_SECTIONS = ("delta_correct", "asymptotic", "audit", "ev_remedies")
+
+def optional_sections() -> tuple[str, ...]:
+    """The experiment sections a configuration may leave out, or set to ``null`` to skip
+    them: the ``section`` of each record of :func:`baiuv.pipeline.specs.specs`."""
+    from baiuv.pipeline.specs import specs
+
+    return tuple(s.section for s in specs() if s.section is not None)
 
 
 class ConfigError(ValueError):
@@ -120,7 +125,7 @@ def merge_config_files(
         if os.path.abspath(path) != os.path.abspath(base):
             merge_overlay(config, load_config_file(path))
     merge_overlay(config, dict(values or {}))
-    for key in OPTIONAL_SECTIONS:
+    for key in optional_sections():
         if config.get(key) == {}:
             del config[key]
     return config
@@ -174,9 +179,9 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     filled), cross-field checks, and the checks of each experiment section present.
 
     Returns ``config``; raises :class:`ConfigError` naming the first bad field. Optional
-    experiment sections set to ``null`` are removed first (:data:`OPTIONAL_SECTIONS`).
+    experiment sections set to ``null`` are removed first (:func:`optional_sections`).
     """
-    for key in OPTIONAL_SECTIONS:
+    for key in optional_sections():
         if key in config and config[key] is None:
             del config[key]
     errors = sorted(_validator(load_schema(schema_path)).iter_errors(config), key=str)
@@ -185,24 +190,12 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
         where = ".".join(str(k) for k in err.absolute_path) or "(top level)"
         raise ConfigError(f"{where}: {_message(err, where)}")
     validate_config_semantics(config)
-    insts = {inst["name"]: inst for inst in config["instances"]}
+    from baiuv.pipeline.specs import specs
+
     try:
-        if "asymptotic" in config:
-            from baiuv.experiments.asymptotic import check_asymptotic_config
-
-            check_asymptotic_config(config["asymptotic"], insts)
-        if "audit" in config:
-            from baiuv.experiments.audit import check_audit_config
-
-            check_audit_config(config["audit"], insts, config["seed"])
-        if "delta_correct" in config:
-            from baiuv.experiments.delta_correct import check_delta_correct_config
-
-            check_delta_correct_config(config["delta_correct"], list(insts))
-        if "ev_remedies" in config:
-            from baiuv.experiments.ev_remedies import check_ev_remedies_config
-
-            check_ev_remedies_config(config["ev_remedies"], insts, config["seed"])
+        for spec in specs():
+            if spec.check is not None and spec.section in config:
+                spec.check(config[spec.section], config)
     except ConfigError:
         raise
     except ValueError as exc:

@@ -63,7 +63,7 @@ def asymptotic_figure(
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`baiuv.experiments.asymptotic.summarize_asymptotic`.
+        Output of :func:`baiuv.studies.asymptotic.summarize_asymptotic`.
     cells : sequence of (algorithm, threshold), optional
         Columns, in order (default: every cell of ``summary``, algorithms in registry
         order). Each algorithm has its colour (:func:`baiuv.plotting.style.algorithm_colours`:
@@ -191,7 +191,7 @@ def audit_figure(summary: pd.DataFrame, delta: float, algorithms: Sequence[str] 
     largest cell error rate (crosses) and the level ``delta`` (dashed line); symmetric-log
     y axis so that zero error rates stay visible.
 
-    ``summary`` is :func:`baiuv.experiments.audit.audit_summary`.
+    ``summary`` is :func:`baiuv.studies.audit.audit_summary`.
     """
     need = {"algorithm", "n0", "error_rate", "wilson_low", "wilson_high", "max_cell_error_rate"}
     if missing := need - set(summary.columns):

@@ -2,7 +2,7 @@
 
 A cell's runs are simulated by :func:`baiuv.simulation.engine.run_cell`;
 :func:`write_shard` writes a shard table with its parameters and logs a one-line summary
-(used by the ``*_shard.py`` adapters); :func:`read_shards` and :func:`concat_runs` read
+(used by :mod:`baiuv.pipeline.cells`); :func:`read_shards` and :func:`concat_runs` read
 them back and concatenate them, refusing a run simulated twice (the ``*_aggregate.py``
 adapters). Each consumer states what it expects of every shard (experiment, instance,
 algorithm, parameters, seed, shard number: the ``expect`` parameter of the aggregate rules)

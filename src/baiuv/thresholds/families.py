@@ -7,7 +7,7 @@ thm:delta_correct_complex_threshold_glrt), ``bob`` (Corollary cor:delta_correct_
 EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box`` (Lemma
 lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
 Beyond the paper: ``ev-heuristic-student``, the heuristic recalibrated for the studentised
-EV-GLR gap (``kernels.ev_heuristic_student``, not δ-correct; :mod:`baiuv.experiments.ev_remedies`).
+EV-GLR gap (``kernels.ev_heuristic_student``, not δ-correct; :mod:`baiuv.studies.ev_remedies`).
 
 The numba entry points for the simulation engine are :func:`make_threshold` and
 ``kernels.pair_threshold_kernel``; :func:`pair_threshold` is the validated Python entry point (it

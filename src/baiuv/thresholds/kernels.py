@@ -233,7 +233,7 @@ def log_erfc_sqrt(c: float) -> float:
 @njit(cache=True)
 def ev_heuristic_student(n_a: int, n_b: int, log_inv_delta: float) -> float:
     """Student-calibrated heuristic threshold of the EV-GLR statistic (the family
-    ``ev-heuristic-student``, beyond the paper; :mod:`baiuv.experiments.ev_remedies`).
+    ``ev-heuristic-student``, beyond the paper; :mod:`baiuv.studies.ev_remedies`).
 
     The heuristic ``c = ln((1 + ln s)/delta)`` (here with the pair's own count ``s = N_a +
     N_b``) is the level at which a Gaussian studentised gap stops: ``P(N^2/2 > c) = p =

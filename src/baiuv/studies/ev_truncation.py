@@ -1,6 +1,6 @@
 """Beyond the paper: the EV remedy runs that reach ``max_samples``, and why they did not stop.
 
-A run of the EV remedy study (:mod:`baiuv.experiments.ev_remedies`) that reaches
+A run of the EV remedy study (:mod:`baiuv.studies.ev_remedies`) that reaches
 ``max_samples`` is *truncated*: its level has not stopped. :func:`truncation_evidence`
 replays such a run with the identifier (:class:`baiuv.BestArmIdentifier` fed the
 observations ``mu_a + sigma_a Z`` with ``Z`` and its coins from the run's generator

@@ -1,18 +1,23 @@
 """Claims of the asymptotic experiment (Theorem ``thm:upper_bound_sample_complexity_algorithm``,
 Lemma ``lem:lower_bound_sample_complexity``, Theorem ``thm:impossibility_result``): the rows
 of the reproduction report built from the tables of :mod:`.asymptotic` (beyond the paper's
-experiments: the paper states these results as theorems, not as experiments)."""
+experiments: the paper states these results as theorems, not as experiments); the shards
+of the study and its record ``SPEC``."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from statistics import NormalDist
 
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
-from baiuv.experiments.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
+from baiuv.experiments.spec import ExperimentSpec, ShardKind, ShardPlan, figure_files, instances_of
+from baiuv.model.instance import GaussianInstance
 from baiuv.registry import TIGHT
+from baiuv.studies import asymptotic
+from baiuv.studies.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 
 __all__ = [
     "FIT_CHI2_MAX",
@@ -222,3 +227,120 @@ def asymptotic_claims(verdicts: pd.DataFrame, summary: pd.DataFrame, *, tight=TI
             )
         )
     return out
+
+
+#: Path patterns of a shard's runs and timings, and of its log.
+SHARD_OUTPUT = {
+    "runs": "results/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+    "timings": (
+        "results/timings/asymptotic/shards/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet"
+    ),
+}
+SHARD_LOG = "logs/asymptotic/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
+
+
+def shard_plan(config: Mapping) -> ShardPlan:
+    """The shards of every (instance, algorithm, threshold) of ``config["asymptotic"]``:
+    every level of the grid, on one trajectory per run."""
+    sec = config["asymptotic"]
+    insts = {
+        a.name: a for a in asymptotic.asymptotic_instances(sec["instances"], instances_of(config))
+    }
+    levels = list(
+        {asymptotic.level_label(x): x for x in asymptotic.asymptotic_levels(sec)}.values()
+    )
+    pairs = asymptotic.asymptotic_pairs(sec)
+    cells = [
+        {"instance": i, "algorithm": a, "threshold": t, "shard": s}
+        for i in insts
+        for a, t in pairs
+        for s in range(sec["shards"])
+    ]
+
+    def params(code, instance, algorithm, threshold, shard):
+        return {
+            "instance": insts[instance].instance.to_dict(),
+            "runs": insts[instance].runs,
+            "log_inv_deltas": levels,
+            "algorithm": algorithm,
+            "threshold": threshold,
+            "n0": sec["n0"],
+            "beta": sec["beta"],
+            "max_samples": sec["max_samples"],
+            "seed": config["seed"],
+            "n_shards": sec["shards"],
+            "shard": int(shard),
+            "code": code,
+        }
+
+    return ShardPlan(cells, params)
+
+
+#: Parameters of an asymptotic shard recorded in its file.
+_SHARD_META = (
+    "instance",
+    "algorithm",
+    "threshold",
+    "log_inv_deltas",
+    "runs",
+    "n0",
+    "beta",
+    "max_samples",
+    "seed",
+    "n_shards",
+    "shard",
+    "code",
+)
+
+
+def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
+    """One shard of one asymptotic cell (instance, algorithm, threshold), at every level,
+    from its parameters (:func:`shard_plan`): the runs, what the shard file records, its
+    label."""
+    i = p["instance"]
+    label = f"{i['name']}/{p['algorithm']}/{p['threshold']}"
+    inst = GaussianInstance(i["mu"], i["sigma2"], i["name"])
+    df = asymptotic.run_asymptotic_cell(
+        inst,
+        p["algorithm"],
+        p["threshold"],
+        log_inv_deltas=list(p["log_inv_deltas"]),
+        runs=p["runs"],
+        seed=p["seed"],
+        n0=p["n0"],
+        beta=p["beta"],
+        max_samples=p["max_samples"],
+        n_shards=p["n_shards"],
+        shard=p["shard"],
+        progress=progress(label),
+    )
+    meta = {k: p[k] for k in _SHARD_META}
+    return df, meta, f"{label} shard {p['shard']}/{p['n_shards']}"
+
+
+#: The asymptotic study (:mod:`.asymptotic`), with its claims.
+SPEC = ExperimentSpec(
+    name="asymptotic",
+    section="asymptotic",
+    check=asymptotic.check_section,
+    shard_kinds=(
+        ShardKind(
+            name="asymptotic",
+            run=run_shard_of,
+            output=SHARD_OUTPUT,
+            log=SHARD_LOG,
+            plan=shard_plan,
+            modules=("baiuv.studies.asymptotic",),
+        ),
+    ),
+    targets=lambda config: [*figure_files("asymptotic"), "results/tables/asymptotic_slopes.md"],
+    report_inputs=lambda config: {
+        "asym_verdicts": "results/asymptotic/verdicts.parquet",
+        "asym_summary": "results/asymptotic/summary.parquet",
+    },
+    claims=lambda tables, config: asymptotic_claims(
+        tables["asym_verdicts"], tables["asym_summary"]
+    ),
+    beyond_paper=True,
+    rules="asymptotic.smk",
+)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
+from baiuv.experiments.spec import ExperimentSpec, ShardKind, ShardPlan, figure_files, instances_of
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
@@ -702,3 +703,102 @@ def audit_markdown(
         )
     )
     return flagged_md, summary_md
+
+
+# The record of the study
+# ----------------------------------------------------------------------------------------
+#: Path patterns of a shard's runs and timings, and of its log.
+SHARD_OUTPUT = {
+    "runs": "results/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+    "timings": "results/timings/audit/shards/{algorithm}/n0_{n0}/shard_{shard}.parquet",
+}
+SHARD_LOG = "logs/audit/{algorithm}/n0_{n0}/shard_{shard}.log"
+
+
+def shard_plan(config: Mapping) -> ShardPlan:
+    """The shards of every (algorithm, n0) of ``config["audit"]``, each over every audit
+    instance; the run parameters shared with the stopping-time experiments from the
+    ``simulation`` section."""
+    sec = config["audit"]
+    settings = {k: config["simulation"][k] for k in SHARED_SETTINGS}
+    insts = instances_of(config)
+    cells = [
+        {"algorithm": alg, "n0": n0, "shard": s}
+        for alg in sec["algorithms"]
+        for n0 in audit_n0(alg, sec["n0"], sec["delta"], config["simulation"]["fhn_n0"])
+        for s in range(sec["shards"])
+    ]
+
+    def params(code, algorithm, n0, shard):
+        return {
+            "section": sec,
+            "instances": insts,
+            "algorithm": algorithm,
+            "n0": int(n0),
+            "settings": settings,
+            "seed": config["seed"],
+            "n_shards": sec["shards"],
+            "shard": int(shard),
+            "code": code,
+        }
+
+    return ShardPlan(cells, params)
+
+
+def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
+    """One shard of the audit runs of one (algorithm, n0) over every audit instance, from
+    its parameters (:func:`shard_plan`): the runs, what the shard file records, its label."""
+    sec = p["section"]
+    insts = audit_instances(sec, p["instances"], p["seed"])
+    label = f"{p['algorithm']} n0={p['n0']}"
+    df = run_audit_shard(
+        insts,
+        p["algorithm"],
+        p["n0"],
+        runs=int(sec["runs"]),
+        seed=p["seed"],
+        delta=float(sec["delta"]),
+        threshold=sec["threshold"],
+        settings=p["settings"],
+        n_shards=p["n_shards"],
+        shard=p["shard"],
+        progress=progress(f"audit {label} shard {p['shard']}"),
+    )
+    meta = {"section": sec, "algorithm": p["algorithm"], "n0": p["n0"]}
+    meta.update({k: p[k] for k in ("settings", "seed", "n_shards", "shard", "code")})
+    return df, meta, f"{label} shard {p['shard']}/{p['n_shards']}"
+
+
+def _claims(tables: Mapping, config: Mapping) -> list:
+    return audit_claims(
+        tables["audit_summary"], tables["audit_cells"], delta=config["audit"]["delta"]
+    )
+
+
+SPEC = ExperimentSpec(
+    name="audit",
+    section="audit",
+    check=lambda section, config: check_audit_config(section, instances_of(config), config["seed"]),
+    shard_kinds=(
+        ShardKind(
+            name="audit",
+            run=run_shard_of,
+            output=SHARD_OUTPUT,
+            log=SHARD_LOG,
+            plan=shard_plan,
+            modules=("baiuv.studies.audit",),
+        ),
+    ),
+    targets=lambda config: [
+        *figure_files("audit"),
+        "results/tables/audit_flagged.md",
+        "results/tables/audit_summary.md",
+    ],
+    report_inputs=lambda config: {
+        "audit_summary": "results/audit/summary.parquet",
+        "audit_cells": "results/audit/cells.parquet",
+    },
+    claims=_claims,
+    beyond_paper=True,
+    rules="audit.smk",
+)

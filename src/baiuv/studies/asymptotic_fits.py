@@ -17,8 +17,8 @@ trajectories):
   value at the deepest level, with its paired interval (and the unpaired one beside, to
   show what the pairing gains), judged against ``[1 - tol, 1 + tol]``;
 * :func:`paired_fit_interval`: the interval of a coefficient of a weighted least-squares
-  fit over the levels (the slope of :func:`~baiuv.experiments.asymptotic.slope_table`, the
-  ``T`` of :func:`~baiuv.experiments.asymptotic.verdict_table`).
+  fit over the levels (the slope of :func:`~baiuv.studies.asymptotic.slope_table`, the
+  ``T`` of :func:`~baiuv.studies.asymptotic.verdict_table`).
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ Random streams: run ``r`` of algorithm ``A`` on instance ``i`` uses ``run_seed(s
 "ev_remedies", i, A, r)`` for every remedy (common random numbers). The remedies of one
 ``n0`` are stopping levels of one trajectory (:func:`run_remedy_shard`; D330: one
 trajectory for every threshold of an n0), each row equal to that of the remedy run alone.
-The costs are compared as paired ratios (:mod:`baiuv.experiments.ev_paired`), and the
+The costs are compared as paired ratios (:mod:`baiuv.studies.ev_paired`), and the
 runs that reach ``max_samples`` are replayed for the evidence of why
-(:mod:`baiuv.experiments.ev_truncation`). Random instances of
+(:mod:`baiuv.studies.ev_truncation`). Random instances of
 Figure 2 are those of the simulation's ``random`` experiment (``run_seed(seed, "random",
 "instances", 0, j)``), the audit's those of ``audit_<family>``.
 """
@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
-from baiuv.experiments.audit import AuditInstance, audit_instances, runs_to_resolve
+from baiuv.experiments.spec import ExperimentSpec, figure_files, instances_of
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -55,6 +55,7 @@ from baiuv.simulation.engine import (
     warm_up,
 )
 from baiuv.simulation.rng import generator_of, run_seed
+from baiuv.studies.audit import AuditInstance, audit_instances, runs_to_resolve
 
 __all__ = [
     "BASELINE",
@@ -255,7 +256,7 @@ def run_remedy_shard(
     remedy's row equals, bit for bit, that of a run with the remedy alone (D306). One row
     per run and remedy (:data:`RUN_COLUMNS`), runs in order, remedies in the order given.
     With ``evidence``, also the evidence of the truncated rows
-    (:func:`baiuv.experiments.ev_truncation.truncation_evidence`): returns ``(rows,
+    (:func:`baiuv.studies.ev_truncation.truncation_evidence`): returns ``(rows,
     evidence)``."""
     group = [remedies] if isinstance(remedies, Remedy) else list(remedies)
     if not group or not all(isinstance(r, Remedy) for r in group):
@@ -315,7 +316,7 @@ def run_remedy_shard(
             )
         cut = [group[j].threshold for k, j in enumerate(order) if truncs[k]]
         if evidence and cut:
-            from baiuv.experiments.ev_truncation import truncation_evidence
+            from baiuv.studies.ev_truncation import truncation_evidence
 
             proof += truncation_evidence(
                 inst,
@@ -331,7 +332,7 @@ def run_remedy_shard(
     out = pd.DataFrame(rows, columns=RUN_COLUMNS)
     if not evidence:
         return out
-    from baiuv.experiments.ev_truncation import EVIDENCE_COLUMNS
+    from baiuv.studies.ev_truncation import EVIDENCE_COLUMNS
 
     return out, pd.DataFrame(proof, columns=EVIDENCE_COLUMNS)
 
@@ -390,7 +391,7 @@ def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd
 
 def instance_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd.DataFrame:
     """Per ``(remedy, instance)``, the EV rules pooled, for the instances on which the remedy
-    has at least :func:`~baiuv.experiments.audit.runs_to_resolve` runs (enough for a
+    has at least :func:`~baiuv.studies.audit.runs_to_resolve` runs (enough for a
     cell without error to be resolved below ``delta``): runs, errors, error rate, Wilson
     interval and ``resolved``. A group's cell pools its instances and can hide one that
     errs above ``delta``; this is the check per instance (the random instances of Figure
@@ -553,7 +554,7 @@ def _cheapness(
     ``cells`` and no remedy of ``rivals`` costs less on a (group, rule)": per cell,
     :func:`baiuv.claims.judge` of its error rate against ``< delta`` (a truncated run
     leaves it not resolved), and per rival, group and rule the paired ratio
-    ``τ(rival)/τ(candidate)`` judged above 1 (:mod:`baiuv.experiments.ev_paired`);
+    ``τ(rival)/τ(candidate)`` judged above 1 (:mod:`baiuv.studies.ev_paired`);
     :func:`baiuv.claims.combine` of them, with the reasons of the parts that are not
     reproduced."""
     from baiuv.claims import combine
@@ -624,7 +625,7 @@ def ev_claims(
 ) -> list:
     """Report rows "beyond the paper" (:class:`baiuv.report.reproduction.Claim`).
 
-    1. The model of the first check (:func:`baiuv.experiments.ev_mechanism.init_stop_probabilities`)
+    1. The model of the first check (:func:`baiuv.studies.ev_mechanism.init_stop_probabilities`)
        lies inside the Wilson interval of the measured frequency, per named instance and
        event (error / correct stop at ``tau = n0 K``).
     2. Per EV rule: the cheapest remedy whose every group is resolved below ``delta``, with
@@ -635,7 +636,7 @@ def ev_claims(
 
     Rows 2–4 are judged by :func:`baiuv.claims.judge` (:func:`_cheapness`): every cell's
     error rate below ``delta``, and every other resolved remedy costlier by its paired
-    ratio (``paired``, :func:`baiuv.experiments.ev_paired.paired_costs`).
+    ratio (``paired``, :func:`baiuv.studies.ev_paired.paired_costs`).
     """
     from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
 
@@ -752,7 +753,7 @@ def resolved_below(cell, delta: float) -> str:
 
 
 def ratio_text(r) -> str:
-    """``"1.52 [1.45, 1.60] (medians 1.50 [1.40, 1.62])"`` of a row of :func:`~baiuv.experiments.ev_paired.paired_costs`."""
+    """``"1.52 [1.45, 1.60] (medians 1.50 [1.40, 1.62])"`` of a row of :func:`~baiuv.studies.ev_paired.paired_costs`."""
     return (
         f"{r['ratio']:.3g} [{r['ratio_low']:.3g}, {r['ratio_high']:.3g}] (medians "
         f"{r['median_ratio']:.3g} [{r['median_low']:.3g}, {r['median_high']:.3g}])"
@@ -760,7 +761,7 @@ def ratio_text(r) -> str:
 
 
 def lookup(paired: pd.DataFrame, group: str, algorithm: str, remedy: str, reference: str):
-    """The row of :func:`~baiuv.experiments.ev_paired.paired_costs` for these keys, ``None`` if absent."""
+    """The row of :func:`~baiuv.studies.ev_paired.paired_costs` for these keys, ``None`` if absent."""
     x = paired[
         (paired["group"] == group)
         & (paired["algorithm"] == algorithm)
@@ -772,7 +773,37 @@ def lookup(paired: pd.DataFrame, group: str, algorithm: str, remedy: str, refere
 
 def side_verdict(row) -> str:
     """The verdict of "the remedy is costlier than the reference" of a paired row (the
-    judgement of :func:`~baiuv.experiments.ev_paired.paired_costs`), ``not resolved`` when the row is absent."""
+    judgement of :func:`~baiuv.studies.ev_paired.paired_costs`), ``not resolved`` when the row is absent."""
     if row is None or (isinstance(row["ratio"], float) and math.isnan(row["ratio"])):
         return NOT_RESOLVED
     return {v: k for k, v in SIDE_OF_VERDICT.items()}[row["side"]]
+
+
+SPEC = ExperimentSpec(
+    name="ev_remedies",
+    section="ev_remedies",
+    check=lambda section, config: check_ev_remedies_config(
+        section, instances_of(config), config["seed"]
+    ),
+    targets=lambda config: [
+        *figure_files("ev_remedies"),
+        "results/tables/ev_remedies.md",
+        "results/tables/ev_mechanism.md",
+    ],
+    report_inputs=lambda config: {
+        "ev_cells": "results/ev_remedies/cells.parquet",
+        "ev_instances": "results/ev_remedies/instances.parquet",
+        "ev_paired": "results/ev_remedies/paired.parquet",
+        "ev_init": "results/ev_remedies/init_model.parquet",
+        "ev_errors": "results/ev_remedies/erring_runs.parquet",
+    },
+    claims=lambda tables, config: ev_claims(
+        tables["ev_cells"],
+        tables["ev_init"],
+        delta=config["ev_remedies"]["delta"],
+        instances=tables["ev_instances"],
+        paired=tables["ev_paired"],
+    ),
+    beyond_paper=True,
+    rules="ev_remedies.smk",
+)

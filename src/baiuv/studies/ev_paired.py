@@ -1,6 +1,6 @@
 """Beyond the paper: the EV remedies' costs as paired ratios on common trajectories.
 
-Every remedy of the study (:mod:`baiuv.experiments.ev_remedies`) runs on the same random
+Every remedy of the study (:mod:`baiuv.studies.ev_remedies`) runs on the same random
 streams: the remedies of one ``n0`` are stopping levels of one trajectory, and different
 ``n0`` use the same seeds (common random numbers). So the cost of a remedy against a
 reference is a paired statistic: ``mean τ(remedy) / mean τ(reference)`` over the runs both
@@ -8,9 +8,9 @@ have, with a percentile bootstrap that resamples the runs with both their stoppi
 (the random group has one run per instance: the instances are resampled), and the ratio of
 medians beside (D331: paired ratios of the remedies' costs).
 
-References: the authors' code's configuration (:data:`~baiuv.experiments.ev_remedies.BASELINE`)
+References: the authors' code's configuration (:data:`~baiuv.studies.ev_remedies.BASELINE`)
 and the cheapest remedy resolved below δ on every group (of the rule, and over every
-rule; :func:`~baiuv.experiments.ev_remedies.cheapest_resolved`).
+rule; :func:`~baiuv.studies.ev_remedies.cheapest_resolved`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import Band, bootstrap_ratio
-from baiuv.experiments.ev_remedies import (
+from baiuv.studies.ev_remedies import (
     BASELINE,
     SIDE_OF_VERDICT,
     cheapest_resolved,
@@ -61,7 +61,7 @@ def paired_references(
     """Per algorithm, the references of its paired costs: the baseline, the cheapest remedy
     resolved on every group of that rule, the cheapest resolved on every cell of every
     rule and, with ``instances``, the recommended one
-    (:func:`~baiuv.experiments.ev_remedies.recommended`), when there are, without
+    (:func:`~baiuv.studies.ev_remedies.recommended`), when there are, without
     repetition."""
 
     def first(c):
@@ -103,7 +103,7 @@ def paired_costs(
     (``above 1``, ``below 1``, ``straddles 1``; :data:`COSTLIER` by
     :func:`baiuv.claims.judge`). ``resampled``: ``runs``, or ``instances`` where every
     instance of the group has one run (:data:`PAIRED_COLUMNS`). ``instances``: the
-    cells per instance (:func:`~baiuv.experiments.ev_remedies.instance_cells`), for the
+    cells per instance (:func:`~baiuv.studies.ev_remedies.instance_cells`), for the
     recommended remedy as a reference."""
     refs = paired_references(cells, instances)
     rows = []

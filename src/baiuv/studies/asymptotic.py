@@ -37,17 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from baiuv.experiments.asymptotic_fits import (
-    fit_inputs,
-    fit_second_order,
-    fit_slope,
-    is_paired,
-    normal_quantile,
-    paired_fit_interval,
-    paired_level_table,
-    paired_markdown,
-    run_matrix,
-)
+from baiuv.experiments.spec import instances_of
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance
@@ -67,6 +57,17 @@ from baiuv.simulation.engine import (
     get_algorithm,
     run_cell,
     shard_runs,
+)
+from baiuv.studies.asymptotic_fits import (
+    fit_inputs,
+    fit_second_order,
+    fit_slope,
+    is_paired,
+    normal_quantile,
+    paired_fit_interval,
+    paired_level_table,
+    paired_markdown,
+    run_matrix,
 )
 from baiuv.tables import markdown_table
 
@@ -492,7 +493,7 @@ def slope_table(
     the algorithm's asymptotic constant (:data:`THEORY`) and ``T*(mu, sigma^2)``. With the
     ``runs`` of a cell whose levels share trajectories (every run at every level), the
     slope's interval resamples the runs with all their levels
-    (:func:`~baiuv.experiments.asymptotic_fits.paired_fit_interval`; D308: the levels of
+    (:func:`~baiuv.studies.asymptotic_fits.paired_fit_interval`; D308: the levels of
     a run are correlated); ``interval`` says which interval a row has.
 
     ``slope/theory`` close to 1 is what Theorem
@@ -666,7 +667,7 @@ def asymptotic_markdown(
     ``ln(1/delta)`` with its interval, constant, second-order fit), the linear slopes of
     :func:`slope_table` (diagnostic), the error counts of every cell and, when given, the
     paired comparison of the levels
-    (:func:`~baiuv.experiments.asymptotic_fits.paired_level_table`)."""
+    (:func:`~baiuv.studies.asymptotic_fits.paired_level_table`)."""
     v = verdicts.copy()
     v["cell"] = [cell_name(a, t) for a, t in zip(v["algorithm"], v["threshold"], strict=True)]
     v["ln(1/δ)"] = [f"{x:.4g}" for x in v["log_inv_delta_max"]]
@@ -764,3 +765,8 @@ def asymptotic_markdown(
         + markdown_table(err)
         + ("\n" + paired_markdown(paired, level=level) if paired is not None else "")
     )
+
+
+def check_section(section: Mapping, config: Mapping) -> None:
+    """:func:`check_asymptotic_config` of the configuration's section."""
+    check_asymptotic_config(section, instances_of(config))

@@ -28,6 +28,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from baiuv.experiments.spec import (
+    ExperimentSpec,
+    ShardKind,
+    ShardPlan,
+    figure_files,
+    instances_of,
+    section_delta,
+    section_log_inv_delta,
+)
 from baiuv.experiments.stopping_times import lower_bound_of, wilson_interval
 from baiuv.model.instance import GaussianInstance
 from baiuv.registry import (
@@ -676,3 +685,104 @@ def conclusion_claims(df: pd.DataFrame, *, delta: float, level: float = 0.95) ->
             )
         )
     return out
+
+
+# The record of the study
+# ----------------------------------------------------------------------------------------
+#: Path patterns of a shard's runs and timings, and of its log.
+SHARD_OUTPUT = {
+    "runs": "results/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet",
+    "timings": (
+        "results/timings/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.parquet"
+    ),
+}
+SHARD_LOG = "logs/delta_correct/{instance}/{algorithm}/{threshold}/shard_{shard}.log"
+
+
+def shard_plan(config: Mapping) -> ShardPlan:
+    """The shards of every (instance, algorithm, threshold variant) of
+    ``config["delta_correct"]``."""
+    sec = config["delta_correct"]
+    insts = instances_of(config)
+    cells = [
+        {"instance": inst, "algorithm": alg, "threshold": v, "shard": s}
+        for inst in sec["instances"]
+        for alg in sec["algorithms"]
+        for v in variants_for(alg, sec)
+        for s in range(sec["shards"])
+    ]
+
+    def params(code, instance, algorithm, threshold, shard):
+        return {
+            "instance": insts[instance],
+            "algorithm": algorithm,
+            "threshold": threshold,
+            "runs": int(sec["runs"][instance]),
+            "section": sec,
+            "seed": config["seed"],
+            "n_shards": sec["shards"],
+            "shard": int(shard),
+            "code": code,
+        }
+
+    return ShardPlan(cells, params)
+
+
+def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
+    """One shard of one (instance, algorithm, threshold variant) cell, from its parameters
+    (:func:`shard_plan`): the runs, what the shard file records, its label."""
+    from baiuv.simulation import shard_runs
+
+    sec = p["section"]
+    i = p["instance"]
+    inst = GaussianInstance(i["mu"], i["sigma2"], i["name"])
+    runs = shard_runs(p["runs"], p["n_shards"], p["shard"])
+    df = run_delta_correct_cell(
+        inst,
+        p["algorithm"],
+        p["threshold"],
+        runs,
+        seed=p["seed"],
+        log_inv_delta=section_log_inv_delta(sec),
+        n0=sec["n0"],
+        beta=sec["beta"],
+        max_samples=sec["max_samples"],
+        lazy_ratio=sec["lazy_ratio"],
+    )
+    meta = {
+        "instance": inst.to_dict(),
+        "algorithm": p["algorithm"],
+        "threshold": p["threshold"],
+        "runs": [runs.start, runs.stop],
+        "section": sec,
+        "seed": p["seed"],
+        "code": p["code"],
+    }
+    return df, meta, f"{inst.name}/{p['algorithm']}/{p['threshold']} runs {runs}"
+
+
+SPEC = ExperimentSpec(
+    name="delta_correct",
+    section="delta_correct",
+    check=lambda section, config: check_delta_correct_config(section, list(instances_of(config))),
+    shard_kinds=(
+        ShardKind(
+            name="delta_correct",
+            run=run_shard_of,
+            output=SHARD_OUTPUT,
+            log=SHARD_LOG,
+            plan=shard_plan,
+            modules=("baiuv.studies.delta_correct",),
+        ),
+    ),
+    targets=lambda config: [
+        *figure_files("delta_correct_stopping"),
+        "results/tables/delta_correct.md",
+    ],
+    report_inputs=lambda config: {"delta_correct": "results/delta_correct.parquet"},
+    claims=lambda tables, config: delta_correct_claims(
+        tables["delta_correct"], delta=section_delta(config["delta_correct"])
+    ),
+    beyond_paper=True,
+    rules="delta_correct.smk",
+)

@@ -1,0 +1,124 @@
+"""The experiments' records (D370): what the pipeline reads of each experiment, checked
+against the configuration files, the report's entries and the records' own shard plans."""
+
+import itertools
+from pathlib import Path
+
+import pytest
+import yaml
+
+from baiuv.experiments.spec import ExperimentSpec
+from baiuv.pipeline.config import merge_config_files, optional_sections, validate_config
+from baiuv.pipeline.specs import SPEC_MODULES, enabled_specs, specs
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+
+
+def _config(*overlays):
+    base = ROOT / "config" / "config.yaml"
+    cfg = merge_config_files(base, [ROOT / "config" / o for o in overlays])
+    return validate_config(cfg, SCHEMA)
+
+
+def test_one_record_per_module_with_unique_names():
+    records = specs()
+    assert len(records) == len(SPEC_MODULES)
+    assert all(isinstance(s, ExperimentSpec) for s in records)
+    assert len({s.name for s in records}) == len(records)
+    kinds = [k.name for s in records for k in s.shard_kinds]
+    assert len(set(kinds)) == len(kinds)
+    with pytest.raises(AttributeError):
+        records[0].name = "other"  # frozen
+
+
+def test_the_paper_first_then_the_studies():
+    """The report's order (D371): no paper experiment after a study, a study's record lives
+    in ``baiuv.studies``, and the report's categories follow: the studies' after the
+    paper's, each named "Beyond the paper"."""
+    beyond = [s.beyond_paper for s in specs()]
+    assert beyond == sorted(beyond) and any(beyond) and not all(beyond)
+    for module, spec in zip(SPEC_MODULES, specs(), strict=True):
+        assert module.startswith("baiuv.studies.") == spec.beyond_paper, module
+    cfg = _config()
+    entries = yaml.safe_load((ROOT / "workflow" / "report" / "entries.yaml").read_text())
+    by_path = {e["path"]: entries["categories"][e["category"]] for e in entries["entries"].values()}
+    order = []  # the categories of the records' figures, in the records' order
+    for spec in enabled_specs(cfg):
+        for t in spec.targets(cfg):
+            if t in by_path and by_path[t] not in [c for c, _ in order]:
+                order.append((by_path[t], spec.beyond_paper))
+    assert [c for c, _ in order] == sorted(c for c, _ in order)
+    assert all(("Beyond the paper" in c) == study for c, study in order)
+
+
+def test_optional_sections_are_the_records_sections():
+    assert {"delta_correct", "asymptotic", "audit", "ev_remedies"} <= set(optional_sections())
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    assert all(default.get(key) for key in optional_sections())
+
+
+def test_a_records_check_refuses_a_bad_section():
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg["delta_correct"]["instances"] = ["nowhere"]
+    with pytest.raises(ValueError, match=r"delta_correct.instances\[0\]: unknown instance"):
+        validate_config(cfg, SCHEMA)
+
+
+def test_targets_hold_every_figure_of_the_report():
+    """The default configuration runs every experiment: the figures of the records'
+    targets are the figures of the report's entries, in both formats."""
+    cfg = _config()
+    targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
+    assert len(targets) == len(set(targets))
+    entries = yaml.safe_load((ROOT / "workflow" / "report" / "entries.yaml").read_text())
+    figures = {e["path"] for e in entries["entries"].values() if "/figures/" in e["path"]}
+    assert {t for t in targets if t.endswith(".png")} == figures
+    assert {t for t in targets if t.endswith(".pdf")} == {
+        f.removesuffix(".png") + ".pdf" for f in figures
+    }
+    tables = {e["markdown"] for e in entries["entries"].values() if "markdown" in e}
+    markdown = {t for t in targets if t.endswith(".md")}
+    # every table with a page of the report; a timing table may have none
+    assert tables <= markdown
+    assert all(t.startswith("results/timings/") for t in markdown - tables)
+
+
+def test_a_skipped_section_drops_its_record():
+    cfg = _config("paper.yaml")
+    names = [s.name for s in enabled_specs(cfg)]
+    assert "ev_remedies" in names
+    assert not {"delta_correct", "asymptotic", "audit"} & set(names)
+
+
+def test_report_inputs_have_distinct_keys():
+    cfg = _config()
+    keys = [k for s in enabled_specs(cfg) for k in s.report_inputs(cfg)]
+    assert len(keys) == len(set(keys))
+    assert "decisions" not in keys  # the report rule's own input
+
+
+def test_shard_plans_of_the_tiny_configuration():
+    """Each kind's cells: the product of its section's lists (counted here from the
+    configuration), each with the parameters of one shard."""
+    cfg = _config("test.yaml")
+    plans = {k.name: (k, k.plan(cfg)) for s in enabled_specs(cfg) for k in s.shard_kinds}
+    sim = cfg["simulation"]
+    expected = {
+        "simulations": len(sim["experiments"]) * len(sim["algorithms"]) * sim["shards"],
+        "delta_correct": sum(
+            len(cfg["delta_correct"]["ev_thresholds" if a.startswith("EV") else "thresholds"])
+            for _, a in itertools.product(
+                cfg["delta_correct"]["instances"], cfg["delta_correct"]["algorithms"]
+            )
+        )
+        * cfg["delta_correct"]["shards"],
+    }
+    for name, count in expected.items():
+        assert len(plans[name][1].cells) == count, name
+    for name, (kind, plan) in plans.items():
+        for cell in plan.cells:
+            p = plan.params("h", **{k: str(v) for k, v in cell.items()})
+            assert p["code"] == "h" and p["shard"] == cell["shard"], name
+            assert set(kind.output) == {"runs", "timings"}
+            kind.output["runs"].format(**cell)  # the cell fills the pattern
