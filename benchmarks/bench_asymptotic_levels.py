@@ -6,8 +6,8 @@ Usage: ``python benchmarks/bench_asymptotic_levels.py [--config config/paper-ext
 
 For one cell of the config's ``asymptotic`` section, simulates ``--repeats`` runs twice in
 this process after a warm-up of both loops, alternating: with every level of the section
-(:func:`baiuv.simulation.engine.simulate_levels`, as the experiment runs them) and with the
-deepest ``ln(1/delta)`` only (:func:`baiuv.simulation.engine.simulate_run`). Both runs of a
+and with the deepest ``ln(1/delta)`` only, each with its :class:`~baiuv.simulation.engine.Runner`
+built once, as :func:`~baiuv.simulation.engine.run_cell` runs a cell's runs. Both runs of a
 seed stop the deepest level at the same time (checked). Prints the CPU seconds of each
 (``time.process_time``: the machine is shared) and their ratio, all levels over the deepest
 alone.
@@ -22,7 +22,8 @@ import time
 import yaml
 
 from baiuv.experiments.asymptotic import asymptotic_instances, asymptotic_levels
-from baiuv.simulation.engine import RunSettings, simulate_levels, simulate_run
+from baiuv.registry import get_algorithm
+from baiuv.simulation.engine import Runner, RunSettings, simulate_levels, simulate_run
 from baiuv.storage.provenance import machine_description
 
 
@@ -45,7 +46,8 @@ def main() -> None:
     n0 = int(sec.get("n0", 6))
     s = RunSettings(log_inv_delta=deepest, threshold=a.threshold, n0=n0, max_samples=10**9)
     lv = [{"log_inv_delta": x} for x in levels]
-    kw = dict(settings=s, experiment="bench")
+    alg = get_algorithm(a.algorithm)
+    every, alone = Runner(alg, s, lv), Runner(alg, s)
     warm = RunSettings(log_inv_delta=deepest, threshold=a.threshold, n0=n0, max_samples=50)
     simulate_run(ai.instance, a.algorithm, settings=warm, experiment="bench-warmup")
     simulate_levels(ai.instance, a.algorithm, lv, settings=warm, experiment="bench-warmup")
@@ -55,9 +57,9 @@ def main() -> None:
     cpu_all = cpu_one = 0.0
     for r in range(a.repeats):
         t0 = time.process_time()
-        rows = simulate_levels(ai.instance, a.algorithm, lv, **kw, run=r)
+        rows = every.results(ai.instance, 0, "bench", ai.name, r)
         t1 = time.process_time()
-        one = simulate_run(ai.instance, a.algorithm, **kw, run=r)
+        (one,) = alone.results(ai.instance, 0, "bench", ai.name, r)
         t2 = time.process_time()
         if rows[-1]["stopping_time"] != one["stopping_time"]:
             raise RuntimeError(f"run {r}: the deepest level stops apart from its run alone")

@@ -284,7 +284,8 @@ def test_truncated_runs_count_as_errors_and_a_deciding_truncation_is_flagged():
     convention) its Wilson upper bound exceeds δ = 0.01, counted as correct it is below;
     the cell says that its truncated runs decide its verdict, and the check of the study's
     verdicts reports the flip; with one truncated run neither does."""
-    from baiuv.experiments.ev_remedies import remedy_cells, truncation_check
+    from baiuv.experiments.ev_paired import truncation_check
+    from baiuv.experiments.ev_remedies import remedy_cells
 
     def runs_with(n_cut):
         rows = []

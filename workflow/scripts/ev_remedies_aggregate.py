@@ -3,14 +3,13 @@ trade-off table; fails when a truncated run decides one of the study's verdicts 
 
 import pandas as pd
 
-from baiuv.experiments.ev_paired import paired_costs, paired_markdown
-from baiuv.experiments.ev_remedies import (
-    instance_cells,
-    remedy_cells,
-    remedy_markdown,
+from baiuv.experiments.ev_paired import (
+    paired_costs,
+    paired_markdown,
     truncation_check,
     truncation_check_markdown,
 )
+from baiuv.experiments.ev_remedies import instance_cells, remedy_cells, remedy_markdown
 from baiuv.experiments.ev_truncation import truncation_markdown, truncation_summary
 from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers

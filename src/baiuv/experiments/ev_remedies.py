@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, Band, judge
+from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
 from baiuv.experiments.audit import AuditInstance, audit_instances, runs_to_resolve
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.characteristic import characteristic_time
@@ -73,8 +73,6 @@ __all__ = [
     "remedy_cells",
     "remedy_markdown",
     "run_remedy_shard",
-    "truncation_check",
-    "truncation_check_markdown",
 ]
 
 #: Key of the random streams.
@@ -328,7 +326,8 @@ def run_remedy_shard(
 
 #: How a truncated run counts in a cell's errors (D333): ``"error"``, the verdicts'
 #: convention (a cell is resolved below δ even if every truncated run erred), or
-#: ``"correct"``, the other end, against which :func:`truncation_check` compares them.
+#: ``"correct"``, the other end, against which
+#: :func:`baiuv.experiments.ev_paired.truncation_check` compares them.
 TRUNCATED_AS = ("error", "correct")
 
 
@@ -773,57 +772,6 @@ def ev_claims(
     for c in out:  # the artifact's own study: counted apart from the paper's statements
         c.beyond_paper = True
     return out
-
-
-def truncation_check(
-    runs: pd.DataFrame, *, delta: float, level: float = 0.95, n_boot: int | None = None
-) -> pd.DataFrame:
-    """The study's verdicts (the remedy rows of :func:`ev_claims`: per rule and over every
-    rule, with the check per instance) with a truncated run counted as an error and as
-    correct (:data:`TRUNCATED_AS`, the cells, instances and paired costs of each): per
-    claim, the remedy it names and its verdict each way, and ``flips`` when they differ
-    (D333: the verdicts may not depend on the truncated runs)."""
-    from baiuv.experiments.ev_paired import paired_costs
-
-    got = {}
-    for how in TRUNCATED_AS:
-        cells = remedy_cells(runs, delta=delta, level=level, truncated_as=how)
-        inst = instance_cells(runs, delta=delta, level=level, truncated_as=how)
-        paired = paired_costs(runs, cells, instances=inst, level=level, n_boot=n_boot)
-        init = pd.DataFrame(columns=["group"])  # the model rows read no truncated run
-        got[how] = {
-            c.claim: (c.ours.split(":")[0] if c.verdict != NOT_CHECKABLE else "", c.verdict)
-            for c in ev_claims(cells, init, delta=delta, paired=paired, instances=inst)
-        }
-    rows = []
-    for claim in dict.fromkeys([*got["error"], *got["correct"]]):
-        e = got["error"].get(claim, ("", "absent"))
-        c = got["correct"].get(claim, ("", "absent"))
-        rows.append(
-            {
-                "claim": claim,
-                "remedy_truncated_error": e[0],
-                "verdict_truncated_error": e[1],
-                "remedy_truncated_correct": c[0],
-                "verdict_truncated_correct": c[1],
-                "flips": e != c,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def truncation_check_markdown(check: pd.DataFrame, *, max_samples: int) -> str:
-    """The section of the remedy table on :func:`truncation_check`."""
-    from baiuv.tables import markdown_table
-
-    n = int(check["flips"].sum())
-    head = (
-        f"## Do the truncated runs decide a verdict? (max_samples = {max_samples:,})\n\n"
-        "Each remedy row of the report, with a run that reaches max_samples counted as an "
-        "error and as correct: "
-        + ("the same remedy and verdict either way.\n\n" if n == 0 else f"{n} differ.\n\n")
-    )
-    return head + markdown_table(check)
 
 
 #: The side of 1 a paired ratio's interval lies on, by the verdict of "costlier".
