@@ -2,8 +2,7 @@
 one trajectory, against every remedy run on its own trajectories.
 
 Usage: ``python benchmarks/bench_ev_remedies_levels.py [--config config/config.yaml]
-[--mode both|levels|separate] [--sample-runs N] [--sample-instances N] [--full-scale]
-[--evidence]``.
+[--mode both|levels|separate] [--sample-runs N] [--sample-instances N] [--evidence]``.
 
 ``--mode both`` (default) runs the ``ev_remedies`` section of the config twice in this
 process, after a warm-up that compiles every kernel: once as the study runs it (one job per
@@ -15,22 +14,20 @@ process, after a warm-up that compiles every kernel: once as the study runs it (
 ``--sample-runs N`` / ``--sample-instances N`` run only the first ``N`` runs of every named
 and audit instance and the first ``N`` random instances, and print the estimated cost of the
 whole section: per (algorithm, n0, group), the CPU seconds per trajectory of the sample
-times the trajectories of the section (``--full-scale``: every remedy at ``runs_scale`` 1,
-as if the config had no ``runs_scale``). ``--evidence`` adds the replay of the truncated runs
-(:mod:`baiuv.studies.ev_truncation`) to the levels' jobs.
+times the trajectories of the section. ``--evidence`` adds the evidence of the truncated
+runs (:mod:`baiuv.studies.ev_truncation`, read from their final statistics) to the
+levels' jobs.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import defaultdict
 
 import yaml
 
 from baiuv.studies.ev_remedies import (
-    Remedy,
     ev_instances,
     remedies_by_n0,
     remedies_from_config,
@@ -51,11 +48,11 @@ def _sample(instances, runs_per, n_random):
     return out
 
 
-def _trajectories(instances, remedies):
-    """Trajectories per group of one (algorithm, n0): the largest share of its remedies."""
+def _trajectories(instances):
+    """Trajectories per group of one (algorithm, n0): every run of every instance."""
     out = defaultdict(int)
     for g, _, runs in instances:
-        out[g] += max(math.ceil(r.runs_scale * runs - 1e-9) for r in remedies)
+        out[g] += runs
     return out
 
 
@@ -65,7 +62,6 @@ def main() -> None:
     ap.add_argument("--mode", choices=("both", "levels", "separate"), default="both")
     ap.add_argument("--sample-runs", type=int, default=None)
     ap.add_argument("--sample-instances", type=int, default=None)
-    ap.add_argument("--full-scale", action="store_true")
     ap.add_argument("--evidence", action="store_true")
     args = ap.parse_args()
     cfg = yaml.safe_load(open(args.config))
@@ -73,14 +69,12 @@ def main() -> None:
     named = {i["name"]: i for i in cfg["instances"]}
     full = ev_instances(sec, named, cfg["seed"])
     remedies = remedies_from_config(sec["remedies"])
-    if args.full_scale:
-        remedies = [Remedy(r.threshold, r.n0) for r in remedies]
     sampled = args.sample_runs is not None or args.sample_instances is not None
     insts = full
     if sampled:
         insts = _sample(full, args.sample_runs or 10**9, args.sample_instances or 10**9)
     kw = dict(seed=cfg["seed"], delta=float(sec["delta"]), max_samples=int(sec["max_samples"]))
-    # warm-up: compile every kernel (one and several levels, the identifier's replay)
+    # warm-up: compile every kernel (one and several levels)
     warm = [(insts[0][0], insts[0][1], 1)]
     for alg in sec["algorithms"]:
         for group in remedies_by_n0(remedies).values():
@@ -108,8 +102,8 @@ def main() -> None:
                         total += cpu
                         name = f"n0={n0}" if mode == "levels" else job[0].name
                         if g is not None:
-                            have = _trajectories(sub, job)[g]
-                            want = _trajectories([x for x in full if x[0] == g], job)[g]
+                            have = _trajectories(sub)[g]
+                            want = _trajectories([x for x in full if x[0] == g])[g]
                             est += cpu * want / max(have, 1)
                             name += f" {g}"
                         print(

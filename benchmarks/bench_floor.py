@@ -198,7 +198,7 @@ def instances():
 def _run_glr_first(*args):
     """:func:`baiuv.simulation.rules.run_glr` with one level: that level's ``(tau,
     recommendation, counts, truncated)``."""
-    taus, recs, counts, truncs = K_.run_glr(*args)
+    taus, recs, counts, truncs, _, _ = K_.run_glr(*args)
     return taus[0], recs[0], counts[0], truncs[0]
 
 

@@ -144,7 +144,7 @@ def test_simulator_loop_uses_the_same_guard(plug_in, rule):
     sigma2 = np.array([0.0, 0.0, 0.0])
     fam = "ev-bob" if plug_in else "bob"
     params = rule_params(RunSettings(threshold=fam))
-    taus, recs, counts, truncs = rules.run_glr(
+    taus, recs, counts, truncs, _, _ = rules.run_glr(
         rule,
         plug_in,
         (mu, sigma2),

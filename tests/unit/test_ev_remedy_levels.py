@@ -29,7 +29,7 @@ def _alone(instances, algorithm, remedy, *, seed, delta, max_samples):
     s = RunSettings(delta=delta, threshold=remedy.threshold, n0=remedy.n0, max_samples=max_samples)
     rows = []
     for g, a, runs in instances:
-        for r in range(math.ceil(remedy.runs_scale * runs - 1e-9)):
+        for r in range(runs):
             res = simulate_run(a.instance, algorithm, settings=s, seed=seed,
                                experiment=EXPERIMENT, instance_id=a.instance_id, run=r)  # fmt: skip
             rows.append((g, a.instance_id, remedy.name, r, res["stopping_time"],
@@ -39,8 +39,7 @@ def _alone(instances, algorithm, remedy, *, seed, delta, max_samples):
 
 def test_levels_rows_equal_each_remedy_alone():
     """Every remedy of the test configuration, every EV rule, two runs per instance: the
-    rows of the shared trajectories equal, bit for bit, those of each remedy alone
-    (``runs_scale`` 0.5 gives those remedies one run of two)."""
+    rows of the shared trajectories equal, bit for bit, those of each remedy alone."""
     cfg = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
     sec = dict(cfg["ev_remedies"], named={"standard": 2, "easy": 2}, audit_runs=2)
     sec["random"] = dict(sec["random"], n_instances=1)
@@ -209,3 +208,106 @@ def test_cheapest_remedy_judged_on_paired_ratios(scale, verdict):
     p = paired_costs(fewer, remedy_cells(fewer, delta=0.01), n_boot=50)
     r = p[(p["remedy"] == "heuristic n0=10") & (p["group"] == "standard")]
     assert set(r["pairs"]) == {100}
+
+
+def _replayed_evidence(instance, algorithm, threshold, *, n0, delta, max_samples, seed_sequence):
+    """The evidence of a truncated run computed apart from the simulator (written here): the
+    run replayed with the identifier fed the observations ``mu_a + sigma_a Z`` with ``Z``
+    and its coins from the run's generator (D72), read at its last check through the
+    identifier's own statistics and thresholds."""
+    import warnings
+
+    from baiuv.simulation.ev_advice import HeuristicEVWarning
+    from baiuv.simulation.identify import BestArmIdentifier
+
+    gen = generator_of(seed_sequence)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HeuristicEVWarning)
+        idf = BestArmIdentifier(instance.K, delta, algorithm, threshold, n0=n0, rng=gen,
+                                max_samples=max_samples)  # fmt: skip
+    mu, sd = instance.mu, np.sqrt(instance.sigma2)
+    while not idf.done:
+        a = idf.next_arm()
+        idf.observe(a, mu[a] + sd[a] * gen.standard_normal())
+    assert idf.stop_reason == "budget" and idf.n_samples == max_samples
+    counts, var, means = (np.asarray(x) for x in (idf.counts, idf.variances, idf.means))
+    hat, s = int(np.argmax(means)), int(np.argmin(counts))
+    z, c = np.asarray(idf.glr(), float), np.asarray(idf.thresholds(), float)
+    margin = z - c
+    margin[hat] = math.inf
+    b = int(np.argmin(margin))
+    return {
+        "checked_at": idf.n_samples, "empirical_best": hat, "starved_arm": s,
+        "starved_count": int(counts[s]), "starved_var": float(var[s]),
+        "starved_mean": float(means[s]), "starved_z": float(z[s]) if s != hat else math.nan,
+        "starved_threshold": float(c[s]) if s != hat else math.nan,
+        "starved_z_limit": float((means[hat] - means[s]) ** 2 * counts[s] / (2 * var[s]))
+        if s != hat else math.nan,
+        "blocking_arm": b, "blocking_z": float(z[b]), "blocking_threshold": float(c[b]),
+    }  # fmt: skip
+
+
+def test_evidence_from_final_statistics_equals_the_replay():
+    """The evidence of every truncated level of EV-TCI and EV-TaS at n0 = 2 on the test
+    configuration's instances (every threshold kind, the stateful EV-BoB among them), read
+    from the simulator's final statistics, equals the evidence of the run replayed through
+    the identifier: the integers exactly, the statistics and thresholds to rounding."""
+    cfg = yaml.safe_load((ROOT / "config" / "test.yaml").read_text())
+    sec = dict(cfg["ev_remedies"], named={"standard": 6, "easy": 2}, audit_runs=2)
+    sec["random"] = dict(sec["random"], n_instances=1)
+    named = {i["name"]: i for i in cfg["instances"]}
+    insts = ev_instances(sec, named, cfg["seed"])
+    group = remedies_by_n0(remedies_from_config(sec["remedies"]))[2]
+    by_id = {a.instance_id: a.instance for _, a, _ in insts}
+    checked = set()
+    for alg in ("EV-TCI", "EV-TaS"):
+        runs, ev = run_remedy_shard(insts, alg, group, seed=cfg["seed"], delta=0.01,
+                                    max_samples=2000, evidence=True)  # fmt: skip
+        assert len(ev) == int(runs["truncated"].sum())
+        for e in ev.head(12).itertuples(index=False):
+            want = _replayed_evidence(
+                by_id[e.instance], alg, e.threshold, n0=2, delta=0.01, max_samples=2000,
+                seed_sequence=run_seed(cfg["seed"], EXPERIMENT, e.instance, alg, e.run),
+            )  # fmt: skip
+            got = e._asdict()
+            for k, v in want.items():
+                if isinstance(v, int):
+                    assert got[k] == v, (k, e)
+                else:
+                    np.testing.assert_allclose(got[k], v, rtol=1e-9, err_msg=k)
+            checked.add(e.threshold)
+    assert "ev-bob" in checked and len(checked) >= 2
+
+
+def test_truncated_runs_count_as_errors_and_a_deciding_truncation_is_flagged():
+    """A cell of 2000 runs without error and 15 truncated: counted as errors (the verdicts'
+    convention) its Wilson upper bound exceeds δ = 0.01, counted as correct it is below;
+    the cell says that its truncated runs decide its verdict, and the check of the study's
+    verdicts reports the flip; with one truncated run neither does."""
+    from baiuv.studies.ev_paired import truncation_check
+    from baiuv.studies.ev_remedies import remedy_cells
+
+    def runs_with(n_cut):
+        rows = []
+        for rem, n0 in (("heuristic n0=2", 2), ("heuristic n0=6", 6)):
+            for r in range(2000):
+                cut = rem == "heuristic n0=6" and r < n_cut
+                rows.append(dict(group="standard", instance="standard", algorithm="EV-TCI",
+                                 remedy=rem, threshold="heuristic", n0=n0, run=r,
+                                 stopping_time=10**6 if cut else 100 + r, recommendation=0,
+                                 best_arm=0, correct=not (n0 == 2 and r < 200), truncated=cut,
+                                 count_best=1, count_rec=1, lower_bound=50.0))  # fmt: skip
+        return pd.DataFrame(rows)
+
+    six = runs_with(15)
+    cell = remedy_cells(six, delta=0.01).set_index("remedy").loc["heuristic n0=6"]
+    assert (cell["errors"], cell["truncated"], cell["resolved"]) == (15, 15, False)
+    assert cell["truncation_decides"]
+    ok = remedy_cells(six, delta=0.01, truncated_as="correct").set_index("remedy")
+    assert ok.loc["heuristic n0=6", "resolved"] and ok.loc["heuristic n0=6", "errors"] == 0
+    check = truncation_check(six, delta=0.01, n_boot=50)
+    assert check["flips"].any()
+    one = runs_with(1)
+    cell = remedy_cells(one, delta=0.01).set_index("remedy").loc["heuristic n0=6"]
+    assert cell["resolved"] and not cell["truncation_decides"]
+    assert not truncation_check(one, delta=0.01, n_boot=50)["flips"].any()

@@ -436,6 +436,16 @@ class Runner:
     def outcomes(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
         """``(taus, recommendations, counts, truncated, wall_time)`` of one run: an entry
         (a row of ``counts``) per level, and the wall-clock time of the kernel call."""
+        taus, recs, counts, truncs, _, _, _, wall = self.final_outcomes(mu, sigma2, rng)
+        return taus, recs, counts, truncs, wall
+
+    def final_outcomes(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
+        """:meth:`outcomes` with each level's final statistics: ``(taus, recommendations,
+        counts, truncated, means, variances, states, wall_time)``, ``means`` and
+        ``variances`` (``1/N``) at the level's stopping time (at ``max_samples`` when
+        truncated) and ``states`` the per-arm threshold states the run leaves (``L x K x
+        STATE_SIZE``; a truncated level's are those at ``max_samples``). FHN records no
+        statistics: ``nan`` means and variances."""
         K = mu.size
         prep = self._by_k.get(K)
         if prep is None:
@@ -448,7 +458,9 @@ class Runner:
                 mu, sigma2, n0, log_term, use_n0, rng, max_samples
             )
             wall = time.perf_counter() - t0
-            return np.array([tau]), np.array([rec]), counts[None, :], np.array([trunc]), wall
+            nan = np.full((1, K), np.nan)
+            return (np.array([tau]), np.array([rec]), counts[None, :], np.array([trunc]), nan,
+                    nan.copy(), _fresh_level_states(1, K), wall)  # fmt: skip
         loop, levels, params, wfix, s = prep
         if wfix is None:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))
@@ -457,7 +469,7 @@ class Runner:
         wfix = wfix.copy()
         states = _fresh_level_states(len(self.levels), K)
         t0 = time.perf_counter()
-        taus, recs, counts, truncs = loop(
+        out = loop(
             alg.plug_in,
             (mu, sigma2),
             levels,
@@ -469,8 +481,8 @@ class Runner:
         wall = time.perf_counter() - t0
         if len(self.levels) > 1:  # back to the order of the levels
             back = np.argsort(self._order)
-            return taus[back], recs[back], counts[back], truncs[back], wall
-        return taus, recs, counts, truncs, wall
+            return (*(x[back] for x in out), states[back], wall)
+        return (*out, states, wall)
 
     def __call__(self, mu: np.ndarray, sigma2: np.ndarray, rng: np.random.Generator) -> tuple:
         taus, recs, counts, truncs, wall = self.outcomes(mu, sigma2, rng)

@@ -11,6 +11,9 @@ medians beside (D331: paired ratios of the remedies' costs).
 References: the authors' code's configuration (:data:`~baiuv.studies.ev_remedies.BASELINE`)
 and the cheapest remedy resolved below δ on every group (of the rule, and over every
 rule; :func:`~baiuv.studies.ev_remedies.cheapest_resolved`).
+
+:func:`truncation_check` judges the study's remedy rows again with the runs that reach
+``max_samples`` counted as correct instead of as errors (D333).
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from baiuv.claims import Band, bootstrap_ratio
+from baiuv.claims import NOT_CHECKABLE, Band, bootstrap_ratio
 from baiuv.studies.ev_remedies import (
     BASELINE,
     SIDE_OF_VERDICT,
+    TRUNCATED_AS,
     cheapest_resolved,
+    ev_claims,
+    instance_cells,
     ratio_text,
     recommended,
+    remedy_cells,
 )
 
 __all__ = [
@@ -33,6 +40,8 @@ __all__ = [
     "paired_costs",
     "paired_markdown",
     "paired_references",
+    "truncation_check",
+    "truncation_check_markdown",
 ]
 
 #: The band "costlier than the reference" (a ratio above 1) of the paired comparisons.
@@ -181,3 +190,52 @@ def paired_markdown(paired: pd.DataFrame, *, level: float = 0.95) -> str:
             rows.append(row)
         out.append(f"### Against {ref}\n\n" + markdown_table(pd.DataFrame(rows)))
     return "\n".join(out)
+
+
+def truncation_check(
+    runs: pd.DataFrame, *, delta: float, level: float = 0.95, n_boot: int | None = None
+) -> pd.DataFrame:
+    """The study's verdicts (the remedy rows of :func:`~baiuv.studies.ev_remedies.ev_claims`: per rule and over every
+    rule, with the check per instance) with a truncated run counted as an error and as
+    correct (:data:`TRUNCATED_AS`, the cells, instances and paired costs of each): per
+    claim, the remedy it names and its verdict each way, and ``flips`` when they differ
+    (D333: the verdicts may not depend on the truncated runs)."""
+    got = {}
+    for how in TRUNCATED_AS:
+        cells = remedy_cells(runs, delta=delta, level=level, truncated_as=how)
+        inst = instance_cells(runs, delta=delta, level=level, truncated_as=how)
+        paired = paired_costs(runs, cells, instances=inst, level=level, n_boot=n_boot)
+        init = pd.DataFrame(columns=["group"])  # the model rows read no truncated run
+        got[how] = {
+            c.claim: (c.ours.split(":")[0] if c.verdict != NOT_CHECKABLE else "", c.verdict)
+            for c in ev_claims(cells, init, delta=delta, paired=paired, instances=inst)
+        }
+    rows = []
+    for claim in dict.fromkeys([*got["error"], *got["correct"]]):
+        e = got["error"].get(claim, ("", "absent"))
+        c = got["correct"].get(claim, ("", "absent"))
+        rows.append(
+            {
+                "claim": claim,
+                "remedy_truncated_error": e[0],
+                "verdict_truncated_error": e[1],
+                "remedy_truncated_correct": c[0],
+                "verdict_truncated_correct": c[1],
+                "flips": e != c,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def truncation_check_markdown(check: pd.DataFrame, *, max_samples: int) -> str:
+    """The section of the remedy table on :func:`truncation_check`."""
+    from baiuv.tables import markdown_table
+
+    n = int(check["flips"].sum())
+    head = (
+        f"## Do the truncated runs decide a verdict? (max_samples = {max_samples:,})\n\n"
+        "Each remedy row of the report, with a run that reaches max_samples counted as an "
+        "error and as correct: "
+        + ("the same remedy and verdict either way.\n\n" if n == 0 else f"{n} differ.\n\n")
+    )
+    return head + markdown_table(check)

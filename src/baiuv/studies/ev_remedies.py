@@ -105,22 +105,18 @@ RUN_COLUMNS = [
 
 @dataclass(frozen=True)
 class Remedy:
-    """A remedy: threshold kind, initial pulls ``n0`` and the share of the runs it gets
-    (``runs_scale`` in ``(0, 1]``): the remedy is a stopping level of the first
-    ``ceil(runs_scale * runs)`` runs of every instance, the trajectories of its ``n0``
-    (D333: the meaning of runs_scale with stopping levels)."""
+    """A remedy: threshold kind and initial pulls ``n0``; a stopping level of every run of
+    every instance, the trajectories of its ``n0`` (D333: every remedy at the full run
+    count)."""
 
     threshold: str
     n0: int
-    runs_scale: float = 1.0
 
     def __post_init__(self):
         if self.threshold not in THRESHOLD_KINDS:
             raise ValueError(f"threshold must be one of {THRESHOLD_KINDS}, got {self.threshold!r}")
         if int(self.n0) != self.n0 or self.n0 < 2:
             raise ValueError(f"n0 must be an integer >= 2, got {self.n0!r}")
-        if not (0.0 < float(self.runs_scale) <= 1.0):
-            raise ValueError(f"runs_scale must be in (0, 1], got {self.runs_scale!r}")
 
     @property
     def name(self) -> str:
@@ -134,9 +130,9 @@ def remedies_from_config(specs: Sequence[Mapping], *, baseline: bool = True) -> 
     out = []
     for j, spec in enumerate(specs):
         try:
-            out.append(
-                Remedy(str(spec["threshold"]), int(spec["n0"]), float(spec.get("runs_scale", 1)))
-            )
+            if extra := set(spec) - {"threshold", "n0"}:
+                raise ValueError(f"unknown fields {sorted(extra)} (a remedy has threshold, n0)")
+            out.append(Remedy(str(spec["threshold"]), int(spec["n0"])))
         except (KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"ev_remedies.remedies[{j}]: {exc}") from None
     names = [r.name for r in out]
@@ -228,12 +224,6 @@ def check_shares_levels(algorithm: str) -> None:
         )
 
 
-def _level_runs(remedy: Remedy, runs: int) -> int:
-    """Runs of an instance on which ``remedy`` is a stopping level: the first
-    ``ceil(runs_scale * runs)``."""
-    return math.ceil(remedy.runs_scale * runs - 1e-9)
-
-
 def run_remedy_shard(
     instances: Sequence[tuple],
     algorithm: str,
@@ -251,11 +241,11 @@ def run_remedy_shard(
 
     Run ``r`` of an instance is one trajectory (stream ``run_seed(seed, EXPERIMENT,
     instance, algorithm, r)``) whose stopping levels are the thresholds of the remedies
-    whose share of the runs includes it (the first ``ceil(runs_scale * runs)``; D330: one
-    trajectory for every threshold of an n0). No EV rule reads the threshold or δ, so each
-    remedy's row equals, bit for bit, that of a run with the remedy alone (D306). One row
-    per run and remedy (:data:`RUN_COLUMNS`), runs in order, remedies in the order given.
-    With ``evidence``, also the evidence of the truncated rows
+    (D330: one trajectory for every threshold of an n0). No EV rule reads the threshold or
+    δ, so each remedy's row equals, bit for bit, that of a run with the remedy alone
+    (D306). One row per run and remedy (:data:`RUN_COLUMNS`), runs in order, remedies in
+    the order given. With ``evidence``, also the evidence of the truncated rows, from the
+    final statistics of their levels
     (:func:`baiuv.studies.ev_truncation.truncation_evidence`): returns ``(rows,
     evidence)``."""
     group = [remedies] if isinstance(remedies, Remedy) else list(remedies)
@@ -270,29 +260,25 @@ def run_remedy_shard(
     d = check_delta(delta)
     n0 = int(group[0].n0)
     s = RunSettings(delta=d, threshold=group[0].threshold, n0=n0, max_samples=int(max_samples))
-    jobs = []
-    for g, a, runs in instances:
-        n = max(_level_runs(rem, runs) for rem in group)
-        jobs += [(g, a, r, runs) for r in range(n)]
+    jobs = [(g, a, r) for g, a, runs in instances for r in range(runs)]
     mine = [jobs[k] for k in shard_runs(len(jobs), n_shards, shard)]
     if mine:
         warm_up(mine[0][1].instance, alg, s, seed=seed)
-    runners: dict[tuple, Runner] = {}
+    # the heuristic last: the kernel's first level, checked on its fastest path, is then
+    # one that stops late (the order changes no level's outcome)
+    order = sorted(range(len(group)), key=lambda j: group[j].threshold == "heuristic")
+    runner = Runner(alg, s, [{"threshold": group[j].threshold} for j in order])
     lid = s.resolved_log_inv_delta
     rows, proof = [], []
-    for g, a, r, runs in mine:
+    for g, a, r in mine:
         inst = a.instance
-        on = [j for j, rem in enumerate(group) if r < _level_runs(rem, runs)]
-        # the heuristic last: the kernel's first level, checked on its fastest path, is
-        # then one that stops late (the order changes no level's outcome)
-        order = tuple(sorted(on, key=lambda j: group[j].threshold == "heuristic"))
-        if order not in runners:
-            runners[order] = Runner(alg, s, [{"threshold": group[j].threshold} for j in order])
         rng = generator_of(run_seed(seed, EXPERIMENT, a.instance_id, alg.name, r))
-        taus, recs, counts, truncs, _ = runners[order].outcomes(inst.mu, inst.sigma2, rng)
+        taus, recs, counts, truncs, means, variances, states, _ = runner.final_outcomes(
+            inst.mu, inst.sigma2, rng
+        )
         best = inst.best_arm
         lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), lid)
-        for j in on:
+        for j in range(len(group)):
             k = order.index(j)
             rem, rec = group[j], int(recs[k])
             rows.append(
@@ -314,7 +300,11 @@ def run_remedy_shard(
                     "lower_bound": lb,
                 }
             )
-        cut = [group[j].threshold for k, j in enumerate(order) if truncs[k]]
+        cut = {
+            group[j].threshold: (counts[k], means[k], variances[k], states[k])
+            for k, j in enumerate(order)
+            if truncs[k]
+        }
         if evidence and cut:
             from baiuv.studies.ev_truncation import truncation_evidence
 
@@ -325,9 +315,7 @@ def run_remedy_shard(
                 n0=n0,
                 delta=d,
                 max_samples=int(max_samples),
-                seed_sequence=run_seed(seed, EXPERIMENT, a.instance_id, alg.name, r),
                 keys={"group": g, "instance": a.instance_id, "run": int(r)},
-                counts=counts[[k for k, j in enumerate(order) if truncs[k]][0]],
             )
     out = pd.DataFrame(rows, columns=RUN_COLUMNS)
     if not evidence:
@@ -337,27 +325,46 @@ def run_remedy_shard(
     return out, pd.DataFrame(proof, columns=EVIDENCE_COLUMNS)
 
 
-def _errors(c: pd.DataFrame, delta: float, level: float) -> dict:
-    """Runs, errors, error rate, Wilson interval, ``resolved`` (upper bound below ``delta``
-    and no truncated run) and truncated runs of the runs ``c``."""
+#: How a truncated run counts in a cell's errors (D333): ``"error"``, the verdicts'
+#: convention (a cell is resolved below δ even if every truncated run erred), or
+#: ``"correct"``, the other end, against which
+#: :func:`baiuv.studies.ev_paired.truncation_check` compares them.
+TRUNCATED_AS = ("error", "correct")
+
+
+def _errors(c: pd.DataFrame, delta: float, level: float, truncated_as: str = "error") -> dict:
+    """Runs, errors, error rate, Wilson interval, ``resolved`` (upper bound below
+    ``delta``) and truncated runs of the runs ``c``, a truncated run counting as an error or
+    as correct (``truncated_as``, :data:`TRUNCATED_AS`), and ``truncation_decides``: whether
+    the verdict of the error rate against ``< delta`` (:func:`resolved_below`) differs
+    between the two."""
+    if truncated_as not in TRUNCATED_AS:
+        raise ValueError(f"truncated_as must be one of {TRUNCATED_AS}, got {truncated_as!r}")
     n = len(c)
-    err = int((~c["correct"].astype(bool)).sum())
-    lo, hi = wilson_interval(err, n, level)
-    trunc = int(c["truncated"].sum())
+    cut = c["truncated"].astype(bool)
+    trunc = int(cut.sum())
+    wrong = int((~c["correct"].astype(bool) & ~cut).sum())  # errors of the runs that stopped
+    verdicts = {}
+    for how, err in (("error", wrong + trunc), ("correct", wrong)):
+        lo, hi = wilson_interval(err, n, level)
+        cell = {"errors": err, "error_rate": err / n, "wilson_low": lo, "wilson_high": hi}
+        verdicts[how] = (cell, resolved_below(cell, delta))
+    cell, _ = verdicts[truncated_as]
     return {
         "runs": n,
-        "errors": err,
-        "error_rate": err / n,
-        "wilson_low": lo,
-        "wilson_high": hi,
-        "resolved": bool(hi < delta and trunc == 0),
+        **cell,
+        "resolved": bool(cell["wilson_high"] < delta),
         "truncated": trunc,
+        "truncation_decides": verdicts["error"][1] != verdicts["correct"][1],
     }
 
 
-def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd.DataFrame:
-    """Per ``(group, algorithm, remedy)``: runs, errors, error rate and Wilson interval,
-    ``resolved`` (upper bound below ``delta`` and no truncated run), truncated runs, mean
+def remedy_cells(
+    runs: pd.DataFrame, *, delta: float, level: float = 0.95, truncated_as: str = "error"
+) -> pd.DataFrame:
+    """Per ``(group, algorithm, remedy)``: runs, errors (a truncated run counting as
+    ``truncated_as``, :func:`_errors`), error rate and Wilson interval, ``resolved`` (upper
+    bound below ``delta``), truncated runs, whether they decide the cell's verdict, mean
     stopping time, its ratio to the baseline's mean in the same group and algorithm
     (``cost_vs_paper``), and the mean of ``tau / (T* ln(1/delta))`` (``cost_vs_lb``)."""
     d = check_delta(delta)
@@ -375,7 +382,7 @@ def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd
                 "remedy": rem,
                 "threshold": c["threshold"].iloc[0],
                 "n0": int(c["n0"].iloc[0]),
-                **_errors(c, d, level),
+                **_errors(c, d, level, truncated_as),
                 "mean_tau": float(c["stopping_time"].mean()),
                 "cost_vs_lb": float((c["stopping_time"] / c["lower_bound"]).mean()),
             }
@@ -389,7 +396,9 @@ def remedy_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd
     return cells
 
 
-def instance_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> pd.DataFrame:
+def instance_cells(
+    runs: pd.DataFrame, *, delta: float, level: float = 0.95, truncated_as: str = "error"
+) -> pd.DataFrame:
     """Per ``(remedy, instance)``, the EV rules pooled, for the instances on which the remedy
     has at least :func:`~baiuv.studies.audit.runs_to_resolve` runs (enough for a
     cell without error to be resolved below ``delta``): runs, errors, error rate, Wilson
@@ -406,10 +415,15 @@ def instance_cells(runs: pd.DataFrame, *, delta: float, level: float = 0.95) -> 
         if n < need:
             continue
         rows.append(
-            {"remedy": rem, "instance": inst, "group": c["group"].iloc[0], **_errors(c, d, level)}
+            {
+                "remedy": rem,
+                "instance": inst,
+                "group": c["group"].iloc[0],
+                **_errors(c, d, level, truncated_as),
+            }
         )
     cols = ["remedy", "instance", "group", "runs", "errors", "error_rate", "wilson_low",
-            "wilson_high", "resolved", "truncated"]  # fmt: skip
+            "wilson_high", "resolved", "truncated", "truncation_decides"]  # fmt: skip
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -491,9 +505,10 @@ def remedy_markdown(
                 continue
             r = x.iloc[0]
             mark = " ✓" if r["resolved"] else ""
+            cut = f", {r['truncated']} truncated" if r["truncated"] else ""
             row[f"{g}: error [Wilson]"] = (
                 _rate(r["error_rate"], r["wilson_low"], r["wilson_high"])
-                + f" (n={r['runs']}){mark}"
+                + f" (n={r['runs']}{cut}){mark}"
             )
             row[f"{g}: τ/n0=2, τ/T*ln"] = f"{r['cost_vs_paper']:.2f}, {r['cost_vs_lb']:.2f}"
         rows.append(row)
@@ -532,15 +547,36 @@ def remedy_markdown(
             )
     head = (
         f"# EV-GLR remedies: error rate against cost (δ = {d:g})\n\n"
-        f"Error rate with its {level:.0%} Wilson interval and number of runs; ✓ = resolved "
-        "below δ (upper bound < δ, no truncated run). Costs: mean stopping time relative to "
+        f"Error rate with its {level:.0%} Wilson interval, number of runs and truncated runs "
+        "(runs that reach max_samples, counted as errors); ✓ = resolved below δ (upper bound "
+        "< δ). Costs: mean stopping time relative to "
         f"the authors' code's configuration ({BASELINE}, same group and rule) and mean of "
         "τ / (T*(μ,σ²) ln(1/δ)). Groups: named instances of Figure 2, `random` = Figure 2's "
         "random instances, `audit` = random instances drawn like the audit's.\n\n"
         + verdict
         + "\n\n"
     )
-    return head + markdown_table(pd.DataFrame(rows)) + "\n## Ranking\n\n" + markdown_table(rank)
+    decided = cells[cells["truncation_decides"]]
+    if decided.empty:
+        after = "No cell's verdict depends on how its truncated runs count.\n"
+    else:
+        after = (
+            "Cells whose verdict against δ depends on how their truncated runs count (an "
+            "error or correct): "
+            + "; ".join(
+                f"{r.algorithm} {r.remedy} {r.group} ({r.truncated} of {r.runs})"
+                for r in decided.itertuples(index=False)
+            )
+            + ".\n"
+        )
+    return (
+        head
+        + markdown_table(pd.DataFrame(rows))
+        + "\n"
+        + after
+        + "\n## Ranking\n\n"
+        + markdown_table(rank)
+    )
 
 
 #: Topic of the report rows of this experiment (not claims of the paper).
@@ -553,7 +589,7 @@ def _cheapness(
     """The verdict of "``candidate`` is resolved below ``delta`` on every cell of
     ``cells`` and no remedy of ``rivals`` costs less on a (group, rule)": per cell,
     :func:`baiuv.claims.judge` of its error rate against ``< delta`` (a truncated run
-    leaves it not resolved), and per rival, group and rule the paired ratio
+    counts as an error, D333), and per rival, group and rule the paired ratio
     ``τ(rival)/τ(candidate)`` judged above 1 (:mod:`baiuv.studies.ev_paired`);
     :func:`baiuv.claims.combine` of them, with the reasons of the parts that are not
     reproduced."""
@@ -562,8 +598,6 @@ def _cheapness(
     parts, why = [], []
     for r in cells[cells["remedy"] == candidate].itertuples(index=False):
         v = resolved_below(r._asdict(), delta)
-        if v == REPRODUCED and r.truncated > 0:
-            v = NOT_RESOLVED
         if v != REPRODUCED:
             why.append(
                 f"{r.algorithm} {r.group}: error {r.errors}/{r.runs}, {r.truncated} truncated"

@@ -2,13 +2,13 @@
 
 A run of the EV remedy study (:mod:`baiuv.studies.ev_remedies`) that reaches
 ``max_samples`` is *truncated*: its level has not stopped. :func:`truncation_evidence`
-replays such a run with the identifier (:class:`baiuv.BestArmIdentifier` fed the
-observations ``mu_a + sigma_a Z`` with ``Z`` and its coins from the run's generator
-reproduces the simulator's run, D72) and records, at the last check (``t = max_samples``),
-the least-sampled arm (the *starved* arm: its count, whether it is the best arm, its
-plug-in variance against its true variance) and the pair that blocks the stop: the
-challenger of the empirical best arm with the smallest margin ``Z - c`` between its
-EV-GLR statistic and its threshold (D332: what a truncated run records).
+reads the simulator's final statistics of such a level (its counts, means, variances and
+threshold states at ``max_samples``, :meth:`baiuv.simulation.engine.Runner.final_outcomes`)
+and records, at the last check (``t = max_samples``), the least-sampled arm (the
+*starved* arm: its count, whether it is the best arm, its plug-in variance against its
+true variance) and the pair that blocks the stop: the challenger of the empirical best arm
+with the smallest margin ``Z - c`` between its EV-GLR statistic and its threshold (D332:
+what a truncated run records).
 
 :func:`truncation_summary` reports per (rule, remedy, group) the truncated runs and their
 starved arms; :func:`truncation_markdown` its table.
@@ -17,8 +17,7 @@ starved arms; :func:`truncation_markdown` its table.
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -27,8 +26,8 @@ from baiuv.model.instance import GaussianInstance
 
 __all__ = [
     "EVIDENCE_COLUMNS",
-    "replay_truncated",
     "HYPOTHESIS",
+    "evidence_row",
     "truncation_evidence",
     "truncation_findings",
     "truncation_markdown",
@@ -66,71 +65,38 @@ EVIDENCE_COLUMNS = [
 ]
 
 
-def _identifier(instance, algorithm, threshold, *, n0, delta, max_samples, rng, strict=True):
-    from baiuv.simulation.ev_advice import HeuristicEVWarning
-    from baiuv.simulation.identify import BestArmIdentifier
-
-    with warnings.catch_warnings():  # the study runs these configurations on purpose
-        warnings.simplefilter("ignore", HeuristicEVWarning)
-        return BestArmIdentifier(
-            instance.K,
-            delta,
-            algorithm,
-            threshold,
-            n0=n0,
-            rng=rng,
-            max_samples=max_samples,
-            strict=strict,
-        )
-
-
-def replay_truncated(
+def evidence_row(
     instance: GaussianInstance,
-    algorithm: str,
     threshold: str,
+    final: tuple,
     *,
-    n0: int,
+    t: int,
     delta: float,
-    max_samples: int,
-    seed_sequence: np.random.SeedSequence,
-) -> tuple:
-    """The identifier of ``threshold`` after the run of ``seed_sequence`` replayed up to
-    ``max_samples``, with the arms and observations of the run: ``(identifier, arms,
-    values)``. ``RuntimeError`` if the replay stops before ``max_samples``."""
-    from baiuv.simulation.rng import generator_of
+    plug_in: bool = True,
+) -> dict:
+    """The evidence of one truncated level (the columns of :data:`EVIDENCE_COLUMNS` after
+    ``n0`` and ``run``) from its final statistics ``final = (counts, means, variances,
+    states)`` at ``t = max_samples`` (:meth:`baiuv.simulation.engine.Runner.final_outcomes`):
+    the statistics of every arm against the empirical best
+    (:func:`baiuv.model.glr.glr_statistics`, EV-GLR when ``plug_in``) and the pair
+    thresholds ``c_{hat a, a}(N_t, delta)`` (:func:`baiuv.thresholds.pair_threshold` with
+    the level's per-arm states), as the stopping check at ``t`` compares them (D332: what a
+    truncated run records)."""
+    from baiuv.model.glr import glr_statistics
+    from baiuv.thresholds import pair_threshold
 
-    gen = generator_of(seed_sequence)
-    idf = _identifier(
-        instance, algorithm, threshold, n0=n0, delta=delta, max_samples=max_samples, rng=gen
-    )
-    mu, sd = instance.mu, np.sqrt(instance.sigma2)
-    arms = np.empty(max_samples, dtype=np.int64)
-    values = np.empty(max_samples)
-    t = 0
-    while not idf.done:
-        a = idf.next_arm()
-        x = mu[a] + sd[a] * gen.standard_normal()
-        idf.observe(a, x)
-        arms[t], values[t] = a, x
-        t += 1
-    if idf.stop_reason != "budget" or t != max_samples:
-        raise RuntimeError(
-            f"replay of {algorithm} with {threshold} on {instance.name} stopped at {t} "
-            f"({idf.stop_reason}), not at max_samples = {max_samples}"
-        )
-    return idf, arms, values
-
-
-def _state_row(idf, instance: GaussianInstance) -> dict:
-    """The evidence of one identifier at its last check (see the module)."""
-    counts = np.asarray(idf.counts)
-    var = np.asarray(idf.variances)
-    means = np.asarray(idf.means)
+    counts, means, variances, states = (np.asarray(x) for x in final)
+    K = instance.K
     best = int(instance.best_arm)
     hat = int(np.argmax(means))
     s = int(np.argmin(counts))
-    z = np.asarray(idf.glr(), dtype=float)
-    c = np.asarray(idf.thresholds(), dtype=float)
+    z = glr_statistics(counts, means, variances, known_variance=plug_in)
+    c = np.full(K, math.nan)
+    for a in range(K):
+        if a != hat:
+            c[a] = pair_threshold(threshold, n_a=int(counts[hat]), n_b=int(counts[a]),
+                                  t=float(t), K=K, delta=delta, state_a=states[hat],
+                                  state_b=states[a])  # fmt: skip
     with np.errstate(invalid="ignore"):
         margin = z - c
     margin[hat] = math.inf
@@ -139,16 +105,16 @@ def _state_row(idf, instance: GaussianInstance) -> dict:
     # the starved arm's statistic against the empirical best, and its limit as the best's
     # count grows with the starved arm's count fixed: (gap)^2 / (2 var_s / N_s)
     gap2 = (means[hat] - means[s]) ** 2
-    limit = math.inf if var[s] == 0 else float(gap2 / (2.0 * var[s] / counts[s]))
+    limit = math.inf if variances[s] == 0 else float(gap2 / (2.0 * variances[s] / counts[s]))
     return {
-        "K": instance.K,
-        "checked_at": int(idf.n_samples),
+        "K": K,
+        "checked_at": int(t),
         "best_arm": best,
         "empirical_best": hat,
         "starved_arm": s,
         "starved_count": int(counts[s]),
         "starved_is_best": s == best,
-        "starved_var": float(var[s]),
+        "starved_var": float(variances[s]),
         "starved_true_var": float(instance.sigma2[s]),
         "starved_mean": float(means[s]),
         "starved_true_mean": float(instance.mu[s]),
@@ -166,71 +132,43 @@ def _state_row(idf, instance: GaussianInstance) -> dict:
 def truncation_evidence(
     instance: GaussianInstance,
     algorithm: str,
-    thresholds: Sequence[str],
+    levels: Mapping[str, tuple],
     *,
     n0: int,
     delta: float,
     max_samples: int,
-    seed_sequence: np.random.SeedSequence,
     keys: Mapping,
-    counts: np.ndarray | None = None,
 ) -> list[dict]:
-    """The evidence (:data:`EVIDENCE_COLUMNS`) of a truncated run, one row per threshold
-    of ``thresholds`` truncated on it: the run is replayed once with the identifier of the
-    first (:func:`replay_truncated`), and its observations are fed to one identifier per
-    other threshold. ``keys``: the row's ``group``, ``instance`` and ``run``; ``counts``
-    (optional): the simulator's counts at truncation, which the replay must reproduce
-    (``RuntimeError`` otherwise)."""
-    first, arms, values = replay_truncated(
-        instance,
-        algorithm,
-        thresholds[0],
-        n0=n0,
-        delta=delta,
-        max_samples=max_samples,
-        seed_sequence=seed_sequence,
-    )
-    if counts is not None and not np.array_equal(np.asarray(first.counts), counts):
-        raise RuntimeError(f"replay of {algorithm} run {keys} does not reproduce its counts")
-    rows = []
-    for thr in thresholds:
-        if thr == thresholds[0]:
-            idf = first
-        else:
-            idf = _identifier(
-                instance,
-                algorithm,
-                thr,
-                n0=n0,
-                delta=delta,
-                max_samples=max_samples,
-                rng=0,
-                strict=False,
-            )
-            idf.observe_many(arms, values)
-            if idf.stop_reason != "budget":
-                raise RuntimeError(f"{thr}: run {keys} stops before max_samples in its replay")
-        rows.append(
-            {
-                "group": keys["group"],
-                "instance": keys["instance"],
-                "algorithm": algorithm,
-                "remedy": f"{thr} n0={n0}",
-                "threshold": thr,
-                "n0": int(n0),
-                "run": int(keys["run"]),
-                **_state_row(idf, instance),
-            }
-        )
-    return rows
+    """The evidence (:data:`EVIDENCE_COLUMNS`) of a truncated run, one row per truncated
+    level: ``levels`` maps each truncated threshold to its final statistics ``(counts,
+    means, variances, states)`` at ``max_samples`` (:func:`evidence_row`; no replay of
+    the run). ``keys``: the row's ``group``, ``instance`` and ``run``."""
+    from baiuv.registry import get_algorithm
+
+    plug_in = get_algorithm(algorithm).plug_in
+    return [
+        {
+            "group": keys["group"],
+            "instance": keys["instance"],
+            "algorithm": algorithm,
+            "remedy": f"{thr} n0={n0}",
+            "threshold": thr,
+            "n0": int(n0),
+            "run": int(keys["run"]),
+            **evidence_row(instance, thr, final, t=max_samples, delta=delta, plug_in=plug_in),
+        }
+        for thr, final in levels.items()
+    ]
 
 
 def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:
     """Per (algorithm, remedy, group) with a truncated run: runs, truncated runs, and over
     the truncated runs (``evidence``, :data:`EVIDENCE_COLUMNS`): how many starve the best
     arm, the starved arm's median count, the median ratio of its plug-in variance to its
-    true variance, how many have the starved arm in the blocking pair, and the median ratio
-    ``Z / c`` of the blocking pair."""
+    true variance, how many have the starved arm in the blocking pair, the median ratio
+    ``Z / c`` of the blocking pair, and how many cannot stop unless the starved arm is
+    sampled again (``bounded``: the limit of its statistic as the other counts grow is at or
+    below its threshold)."""
     cols = [
         "algorithm",
         "remedy",
@@ -242,6 +180,7 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
         "var_ratio",
         "blocked_by_starved",
         "z_over_c",
+        "bounded",
     ]
     rows = []
     keys = ["algorithm", "remedy", "group"]
@@ -262,6 +201,7 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
                     "var_ratio": math.nan,
                     "blocked_by_starved": 0,
                     "z_over_c": math.nan,
+                    "bounded": 0,
                 }
             )
             continue
@@ -273,6 +213,7 @@ def truncation_summary(runs: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFra
                 "var_ratio": float((e["starved_var"] / e["starved_true_var"]).median()),
                 "blocked_by_starved": int(e["blocking_has_starved"].sum()),
                 "z_over_c": float((e["blocking_z"] / e["blocking_threshold"]).median()),
+                "bounded": int((e["starved_z_limit"] <= e["starved_threshold"]).sum()),
             }
         )
     return pd.DataFrame(rows, columns=cols)
@@ -338,11 +279,14 @@ def truncation_markdown(summary: pd.DataFrame, evidence: pd.DataFrame, *, max_sa
     head = (
         f"## Truncated runs (max_samples = {max_samples:,})\n\n"
         "Per rule, remedy and group with a truncated run: runs, truncated runs; over the "
-        "truncated runs, replayed to their last check: how many starve the best arm (the "
+        "truncated runs, read at their last check from the simulator's final statistics: "
+        "how many starve the best arm (the "
         "least-sampled arm is the best arm), the starved arm's median count, the median "
         "ratio σ̂²/σ² of its plug-in variance to its true variance, how many have the "
         "starved arm in the pair that blocks the stop (the empirical best and the challenger "
-        "with the smallest Z − c), and the median Z/c of that pair.\n\n"
+        "with the smallest Z − c), the median Z/c of that pair, and how many cannot stop "
+        "unless the starved arm is sampled again (the limit of its statistic as the other "
+        "counts grow, its own fixed, is at or below its threshold).\n\n"
     )
     if summary.empty:
         return head + "_No truncated run._\n"
@@ -353,6 +297,7 @@ def truncation_markdown(summary: pd.DataFrame, evidence: pd.DataFrame, *, max_sa
             "var_ratio": "σ̂²/σ² starved (median)",
             "blocked_by_starved": "starved arm in the blocking pair",
             "z_over_c": "Z/c blocking (median)",
+            "bounded": "bounded below the threshold",
         }
     )
     return (

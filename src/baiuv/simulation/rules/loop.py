@@ -175,9 +175,11 @@ def glr_run(
     stopping level). Level 0 is checked here, exactly as a run with one level, the others
     by :func:`check_levels`.
 
-    Returns ``(taus, recs, counts, truncated)``, an entry (a row of ``counts``) per level:
-    its stopping time (all samples counted), the empirical best arm then, the counts then,
-    and whether ``max_samples`` was hit before it stopped.
+    Returns ``(taus, recs, counts, truncated, means, variances)``, an entry (a row of
+    ``counts``, ``means``, ``variances``) per level: its stopping time (all samples
+    counted), the empirical best arm then, whether ``max_samples`` was hit before it
+    stopped, and the counts, empirical means and ``1/N`` variances then (at
+    ``max_samples`` for a truncated level).
     """
     mu, sigma2 = bandit
     params, wfix = rule_data
@@ -261,7 +263,7 @@ def glr_run(
                 if fail < 0:
                     if not multi or n_more == 0:
                         break
-                    record_level(out, 0, t, counts, means, False)
+                    record_level(out, 0, t, counts, means, variances, False)
                     live0 = False
         if multi and n_more > 0:
             n_more = check_levels(
@@ -327,22 +329,25 @@ def glr_run(
             observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, new_best)
         best = new_best
     if live0:
-        record_level(out, 0, t, counts, means, truncated)
+        record_level(out, 0, t, counts, means, variances, truncated)
     if multi and truncated:
         for lv in range(1, codes.shape[0]):
             if more[4][lv, _I_LIVE] != 0:
-                record_level(out, lv, t, counts, means, True)
+                record_level(out, lv, t, counts, means, variances, True)
     return out
 
 
 @njit(cache=True)
 def new_outcomes(L, K):
-    """The outcomes of ``L`` levels: ``(taus, recs, counts, truncated)``, zero."""
+    """The outcomes of ``L`` levels on ``K`` arms: ``(taus, recs, counts, truncated,
+    means, variances)``, zero."""
     return (
         np.zeros(L, dtype=np.int64),
         np.zeros(L, dtype=np.int64),
         np.zeros((L, K), dtype=np.int64),
         np.zeros(L, dtype=np.bool_),
+        np.zeros((L, K)),
+        np.zeros((L, K)),
     )
 
 
@@ -398,7 +403,7 @@ def check_levels(threshold, levels, more, stats, now, plug_in, out):
         )  # fmt: skip
         share_statistics(zc, zf, zc0, zf0)
         if fail < 0:
-            record_level(out, lv, t, counts, means, False)
+            record_level(out, lv, t, counts, means, variances, False)
             idx[lv, _I_LIVE] = 0
             n_live -= 1
     return n_live
@@ -420,10 +425,11 @@ def observe_levels(levels, more, sample, best, new_best):
 
 
 @njit(cache=True)
-def record_level(out, lv, t, counts, means, truncated):
+def record_level(out, lv, t, counts, means, variances, truncated):
     """Record in ``out`` that level ``lv`` ends at ``t``: its stopping time, the empirical
-    best arm (the first of the largest means), the counts and ``truncated``."""
-    taus, recs, out_counts, truncs = out
+    best arm (the first of the largest means), ``truncated`` and the final statistics (the
+    counts, means and ``1/N`` variances)."""
+    taus, recs, out_counts, truncs, out_means, out_vars = out
     rec = 0
     for a in range(1, means.shape[0]):
         if means[a] > means[rec]:
@@ -432,6 +438,8 @@ def record_level(out, lv, t, counts, means, truncated):
     recs[lv] = rec
     out_counts[lv, :] = counts
     truncs[lv] = truncated
+    out_means[lv, :] = means
+    out_vars[lv, :] = variances
 
 
 @njit(cache=True)
