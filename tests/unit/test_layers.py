@@ -19,6 +19,7 @@ RANK = {
     "claims": 0,
     "tables": 0,
     "registry": 1,
+    "registry_parameters": 1,
     "model": 2,
     "thresholds": 3,
     "simulation": 4,
@@ -30,6 +31,8 @@ RANK = {
     "cli": 8,
     "cli_plan": 8,
     "cli_output": 8,
+    "cli_rows": 8,
+    "cli_replay": 8,
     "__main__": 9,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")
