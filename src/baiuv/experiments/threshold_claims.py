@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import NOT_CHECKABLE, Band, Claim, combine, judge, verdict
+from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES, label
 
@@ -513,8 +514,6 @@ def order_claim(effects: pd.DataFrame) -> Claim | None:
     families (:data:`~baiuv.experiments.threshold_params.RANK_GROUPS`), the order of the
     thresholds (lowest first) at each value of each parameter's grid against the order at
     the paper's value; the count of changed orders judged against the band ≤ 0 (exact)."""
-    from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
-
     sub = effects[effects["measure"].str.startswith("value at ")]
     if sub.empty:
         return None

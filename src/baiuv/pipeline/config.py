@@ -33,6 +33,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 import numpy as np
 import yaml
 
+from baiuv.model.validate import delta_from_log, log_inv_delta_of
 from baiuv.registry import PARAMETERS, schema_properties, selection
 
 #: Experiment sections a configuration may leave out, or set to ``null`` to skip them.
@@ -154,6 +155,7 @@ def load_schema(path: str | os.PathLike) -> dict:
 
 def _validator(schema: dict):
     """A JSON-schema validator of ``schema`` that fills the defaults it meets."""
+    # jsonschema loads only when a configuration is validated
     from jsonschema import validators
 
     base = validators.validator_for(schema)
@@ -188,18 +190,22 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
     insts = {inst["name"]: inst for inst in config["instances"]}
     try:
         if "asymptotic" in config:
+            # the section's checks load pandas and scipy: only when it is present
             from baiuv.experiments.asymptotic import check_asymptotic_config
 
             check_asymptotic_config(config["asymptotic"], insts)
         if "audit" in config:
+            # the section's checks load pandas and scipy: only when it is present
             from baiuv.experiments.audit import check_audit_config
 
             check_audit_config(config["audit"], insts, config["seed"])
         if "delta_correct" in config:
+            # the section's checks load pandas and scipy: only when it is present
             from baiuv.experiments.delta_correct import check_delta_correct_config
 
             check_delta_correct_config(config["delta_correct"], list(insts))
         if "ev_remedies" in config:
+            # the section's checks load pandas and scipy: only when it is present
             from baiuv.experiments.ev_remedies import check_ev_remedies_config
 
             check_ev_remedies_config(config["ev_remedies"], insts, config["seed"])
@@ -382,8 +388,6 @@ def section_log_inv_delta(section: dict, name: str) -> float:
     """``ln(1/delta)`` of a config section holding exactly one of ``delta`` and
     ``log_inv_delta``; :class:`ConfigError` naming ``<name>.delta`` /
     ``<name>.log_inv_delta`` otherwise."""
-    from baiuv.model.validate import log_inv_delta_of
-
     try:
         return log_inv_delta_of(
             section.get("delta"), section.get("log_inv_delta"), prefix=f"{name}."
@@ -395,8 +399,6 @@ def section_log_inv_delta(section: dict, name: str) -> float:
 def section_delta(section: dict, name: str) -> float:
     """``delta`` of such a section (``exp(-log_inv_delta)``, ``0.0`` once it underflows),
     for the tables and figures that show ``delta`` or compare error rates with it."""
-    from baiuv.model.validate import delta_from_log
-
     if section.get("delta") is not None:
         section_log_inv_delta(section, name)
         return float(section["delta"])
