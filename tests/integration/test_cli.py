@@ -15,7 +15,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from baiuv import EASY, BestArmIdentifier, cli, cli_rows
+from baiuv import EASY, BestArmIdentifier, cli, cli_replay, cli_rows
 from baiuv.simulation import RunSettings, simulate_run
 
 CMD = [sys.executable, "-m", "baiuv.cli", "identify"]
@@ -322,7 +322,7 @@ def test_block_reader_gives_the_rows_of_the_line_reader(monkeypatch, seed, chunk
     numbers, arms and values bit for bit, at any chunk and block size."""
     from baiuv.simulation import replay
 
-    monkeypatch.setattr(cli, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(cli_rows, "CHUNK_BYTES", chunk)
     monkeypatch.setattr(replay, "ROWS_OUT", rows_out)
     labels = ["ctrl", "treat", "b"] if seed % 2 else None
     head = ["arm,value\n", "\ufeffarm,value\n", "0,1.5\n"][seed % 3]
@@ -363,7 +363,7 @@ def test_replay_in_small_chunks_is_the_same(tmp_path, monkeypatch):
     ref = json.loads(run(args).stdout)
     from baiuv.simulation import replay
 
-    monkeypatch.setattr(cli, "CHUNK_BYTES", 100)
+    monkeypatch.setattr(cli_rows, "CHUNK_BYTES", 100)
     monkeypatch.setattr(replay, "ROWS_OUT", 7)
     small = json.loads(run(args).stdout)
     assert ref == small and ref["done"] and ref["rows_unused"] > 0
@@ -402,7 +402,7 @@ def test_live_progress_on_a_terminal(tmp_path, monkeypatch):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(cli_replay, "PROGRESS_SECONDS", 0.0)
     f = write_csv(tmp_path / "p.csv", stream([0.0, 0.0], [1.0, 1.0], 200_000, 0))
     args = cli.build_parser().parse_args(["identify", str(f), "--delta", "1e-9"])
     err = Terminal()
