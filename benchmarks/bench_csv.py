@@ -1,7 +1,7 @@
 """Reading ``arm,value`` rows: the compiled parser against numpy's C parser (prints a table;
 not a test).
 
-The replay of ``baiuv identify FILE`` reads its rows with :func:`baiuv.cli.row_blocks`,
+The replay of ``baiuv identify FILE`` reads its rows with :func:`baiuv.cli_rows.row_blocks`,
 whose fast path is the compiled :func:`baiuv.simulation.replay.parse_rows`. The
 alternative is numpy's own C parser (:func:`numpy.loadtxt`, rewritten in C in numpy 1.23)
 on the same 1 MiB chunks, which would still need the Python fallback for the rows it
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_replay import write_rows  # noqa: E402
 
-from baiuv.cli import CHUNK_BYTES, row_blocks  # noqa: E402
+from baiuv.cli_rows import CHUNK_BYTES, row_blocks  # noqa: E402
 
 
 def read_compiled(path: Path) -> tuple[int, float]:

@@ -81,7 +81,12 @@ TARGETS = {
 LINEAR_EXEMPT = ("TaS", "EV-TaS")
 #: Round robin with the EV-GLR stopping rule (not an algorithm of the paper's figures).
 EV_UNIFORM = Algorithm(
-    "EV-uniform", "glr", rule=K_.RULE_UNIFORM, plug_in=True, family="uniform", wrapper="EV"
+    name="EV-uniform",
+    kernel="glr",
+    rule=K_.RULE_UNIFORM,
+    plug_in=True,
+    family="uniform",
+    wrapper="EV",
 )
 BENCH_ALGORITHMS = {**ALGORITHMS, "EV-uniform": EV_UNIFORM}
 

@@ -7,7 +7,7 @@ are generated in a temporary directory, streaming. Measured in one run, alternat
   nearly equal means, same rule and threshold;
 * the replay's cost per row: ``baiuv identify FILE`` in a new process, minus the same
   command on a 10-row file (start-up: imports, loading the compiled kernels); split into
-  reading (:func:`baiuv.cli.row_blocks`) and ingestion
+  reading (:func:`baiuv.cli_rows.row_blocks`) and ingestion
   (:meth:`baiuv.BestArmIdentifier.observe_many`) measured in this process;
 * the overhead: replay per row minus the rule's per sample (target <= 0.3 us), the rate
   (target >= 2 million rows/s with the heuristic threshold, uniform or TCI sampling) and
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from baiuv import BestArmIdentifier, GaussianInstance  # noqa: E402
-from baiuv.cli import row_blocks  # noqa: E402
+from baiuv.cli_rows import row_blocks  # noqa: E402
 from baiuv.simulation import RunSettings, simulate_run  # noqa: E402
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES  # noqa: E402
 

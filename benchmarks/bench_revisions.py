@@ -85,7 +85,12 @@ def worker(min_samples: int, only: list[str] | None = None, marks: bool = False)
     algorithms = {
         **ALGORITHMS,
         "EV-uniform": Algorithm(
-            "EV-uniform", "glr", rule=RULE_UNIFORM, plug_in=True, family="uniform", wrapper="EV"
+            name="EV-uniform",
+            kernel="glr",
+            rule=RULE_UNIFORM,
+            plug_in=True,
+            family="uniform",
+            wrapper="EV",
         ),
     }
     instances = {

@@ -307,6 +307,7 @@ def bootstrap_ratio(
 
 def rate_interval(errors: int, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Exact (Clopper–Pearson) interval of a binomial rate ``errors / n``."""
+    # scipy.special is slow to import: loaded on first use
     from scipy.special import betaincinv
 
     if int(n) != n or n < 1:

@@ -14,6 +14,7 @@ import math
 from typing import TextIO
 
 from baiuv.simulation.identify import SAMPLING_RULES
+from baiuv.simulation.plan import plan_experiment
 
 __all__ = ["add_plan_parser", "plan"]
 
@@ -196,8 +197,6 @@ def format_plan(p: dict) -> str:
 
 def plan(args, out: TextIO, err: TextIO) -> int:
     """Run ``baiuv plan`` (``PlanInputError`` on invalid input)."""
-    from baiuv.simulation.plan import plan_experiment
-
     means = _numbers(args.means, "--means")
     sd = _numbers(args.sd, "--sd")
     if args.runs is not None and args.runs < 0:

@@ -3,8 +3,12 @@ stopping rules and parameters. The single source of truth that the engine, the i
 the configuration schema (its enums and the defaults of the run parameters), the
 experiments, the reproduction report and the figures read.
 
-How to add a sampling rule, a run parameter or a threshold family (its module, a record
-here, its test): ``docs/extending.md``.
+The tables are written here, in the source, and read at import (D380: the registry is
+the source's static table): adding a sampling rule or a threshold family is adding its
+module, its record in :data:`ALGORITHMS`' or :data:`THRESHOLD_FAMILIES`' table, and its
+test; a run parameter is a record of :data:`baiuv.registry_parameters.PARAMETERS` (with
+its field of ``RunSettings`` and keyword of ``BestArmIdentifier``): ``docs/extending.md``.
+The records are built with keywords.
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
 ``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
@@ -20,10 +24,23 @@ validates a configuration.
 from __future__ import annotations
 
 import importlib
-import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import NamedTuple
+
+# re-exported: the kernels, the engine and the schema read the slots and sections here
+from baiuv.registry_parameters import (  # noqa: F401
+    N_KERNEL_PARAMS,
+    N_PARAMS,
+    P_BETA,
+    P_FWS_EXPONENT,
+    P_HEDGE_DELTA0,
+    P_SAMPLING_EPSILON,
+    PARAMETER_SECTIONS,
+    PARAMETERS,
+    RULE_PARAMETERS,
+    Parameter,
+)
 
 __all__ = [
     "ALGORITHMS",
@@ -32,6 +49,7 @@ __all__ = [
     "EV_FAMILIES",
     "FAMILIES",
     "GLR_FAMILIES",
+    "FamilyNames",
     "LAZY_SUFFIX",
     "PAPER_FAMILIES",
     "PARAMETERS",
@@ -41,10 +59,12 @@ __all__ = [
     "THRESHOLD_PARAM_FIELDS",
     "ThresholdFamily",
     "Workspace",
+    "algorithm_table",
+    "family_names",
     "family_parameter",
+    "family_table",
     "get_algorithm",
     "label",
-    "register",
     "run_parameters",
     "schema_properties",
     "selection",
@@ -101,131 +121,6 @@ def _load_function(value, what: str):
         raise ValueError(f"{what}: cannot import {value!r} ({e})") from e
 
 
-# -------------------------------------------------------------------------- parameters
-#: Configuration sections whose schema may carry a rule parameter (generated there).
-PARAMETER_SECTIONS = ("simulation", "asymptotic", "delta_correct")
-_BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
-_OPS = {"minimum": operator.ge, "exclusiveMinimum": operator.gt, "maximum": operator.le}
-_OPS["exclusiveMaximum"] = operator.lt
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A parameter of a run (a field of :class:`baiuv.simulation.engine.RunSettings`).
-
-    ``slot`` is its index in the ``params`` array that the sampling kernels read (``None``
-    for parameters the engine itself uses). A parameter with a slot is a *rule parameter*:
-    its field of ``RunSettings``, its keyword of
-    :class:`~baiuv.simulation.identify.BestArmIdentifier`, the validation of its values and
-    its key in the configuration sections ``sections`` (with this default and description)
-    are made from this record. ``schema`` is its JSON-schema type and bounds (``{"type":
-    "number", "exclusiveMinimum": 0}``). The simulation section's run parameters reach
-    every run of the stopping-time experiments and of the audit; the asymptotic and
-    δ-correct experiments read ``beta`` only.
-    """
-
-    name: str
-    default: object
-    description: str
-    slot: int | None = None
-    schema: Mapping | None = field(default=None, hash=False, compare=False)
-    sections: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        if self.slot is None:
-            return
-        self.check_schema("rule parameter")
-        if not set(self.sections) <= set(PARAMETER_SECTIONS):
-            raise ValueError(
-                f"sections of {self.name!r} must be among {PARAMETER_SECTIONS}, got "
-                f"{self.sections!r}"
-            )
-
-    def check_schema(self, what: str) -> None:
-        """``ValueError`` unless ``schema`` gives a numeric type and only bounds, and the
-        default is within them (``what`` names the kind of parameter in the message)."""
-        sch = dict(self.schema or {})
-        if sch.get("type") not in ("number", "integer") or not set(sch) <= {"type", *_BOUNDS}:
-            raise ValueError(
-                f"schema of {what} {self.name!r} must give its type ('number' or "
-                f"'integer') and bounds ({', '.join(_BOUNDS)}), got {self.schema!r}"
-            )
-        if not self.accepts(self.default):
-            raise ValueError(f"default of {self.name!r} must be {self.allowed}")
-
-    @property
-    def allowed(self) -> str:
-        """The values a rule parameter accepts, in words (``"in (0, 1)"``, ``"> 0"``)."""
-        sch = self.schema or {}
-        lo = next(((k, sch[k]) for k in ("minimum", "exclusiveMinimum") if k in sch), None)
-        hi = next(((k, sch[k]) for k in ("maximum", "exclusiveMaximum") if k in sch), None)
-        if lo and hi:
-            left = "[" if lo[0] == "minimum" else "("
-            right = "]" if hi[0] == "maximum" else ")"
-            return f"in {left}{lo[1]}, {hi[1]}{right}"
-        return " and ".join(f"{_BOUNDS[b[0]]} {b[1]}" for b in (lo, hi) if b) or "any value"
-
-    def accepts(self, value) -> bool:
-        """Whether ``value`` (a number of the parameter's type) is within its bounds."""
-        try:
-            if not value == value:  # nan
-                return False
-            for k, b in (self.schema or {}).items():
-                if k in _OPS and not _OPS[k](value, b):
-                    return False
-        except TypeError:
-            return False
-        return True
-
-
-_UNIT = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
-_POSITIVE = {"type": "number", "exclusiveMinimum": 0}
-
-#: Parameters of a run, with their defaults (the configuration schema's defaults of the
-#: same keys are filled from here; the keys of the rule parameters are made from here).
-PARAMETERS: dict[str, Parameter] = {
-    p.name: p
-    for p in (
-        Parameter("delta", 0.01, "confidence level (used when log_inv_delta is not given)"),
-        Parameter(
-            "log_inv_delta", None, "confidence level as ln(1/delta) (exactly one of the two)"
-        ),
-        Parameter("threshold", "heuristic", "threshold family"),
-        Parameter("n0", 2, "initial pulls of each arm (GLR-based rules)"),
-        Parameter("fhn_n0", None, "initial sample size of FHN1/FHN2 (None: from delta)"),
-        Parameter(
-            "beta",
-            0.5,
-            "leader probability of the Top Two rules",
-            slot=0,
-            schema=_UNIT,
-            sections=PARAMETER_SECTIONS,
-        ),
-        Parameter(
-            "fws_exponent",
-            0.9,
-            "FWS radius r_t = t^(-fws_exponent)/K",
-            slot=1,
-            schema=_POSITIVE,
-            sections=("simulation",),
-        ),
-        Parameter(
-            "hedge_delta0",
-            0.01,
-            "initial AdaHedge mixability-gap budget (DKM)",
-            slot=2,
-            schema=_POSITIVE,
-            sections=("simulation",),
-        ),
-        Parameter("max_samples", 10_000_000, "safety cap on a run's length"),
-        Parameter("lazy_ratio", None, "grid ratio of the lazy stopping rule (None: eager)"),
-    )
-}
-
-#: Names of the rule parameters (those with a kernel slot), in registry order.
-RULE_PARAMETERS = tuple(n for n, p in PARAMETERS.items() if p.slot is not None)
-
-
 def schema_properties(section: str) -> dict[str, dict]:
     """The configuration schema's keys of the rule parameters of ``section`` (its
     ``registry_parameters:`` mark), each with its type, bounds, default and description;
@@ -263,23 +158,6 @@ def run_parameters(section) -> dict:
     return out
 
 
-#: Number of the rule parameters, the first slots of the kernels' ``params`` array.
-N_PARAMS = 1 + max(p.slot for p in PARAMETERS.values() if p.slot is not None)
-if sorted(PARAMETERS[n].slot for n in RULE_PARAMETERS) != list(range(N_PARAMS)):
-    raise ImportError("the rule parameters' slots must be 0, 1, ..., N_PARAMS - 1")
-P_BETA = PARAMETERS["beta"].slot
-P_FWS_EXPONENT = PARAMETERS["fws_exponent"].slot
-P_HEDGE_DELTA0 = PARAMETERS["hedge_delta0"].slot
-#: Slot of the sampling rules' indifference zone in the kernels' ``params`` array, after
-#: the rule parameters: the run's ``sampling_epsilon``
-#: (:class:`baiuv.simulation.RunSettings`), not a registry parameter; the Top Two rules
-#: take their challenger with it (D323: the Top Two rules take their challenger with the
-#: run's sampling epsilon).
-P_SAMPLING_EPSILON = N_PARAMS
-#: Length of the kernels' ``params`` array: the rule parameters and the sampling epsilon.
-N_KERNEL_PARAMS = N_PARAMS + 1
-
-
 # -------------------------------------------------------------------------- algorithms
 class Workspace(NamedTuple):
     """The workspace a sampling rule keeps between its steps: ``ws``, a float64 array of
@@ -298,9 +176,9 @@ class Workspace(NamedTuple):
 BUILTIN_WORKSPACE = Workspace(rows=17, rows_per_arm=1, scalars=5)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Algorithm:
-    """A registered sampling rule.
+    """A sampling rule of the registry (built with keywords).
 
     Attributes
     ----------
@@ -350,7 +228,6 @@ class Algorithm:
 
     name: str
     kernel: str
-    _: KW_ONLY  # the other fields by keyword
     rule: int = -1
     plug_in: bool = False
     family: str = ""
@@ -433,134 +310,116 @@ class Algorithm:
         return self.wrapper in ("adapted", "EV")
 
 
-def _pair(name, rule, desc, constants):
+def _pair(*, name, rule, description, constants, labels=("", "")):
+    """The adapted rule ``name`` and its EV wrapper ``EV-name`` (one family)."""
     (c, src), (c_ev, src_ev) = constants
     return (
         Algorithm(
-            name,
-            "glr",
+            name=name,
+            kernel="glr",
             rule=rule,
             plug_in=False,
             family=name,
             wrapper="adapted",
-            description=desc + " (adapted costs)",
+            description=description + " (adapted costs)",
             constant=c,
             constant_source=src,
+            label=labels[0],
         ),
         Algorithm(
-            f"EV-{name}",
-            "glr",
+            name=f"EV-{name}",
+            kernel="glr",
             rule=rule,
             plug_in=True,
             family=name,
             wrapper="EV",
-            description=desc + " (empirical variance)",
+            description=description + " (empirical variance)",
             constant=c_ev,
             constant_source=src_ev,
+            label=labels[1],
         ),
     )
 
 
+def algorithm_table(algorithms: Iterable[Algorithm]) -> dict[str, Algorithm]:
+    """The records by name, in their order; ``ValueError`` if a name is taken twice."""
+    table: dict[str, Algorithm] = {}
+    for a in algorithms:
+        if not isinstance(a, Algorithm):
+            raise ValueError(f"an algorithm table holds Algorithm records, got {a!r}")
+        if a.name in table:
+            raise ValueError(f"algorithm {a.name!r} is in the table twice")
+        table[a.name] = a
+    return table
+
+
 _CONJ = "conjectured (Section ssec:experiments)"
-_ALL = (
-    *_pair(
-        "TaS",
-        RULE_TAS,
-        "Track-and-Stop, C-tracking + forced exploration",
-        (
-            ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
-            ("T_star_known", "Appendix app:expected_sample_complexity"),
-        ),
-    ),
-    *_pair(
-        "TCI",
-        RULE_TCI,
-        "beta-EB-TCI Top Two",
-        (
-            ("T_star_beta", "Theorem thm:upper_bound_sample_complexity_algorithm (n0 >= 4)"),
-            ("T_star_known_beta", "Appendix app:expected_sample_complexity (n0 >= 6)"),
-        ),
-    ),
-    *_pair(
-        "DKM",
-        RULE_DKM,
-        "Degenne-Koolen-Menard game, AdaHedge + best response",
-        (("T_star", _CONJ), ("T_star_known", _CONJ)),
-    ),
-    *_pair("FWS", RULE_FWS, "Frank-Wolfe Sampling", (("T_star", _CONJ), ("T_star_known", _CONJ))),
-    Algorithm(
-        "FHN2",
-        "fhn",
-        rule=-1,
-        plug_in=False,
-        family="FHN2",
-        wrapper="baseline",
-        description="Fan-Hong-Nelson procedure 2",
-    ),
-    Algorithm(
-        "FHN1",
-        "fhn",
-        rule=-1,
-        plug_in=False,
-        family="FHN1",
-        wrapper="baseline",
-        description="Fan-Hong-Nelson procedure 1",
-    ),
-    Algorithm(
-        "uniform",
-        "glr",
-        rule=RULE_UNIFORM,
-        plug_in=False,
-        family="uniform",
-        wrapper="baseline",
-        description="round robin",
-    ),
-    Algorithm(
-        "fixed",
-        "glr",
-        rule=RULE_FIXED,
-        plug_in=False,
-        family="fixed",
-        wrapper="baseline",
-        description="C-tracking of the true w*(mu, sigma^2)",
-        constant="T_star",
-        constant_source="tracking of w*(mu, sigma^2) (no theorem; decision D82)",
-        needs_instance=True,
-    ),
-)
-
-_LABELS = {"TCI": "β-EB-TCI", "EV-TCI": "β-EB-EVTCI", "fixed": "fixed w*"}
-
 #: Every sampling rule, by name (order = figure and table order).
-ALGORITHMS: dict[str, Algorithm] = {
-    a.name: replace(a, label=_LABELS[a.name]) if a.name in _LABELS else a for a in _ALL
-}
-
-
-def register(entry, *, replace: bool = False):
-    """Add a sampling rule (an :class:`Algorithm`, to :data:`ALGORITHMS`) or a threshold
-    family (a :class:`ThresholdFamily`, to :data:`THRESHOLD_FAMILIES`); ``ValueError`` if
-    the name is taken, unless ``replace``. Returns ``entry``."""
-    if isinstance(entry, Algorithm):
-        table, what = ALGORITHMS, "algorithm"
-    elif isinstance(entry, ThresholdFamily):
-        table, what = THRESHOLD_FAMILIES, "threshold family"
-    else:
-        raise ValueError(
-            f"entry must be an Algorithm or a ThresholdFamily, got {type(entry).__name__}"
-        )
-    if entry.name in table and not replace:
-        raise ValueError(f"{what} {entry.name!r} is already registered")
-    if isinstance(entry, ThresholdFamily):
-        for p in entry.params:
-            other = family_parameter(p.name)
-            if other is not None and other[0].name != entry.name:
-                raise ValueError(
-                    f"parameter {p.name!r} of threshold family {entry.name!r} is already a "
-                    f"parameter of threshold family {other[0].name!r}"
-                )
-    table[entry.name] = entry
-    return entry
+ALGORITHMS: dict[str, Algorithm] = algorithm_table(
+    (
+        *_pair(
+            name="TaS",
+            rule=RULE_TAS,
+            description="Track-and-Stop, C-tracking + forced exploration",
+            constants=(
+                ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
+                ("T_star_known", "Appendix app:expected_sample_complexity"),
+            ),
+        ),
+        *_pair(
+            name="TCI",
+            rule=RULE_TCI,
+            description="beta-EB-TCI Top Two",
+            constants=(
+                ("T_star_beta", "Theorem thm:upper_bound_sample_complexity_algorithm (n0 >= 4)"),
+                ("T_star_known_beta", "Appendix app:expected_sample_complexity (n0 >= 6)"),
+            ),
+            labels=("β-EB-TCI", "β-EB-EVTCI"),
+        ),
+        *_pair(
+            name="DKM",
+            rule=RULE_DKM,
+            description="Degenne-Koolen-Menard game, AdaHedge + best response",
+            constants=(("T_star", _CONJ), ("T_star_known", _CONJ)),
+        ),
+        *_pair(
+            name="FWS",
+            rule=RULE_FWS,
+            description="Frank-Wolfe Sampling",
+            constants=(("T_star", _CONJ), ("T_star_known", _CONJ)),
+        ),
+        Algorithm(
+            name="FHN2",
+            kernel="fhn",
+            wrapper="baseline",
+            description="Fan-Hong-Nelson procedure 2",
+        ),
+        Algorithm(
+            name="FHN1",
+            kernel="fhn",
+            wrapper="baseline",
+            description="Fan-Hong-Nelson procedure 1",
+        ),
+        Algorithm(
+            name="uniform",
+            kernel="glr",
+            rule=RULE_UNIFORM,
+            wrapper="baseline",
+            description="round robin",
+        ),
+        Algorithm(
+            name="fixed",
+            kernel="glr",
+            rule=RULE_FIXED,
+            wrapper="baseline",
+            description="C-tracking of the true w*(mu, sigma^2)",
+            constant="T_star",
+            constant_source="tracking of w*(mu, sigma^2) (no theorem; decision D82)",
+            needs_instance=True,
+            label="fixed w*",
+        ),
+    )
+)
 
 
 def get_algorithm(name: str | Algorithm) -> Algorithm:
@@ -589,7 +448,7 @@ def family_parameter(name: str) -> tuple[ThresholdFamily, Parameter] | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ThresholdFamily:
     """A threshold family: its kernel code, the stopping rules it serves (``"GLR"``,
     ``"EV-GLR"`` or both), whether it keeps a per-arm state (``stateful``: the kernels then
@@ -616,7 +475,6 @@ class ThresholdFamily:
     """
 
     name: str
-    _: KW_ONLY  # the other fields by keyword
     code: int = THRESHOLD_CUSTOM
     rules: tuple[str, ...] = ()
     stateful: bool = False
@@ -709,12 +567,32 @@ class ThresholdFamily:
         return _load_function(self.constants, f"constants of threshold family {self.name!r}")
 
 
+def family_table(families: Iterable[ThresholdFamily]) -> dict[str, ThresholdFamily]:
+    """The records by name, in their order; ``ValueError`` if a name is taken twice or two
+    families declare a parameter of the same name."""
+    table: dict[str, ThresholdFamily] = {}
+    owner: dict[str, str] = {}
+    for f in families:
+        if not isinstance(f, ThresholdFamily):
+            raise ValueError(f"a family table holds ThresholdFamily records, got {f!r}")
+        if f.name in table:
+            raise ValueError(f"threshold family {f.name!r} is in the table twice")
+        for p in f.params:
+            if p.name in owner:
+                raise ValueError(
+                    f"parameter {p.name!r} of threshold family {f.name!r} is already a "
+                    f"parameter of threshold family {owner[p.name]!r}"
+                )
+            owner[p.name] = f.name
+        table[f.name] = f
+    return table
+
+
 #: Every threshold family, by name (order = table order).
-THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
-    f.name: f
-    for f in (
+THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = family_table(
+    (
         ThresholdFamily(
-            "heuristic",
+            name="heuristic",
             code=HEURISTIC,
             rules=("GLR", "EV-GLR"),
             delta_correct=False,
@@ -722,10 +600,12 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             t_only=True,
         ),
         # proof: the printed numbering of the paper's lemmas (baiuv.report.paper_refs)
-        ThresholdFamily("student", code=STUDENT, rules=("GLR",), label="Student", proof="Lemma 49"),
-        ThresholdFamily("box", code=BOX, rules=("GLR",), label="Box", proof="Lemma 5"),
         ThresholdFamily(
-            "kl",
+            name="student", code=STUDENT, rules=("GLR",), label="Student", proof="Lemma 49"
+        ),
+        ThresholdFamily(name="box", code=BOX, rules=("GLR",), label="Box", proof="Lemma 5"),
+        ThresholdFamily(
+            name="kl",
             code=KL,
             rules=("GLR",),
             stateful=True,
@@ -734,7 +614,7 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             proof="Corollary 7",
         ),
         ThresholdFamily(
-            "bob",
+            name="bob",
             code=BOB,
             rules=("GLR",),
             stateful=True,
@@ -743,11 +623,17 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             proof="Corollary 7",
         ),
         ThresholdFamily(
-            "ev-student", code=EV_STUDENT, rules=("EV-GLR",), label="EV-Student", proof="Lemma 50"
+            name="ev-student",
+            code=EV_STUDENT,
+            rules=("EV-GLR",),
+            label="EV-Student",
+            proof="Lemma 50",
         ),
-        ThresholdFamily("ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box", proof="Lemma 51"),
         ThresholdFamily(
-            "ev-bob",
+            name="ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box", proof="Lemma 51"
+        ),
+        ThresholdFamily(
+            name="ev-bob",
             code=EV_BOB,
             rules=("EV-GLR",),
             stateful=True,
@@ -757,7 +643,7 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
         # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
         # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.studies.ev_remedies)
         ThresholdFamily(
-            "ev-heuristic-student",
+            name="ev-heuristic-student",
             code=EV_HEURISTIC_STUDENT,
             rules=("EV-GLR",),
             delta_correct=False,
@@ -766,77 +652,50 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = {
             paper=False,
         ),
     )
-}
+)
 
 
-class _Names(Sequence):
-    """The names of the registered threshold families whose record passes ``keep``, read
-    from :data:`THRESHOLD_FAMILIES` at every use (a family registered later is in it);
-    compares equal to the tuple of those names."""
+class FamilyNames(NamedTuple):
+    """The names of the threshold families of a table that share a property, in table
+    order, and the kernel code of every family (:func:`family_names`)."""
 
-    def __init__(self, keep: Callable[[ThresholdFamily], bool]):
-        self._keep = keep
-
-    def _names(self) -> tuple[str, ...]:
-        return tuple(n for n, f in THRESHOLD_FAMILIES.items() if self._keep(f))
-
-    def __getitem__(self, i):
-        return self._names()[i]
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __contains__(self, name) -> bool:
-        f = THRESHOLD_FAMILIES.get(name) if isinstance(name, str) else None
-        return f is not None and bool(self._keep(f))
-
-    def __eq__(self, other) -> bool:
-        return self._names() == (tuple(other) if isinstance(other, Sequence) else other)
-
-    __hash__ = None
-
-    def __add__(self, other):
-        return self._names() + tuple(other)
-
-    def __repr__(self) -> str:
-        return repr(self._names())
+    every: tuple[str, ...]
+    glr: tuple[str, ...]
+    ev: tuple[str, ...]
+    stateful: tuple[str, ...]
+    tight: tuple[str, ...]
+    paper: tuple[str, ...]
+    codes: dict[str, int]
 
 
-class _Codes(Mapping):
-    """Kernel code of every registered threshold family, by name (read at every use)."""
+def family_names(families: Mapping[str, ThresholdFamily]) -> FamilyNames:
+    """The name lists of the families ``families`` (a table of :func:`family_table`)."""
 
-    def __getitem__(self, name: str) -> int:
-        return THRESHOLD_FAMILIES[name].code
+    def names(keep) -> tuple[str, ...]:
+        return tuple(n for n, f in families.items() if keep(f))
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(THRESHOLD_FAMILIES)
+    return FamilyNames(
+        every=tuple(families),
+        glr=names(lambda f: "GLR" in f.rules),
+        ev=names(lambda f: "EV-GLR" in f.rules),
+        stateful=names(lambda f: f.stateful),
+        tight=names(lambda f: f.tight),
+        paper=names(lambda f: f.paper),
+        codes={n: f.code for n, f in families.items()},
+    )
 
-    def __len__(self) -> int:
-        return len(THRESHOLD_FAMILIES)
 
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-#: Names of every threshold family (the keys of :data:`THRESHOLD_FAMILIES`).
-FAMILIES = _Names(lambda f: True)
-#: Families of the GLR stopping rule (known or unknown variances).
-GLR_FAMILIES = _Names(lambda f: "GLR" in f.rules)
-#: Families of the EV-GLR stopping rule (plug-in variances).
-EV_FAMILIES = _Names(lambda f: "EV-GLR" in f.rules)
-#: Families that keep a per-arm state between steps (KL, BoB, EV-BoB).
-STATEFUL = _Names(lambda f: f.stateful)
-#: asymptotically tight families (the heuristic; KL and BoB by Lemma
-#: ``lem:kl_Kinf_thresholds_asymptotically_tight``)
-TIGHT = _Names(lambda f: f.tight)
-#: The families drawn and tabulated with the paper's (every family but those beyond the
-#: paper, ``paper=False``).
-PAPER_FAMILIES = _Names(lambda f: f.paper)
-#: Kernel code of every family, by name.
-FAMILY_CODES = _Codes()
+# The name lists of THRESHOLD_FAMILIES, made once at import from the table above:
+#: FAMILIES every family; GLR_FAMILIES those of the GLR stopping rule (known or unknown
+#: variances); EV_FAMILIES those of the EV-GLR stopping rule (plug-in variances);
+#: STATEFUL those that keep a per-arm state between steps (KL, BoB, EV-BoB); TIGHT the
+#: asymptotically tight ones (the heuristic; KL and BoB by Lemma
+#: ``lem:kl_Kinf_thresholds_asymptotically_tight``); PAPER_FAMILIES those drawn and
+#: tabulated with the paper's (every family but those beyond the paper, ``paper=False``);
+#: FAMILY_CODES the kernel code of every family, by name.
+FAMILIES, GLR_FAMILIES, EV_FAMILIES, STATEFUL, TIGHT, PAPER_FAMILIES, FAMILY_CODES = family_names(
+    THRESHOLD_FAMILIES
+)
 
 
 def _with_lazy_variants(families: Iterable[str]) -> list[str]:

@@ -38,6 +38,7 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
     Cells are formatted by :func:`format_cell` and written as they are (no padding, no
     number parsing), one row per line.
     """
+    # tabulate is a pipeline extra (D245): loaded on first use
     from tabulate import DataRow, TableFormat, tabulate
 
     def cell(text: str) -> str:

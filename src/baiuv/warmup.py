@@ -18,13 +18,13 @@ import sys
 import time
 from pathlib import Path
 
+from baiuv.storage import numba_setup
+
 MARKER = "identify-kernels-ready"
 
 
 def marker_path() -> Path | None:
     """The marker file in numba's cache directory (``None`` when there is no usable one)."""
-    from baiuv.storage import numba_setup
-
     return Path(numba_setup.CACHE_DIR) / MARKER if numba_setup.CACHE_DIR else None
 
 
@@ -65,8 +65,10 @@ def warm_up() -> None:
     cache directory as ready."""
     global _first_use_checked
     _first_use_checked = True  # the identifiers made here say nothing
+    # numba and the kernels load only to compile them (a ready cache imports none)
     import numpy as np
 
+    # numba and the kernels load only to compile them (a ready cache imports none)
     from baiuv.simulation.identify import BestArmIdentifier
 
     g = np.random.default_rng(0)
@@ -89,8 +91,10 @@ def _warm_up_replay() -> None:
     """Compile (or load) the kernels of replay: the batched ingestion
     (:meth:`~baiuv.BestArmIdentifier.observe_many`) and the row parser of ``baiuv identify
     FILE``, with the argument types the command passes."""
+    # numba and the kernels load only to compile them (a ready cache imports none)
     import numpy as np
 
+    # numba and the kernels load only to compile them (a ready cache imports none)
     from baiuv.simulation import replay
     from baiuv.simulation.identify import BestArmIdentifier
 
@@ -115,6 +119,7 @@ def _loop_callee_types():
     """numba argument types of the GLR loop's two large callees, as the loop passes them:
     ``pair_threshold_kernel`` and ``update_state`` (threshold kernels) and ``select_arm``
     (every sampling rule's step, the oracle, the FWS game)."""
+    # numba and the kernels load only to compile them (a ready cache imports none)
     import numpy as np
     from numba import typeof, types
 
@@ -150,6 +155,7 @@ def compile_simulation_kernels(part: str = "loops") -> list[str]:
     them (about half a minute of CPU; decision D211). Returns the signatures compiled,
     for the log.
     """
+    # numba and the kernels load only to compile them (a ready cache imports none)
     from baiuv.model.instance import STANDARD
     from baiuv.simulation import rules
     from baiuv.simulation.engine import RunSettings, simulate_levels, warm_up

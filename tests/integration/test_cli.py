@@ -15,7 +15,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from baiuv import EASY, BestArmIdentifier, cli
+from baiuv import EASY, BestArmIdentifier, cli, cli_replay, cli_rows
 from baiuv.simulation import RunSettings, simulate_run
 
 CMD = [sys.executable, "-m", "baiuv.cli", "identify"]
@@ -302,7 +302,7 @@ def messy_lines(seed: int, n: int, labels=None) -> list[str]:
 
 def blocks_as_rows(data: bytes, labels, n_arms):
     rows = []
-    for arms, values, lines in cli.row_blocks(io.BytesIO(data), labels, n_arms):
+    for arms, values, lines in cli_rows.row_blocks(io.BytesIO(data), labels, n_arms):
         rows += list(zip(lines.tolist(), arms.tolist(), values.tolist(), strict=True))
     return rows
 
@@ -322,7 +322,7 @@ def test_block_reader_gives_the_rows_of_the_line_reader(monkeypatch, seed, chunk
     numbers, arms and values bit for bit, at any chunk and block size."""
     from baiuv.simulation import replay
 
-    monkeypatch.setattr(cli, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(cli_rows, "CHUNK_BYTES", chunk)
     monkeypatch.setattr(replay, "ROWS_OUT", rows_out)
     labels = ["ctrl", "treat", "b"] if seed % 2 else None
     head = ["arm,value\n", "\ufeffarm,value\n", "0,1.5\n"][seed % 3]
@@ -335,7 +335,7 @@ def test_block_reader_gives_the_rows_of_the_line_reader(monkeypatch, seed, chunk
 
 
 def read_rows_bytes(data: bytes, labels, n_arms):
-    return cli.read_rows(io.BytesIO(data), labels, n_arms)
+    return cli_rows.read_rows(io.BytesIO(data), labels, n_arms)
 
 
 @pytest.mark.parametrize(
@@ -346,11 +346,11 @@ def test_block_reader_errors_name_the_line_after_the_rows_before(bad):
     """A malformed row: the rows before it, then the line reader's error."""
     good = "".join(f"{i % 2},{i}.25\n" for i in range(20))
     data = good.encode() + bad.encode("latin-1") + b"\n" + good.encode()
-    with pytest.raises(cli.InputError) as slow:
+    with pytest.raises(cli_rows.InputError) as slow:
         list(read_rows_bytes(data, None, None))
     rows = []
-    with pytest.raises(cli.InputError) as fast:
-        for arms, _, _ in cli.row_blocks(io.BytesIO(data), None, None):
+    with pytest.raises(cli_rows.InputError) as fast:
+        for arms, _, _ in cli_rows.row_blocks(io.BytesIO(data), None, None):
             rows += arms.tolist()
     assert str(fast.value) == str(slow.value) and str(fast.value).startswith("line 21:")
     assert len(rows) == 20
@@ -363,7 +363,7 @@ def test_replay_in_small_chunks_is_the_same(tmp_path, monkeypatch):
     ref = json.loads(run(args).stdout)
     from baiuv.simulation import replay
 
-    monkeypatch.setattr(cli, "CHUNK_BYTES", 100)
+    monkeypatch.setattr(cli_rows, "CHUNK_BYTES", 100)
     monkeypatch.setattr(replay, "ROWS_OUT", 7)
     small = json.loads(run(args).stdout)
     assert ref == small and ref["done"] and ref["rows_unused"] > 0
@@ -402,7 +402,7 @@ def test_live_progress_on_a_terminal(tmp_path, monkeypatch):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(cli_replay, "PROGRESS_SECONDS", 0.0)
     f = write_csv(tmp_path / "p.csv", stream([0.0, 0.0], [1.0, 1.0], 200_000, 0))
     args = cli.build_parser().parse_args(["identify", str(f), "--delta", "1e-9"])
     err = Terminal()

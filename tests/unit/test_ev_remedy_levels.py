@@ -86,7 +86,7 @@ def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
     from baiuv.registry import Algorithm
     from baiuv.studies import ev_remedies
 
-    reads = Algorithm("EV-ELIM", "fhn", plug_in=True)
+    reads = Algorithm(name="EV-ELIM", kernel="fhn", plug_in=True)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ev_remedies, "get_algorithm", lambda name: reads)
         with pytest.raises(ValueError, match="EV-ELIM reads the stopping level"):

@@ -56,7 +56,7 @@ def claims_with(extra_rule: str | None):
 
 def toy_rule(**kw):
     """A rule registered by the recipe (its step is never run here)."""
-    return Algorithm("toy-rule", "glr", step="baiuv.simulation.rules:select_arm", **kw)
+    return Algorithm(name="toy-rule", kernel="glr", step="baiuv.simulation.rules:select_arm", **kw)
 
 
 def test_a_rule_added_by_the_recipe_leaves_every_paper_claim_unchanged(monkeypatch):
@@ -90,7 +90,7 @@ def test_a_family_that_is_not_delta_correct_has_its_own_style(monkeypatch):
     )
 
     fam = ThresholdFamily(
-        "toy-loose",
+        name="toy-loose",
         rules=("GLR",),
         kernel="baiuv.thresholds.kernels:pair_threshold_kernel",
         delta_correct=False,

@@ -1,4 +1,4 @@
-"""A registered threshold family's own parameters: declared on the record, given in
+"""A threshold family's own parameters: declared on the record, given in
 ``threshold_params``, read by its ``constants`` (against a formula written here)."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import math
 import numpy as np
 import pytest
 from numba import njit
+from test_registry import with_records
 
 from baiuv import registry
-from baiuv.registry import Parameter, ThresholdFamily, register
+from baiuv.registry import Parameter, ThresholdFamily
 
 
 @njit
@@ -41,16 +42,16 @@ def formula(K: int, delta: float, c: float, n_a: int, n_b: int) -> float:
 
 
 SCALE = Parameter(
-    "toy_scale",
-    1.0,
-    "weight of ln(K) in the toy threshold",
+    name="toy_scale",
+    default=1.0,
+    description="weight of ln(K) in the toy threshold",
     schema={"type": "number", "exclusiveMinimum": 0, "maximum": 10},
 )
 
 
 def _family(name, constants, params=()):
     return ThresholdFamily(
-        name,
+        name=name,
         rules=("GLR", "EV-GLR"),
         delta_correct=False,
         kernel=scaled_threshold,
@@ -60,13 +61,10 @@ def _family(name, constants, params=()):
 
 
 @pytest.fixture
-def scaled():
-    fams = [register(_family("toy-scaled", scaled_constants, (SCALE,)))]
-    try:
-        yield fams[0]
-    finally:
-        for f in fams:
-            registry.THRESHOLD_FAMILIES.pop(f.name)
+def scaled(monkeypatch):
+    """The scaled family's record in the registry for one test."""
+    (fam,) = with_records(monkeypatch, _family("toy-scaled", scaled_constants, (SCALE,)))
+    return fam
 
 
 @pytest.mark.parametrize("c", [0.3, 2.5])
@@ -108,31 +106,28 @@ def test_the_default_is_the_declared_one(scaled):
 
 
 @pytest.mark.parametrize("c", [0.3, 2.5])
-def test_simulate_run_uses_the_parameter(scaled, c):
+def test_simulate_run_uses_the_parameter(scaled, c, monkeypatch):
     # a run with the parameter equals the run, on the same random stream, with a family
     # whose constant is the formula at that value fixed in this test
     from baiuv.model.instance import GaussianInstance
     from baiuv.simulation.engine import RunSettings, simulate_run
 
-    ref = register(_family("toy-fixed", functools.partial(fixed_constants, c=c)))
-    try:
-        inst = GaussianInstance([1.0, 0.5, 0.0], [1.0, 0.5, 2.0])
-        runs = {}
-        for name, tp in [("toy-scaled", {"toy_scale": c}), ("toy-fixed", {"toy_scale": c})]:
-            for alg in ("uniform", "EV-TaS"):
-                s = RunSettings(delta=0.05, threshold=name, threshold_params=tp)
-                runs[name, alg] = simulate_run(inst, alg, settings=s, seed=11)
+    with_records(monkeypatch, _family("toy-fixed", functools.partial(fixed_constants, c=c)))
+    inst = GaussianInstance([1.0, 0.5, 0.0], [1.0, 0.5, 2.0])
+    runs = {}
+    for name, tp in [("toy-scaled", {"toy_scale": c}), ("toy-fixed", {"toy_scale": c})]:
         for alg in ("uniform", "EV-TaS"):
-            a, b = runs["toy-scaled", alg], runs["toy-fixed", alg]
-            assert a["stopping_time"] == b["stopping_time"]
-            assert list(a["counts"]) == list(b["counts"])
-        # and the value matters: the default (c = 1) stops the uniform run elsewhere
-        other = simulate_run(
-            inst, "uniform", settings=RunSettings(delta=0.05, threshold="toy-scaled"), seed=11
-        )
-        assert other["stopping_time"] != runs["toy-scaled", "uniform"]["stopping_time"]
-    finally:
-        registry.THRESHOLD_FAMILIES.pop(ref.name)
+            s = RunSettings(delta=0.05, threshold=name, threshold_params=tp)
+            runs[name, alg] = simulate_run(inst, alg, settings=s, seed=11)
+    for alg in ("uniform", "EV-TaS"):
+        a, b = runs["toy-scaled", alg], runs["toy-fixed", alg]
+        assert a["stopping_time"] == b["stopping_time"]
+        assert list(a["counts"]) == list(b["counts"])
+    # and the value matters: the default (c = 1) stops the uniform run elsewhere
+    other = simulate_run(
+        inst, "uniform", settings=RunSettings(delta=0.05, threshold="toy-scaled"), seed=11
+    )
+    assert other["stopping_time"] != runs["toy-scaled", "uniform"]["stopping_time"]
 
 
 def test_bad_values_and_unknown_keys_are_refused(scaled):
@@ -176,7 +171,7 @@ def test_declarations_are_checked():
         return _family(name, scaled_constants, params)
 
     def par(name, schema, default=1.0):
-        return Parameter(name, default, "x", schema=schema)
+        return Parameter(name=name, default=default, description="x", schema=schema)
 
     with pytest.raises(ValueError, match="must give its type"):
         fam("x", par("p", None))
@@ -190,17 +185,16 @@ def test_declarations_are_checked():
     with pytest.raises(ValueError, match="clashes"):
         fam("x", SCALE, SCALE)
     with pytest.raises(ValueError, match="no slot"):
-        fam("x", Parameter("p", 0.5, "x", slot=0, schema={"type": "number"}))
+        fam(
+            "x",
+            Parameter(name="p", default=0.5, description="x", slot=0, schema={"type": "number"}),
+        )
     with pytest.raises(ValueError, match="tuple of Parameter"):
         fam("x", "p")
-    first = register(fam("toy-a", SCALE))
-    try:
-        with pytest.raises(ValueError, match="already a parameter of threshold family 'toy-a'"):
-            register(fam("toy-b", SCALE))
-        assert "toy-b" not in registry.THRESHOLD_FAMILIES
-        register(fam("toy-a", SCALE), replace=True)  # the same family again
-    finally:
-        registry.THRESHOLD_FAMILIES.pop(first.name)
+    builtin = list(registry.THRESHOLD_FAMILIES.values())
+    with pytest.raises(ValueError, match="already a parameter of threshold family 'toy-a'"):
+        registry.family_table([*builtin, fam("toy-a", SCALE), fam("toy-b", SCALE)])
+    assert "toy-a" in registry.family_table([*builtin, fam("toy-a", SCALE)])
 
 
 def test_the_fixed_field_names_are_thresholdparams():

@@ -37,7 +37,9 @@ def test_every_builtin_family_records_its_proof_in_printed_numbering():
 
 def test_a_family_not_delta_correct_cannot_name_a_proof():
     with pytest.raises(ValueError, match="proof"):
-        registry.ThresholdFamily("x", code=0, rules=("GLR",), delta_correct=False, proof="Lemma 5")
+        registry.ThresholdFamily(
+            name="x", code=0, rules=("GLR",), delta_correct=False, proof="Lemma 5"
+        )
 
 
 def identifier(threshold="bob", sampling="tci"):

@@ -19,6 +19,7 @@ RANK = {
     "claims": 0,
     "tables": 0,
     "registry": 1,
+    "registry_parameters": 1,
     "model": 2,
     "thresholds": 3,
     "simulation": 4,
@@ -31,6 +32,8 @@ RANK = {
     "cli": 9,
     "cli_plan": 9,
     "cli_output": 9,
+    "cli_rows": 9,
+    "cli_replay": 9,
     "__main__": 10,
 }
 LEAVES = ("baiuv.claims", "baiuv.tables")

@@ -43,7 +43,7 @@ def test_lazy_next_index(t0, rho, t, k):
 
 @pytest.mark.parametrize("rho", [1.1, 1.5, 2.0])
 def test_lazy_engine_matches_reference(rho):
-    alg = Algorithm("uniform-test", "glr", rule=RULE_UNIFORM, plug_in=False)
+    alg = Algorithm(name="uniform-test", kernel="glr", rule=RULE_UNIFORM, plug_in=False)
     s = RunSettings(delta=0.01, lazy_ratio=rho)
     for run in range(10):
         r = simulate_run(INST, alg, settings=s, rng=np.random.default_rng(run))

@@ -1,5 +1,5 @@
 """The figures read their palettes and groupings from the registry: a sampling rule or a
-threshold family registered at run time gets its own colour (and the EV version of a
+threshold family added to the registry's tables gets its own colour (and the EV version of a
 family its family's colour) in the stopping-time, δ-correct, asymptotic and threshold
 figures, without any edit of the plotting code."""
 
@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.colors import to_rgb
+from test_registry import with_records
 
 from baiuv.plotting.asymptotic import asymptotic_figure
 from baiuv.plotting.delta_correct import delta_correct_figure
@@ -23,7 +24,6 @@ from baiuv.plotting.style import (
 )
 from baiuv.plotting.thresholds import figure_families, threshold_figure
 from baiuv.registry import (
-    ALGORITHMS,
     RULE_UNIFORM,
     THRESHOLD_FAMILIES,
     Algorithm,
@@ -35,12 +35,13 @@ matplotlib.use("Agg")
 
 @pytest.fixture
 def toy(monkeypatch):
-    """A toy rule with both wrappers and a toy threshold family with its EV version,
-    registered for one test (the registry's dictionaries are restored afterwards)."""
-    for alg in (
+    """A toy rule with both wrappers and a toy threshold family with its EV version, in
+    the registry's tables for one test (test_registry.with_records)."""
+    with_records(
+        monkeypatch,
         Algorithm(
-            "toy",
-            "glr",
+            name="toy",
+            kernel="glr",
             rule=RULE_UNIFORM,
             plug_in=False,
             family="toy",
@@ -48,21 +49,16 @@ def toy(monkeypatch):
             description="toy rule",
         ),
         Algorithm(
-            "EV-toy",
-            "glr",
+            name="EV-toy",
+            kernel="glr",
             rule=RULE_UNIFORM,
             plug_in=True,
             family="toy",
             wrapper="EV",
             description="toy rule, EV",
         ),
-    ):
-        monkeypatch.setitem(ALGORITHMS, alg.name, alg)
-    monkeypatch.setitem(
-        THRESHOLD_FAMILIES, "tiny", ThresholdFamily("tiny", code=90, rules=("GLR",))
-    )
-    monkeypatch.setitem(
-        THRESHOLD_FAMILIES, "ev-tiny", ThresholdFamily("ev-tiny", code=91, rules=("EV-GLR",))
+        ThresholdFamily(name="tiny", code=90, rules=("GLR",)),
+        ThresholdFamily(name="ev-tiny", code=91, rules=("EV-GLR",)),
     )
 
 

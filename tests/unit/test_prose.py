@@ -198,7 +198,8 @@ def test_one_copy_of_each_recipe():
         str(p.relative_to(REPO))
         for pattern in ("docs/**/*.md", "src/**/*.py", "README.md")
         for p in REPO.glob(pattern)
-        if 'Algorithm("my-rule"' in p.read_text() or 'ThresholdFamily("my-family"' in p.read_text()
+        if 'Algorithm(name="my-rule"' in p.read_text()
+        or 'ThresholdFamily(name="my-family"' in p.read_text()
     ]
     assert copies == ["docs/extending.md"]
     for path in ("src/baiuv/registry.py", "src/baiuv/simulation/rules/__init__.py"):

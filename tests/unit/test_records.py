@@ -1,17 +1,19 @@
-"""The registry's and the report's records are built with keywords: a call names each
-field (beyond an algorithm's name and kernel, a family's name), so a record reads without
-counting positions and a field added later cannot shift the others."""
+"""The registry's and the report's records are built with keywords only (D381: records
+built with keywords): a call names each field, so a record reads without counting
+positions and a field added later cannot shift the others."""
 
 from __future__ import annotations
 
 import pytest
 
 from baiuv.claims import REPRODUCED, Claim
-from baiuv.registry import RULE_UNIFORM, Algorithm, ThresholdFamily
+from baiuv.registry import RULE_UNIFORM, Algorithm, Parameter, ThresholdFamily
 
 
-def test_an_algorithm_takes_its_name_and_kernel_then_keywords():
-    alg = Algorithm("toy", "glr", rule=RULE_UNIFORM, wrapper="baseline", description="toy")
+def test_an_algorithm_takes_keywords_only():
+    alg = Algorithm(
+        name="toy", kernel="glr", rule=RULE_UNIFORM, wrapper="baseline", description="toy"
+    )
     assert (alg.rule, alg.wrapper, alg.family, alg.label) == (
         RULE_UNIFORM,
         "baseline",
@@ -19,14 +21,21 @@ def test_an_algorithm_takes_its_name_and_kernel_then_keywords():
         "toy",
     )
     with pytest.raises(TypeError):
-        Algorithm("toy", "glr", RULE_UNIFORM)
+        Algorithm("toy", "glr", rule=RULE_UNIFORM)
 
 
-def test_a_threshold_family_takes_its_name_then_keywords():
-    fam = ThresholdFamily("toy", code=90, rules=("GLR",), label="Toy")
+def test_a_threshold_family_takes_keywords_only():
+    fam = ThresholdFamily(name="toy", code=90, rules=("GLR",), label="Toy")
     assert (fam.code, fam.rules, fam.base, fam.label) == (90, ("GLR",), "toy", "Toy")
     with pytest.raises(TypeError):
-        ThresholdFamily("toy", 90, ("GLR",))
+        ThresholdFamily("toy", code=90, rules=("GLR",))
+
+
+def test_a_parameter_takes_keywords_only():
+    p = Parameter(name="toy", default=1.0, description="a toy")
+    assert (p.slot, p.schema, p.sections) == (None, None, ())
+    with pytest.raises(TypeError):
+        Parameter("toy", 1.0, "a toy")
 
 
 def test_a_claim_takes_keywords_only():

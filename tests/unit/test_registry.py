@@ -1,12 +1,17 @@
 """The registry is the single source of truth: schema enums and defaults, settings, the
-identifier, the report's groupings and the palette read it; a registered rule goes through
-configuration validation and a shard without any other edit."""
+identifier, the report's groupings and the palette read it; a rule or a family added as
+docs/extending.md says (its module, its record in the registry's table) goes through
+configuration validation, a shard and the identifier without any other edit."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
+import importlib
 import math
+import pkgutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +19,17 @@ import pytest
 import yaml
 from numba import njit
 
+import baiuv
 from baiuv import registry
 from baiuv.pipeline.config import ConfigError, load_schema, validate_config
 from baiuv.registry import (
     ALGORITHMS,
     PARAMETERS,
     RULE_UNIFORM,
+    THRESHOLD_FAMILIES,
     Algorithm,
+    ThresholdFamily,
     get_algorithm,
-    register,
     selection,
 )
 
@@ -34,17 +41,70 @@ def _default_config() -> dict:
     return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
-def _refused_unregistered(records, name, record, field, config):
-    """With ``name`` taken out of the registry's ``records``, ``config``'s simulation
-    section is refused with ``field`` named; the record is registered again afterwards."""
-    records.pop(name)
-    try:
+#: The registry's name lists of its threshold families, in the order of ``FamilyNames``.
+NAME_LISTS = ("FAMILIES", "GLR_FAMILIES", "EV_FAMILIES", "STATEFUL", "TIGHT")
+NAME_LISTS += ("PAPER_FAMILIES", "FAMILY_CODES")
+
+
+@functools.cache
+def _import_every_module() -> None:
+    """Import every module of the package (``__main__`` aside): none is imported later,
+    while a test's tables are in place, with its name lists."""
+    for m in pkgutil.walk_packages(baiuv.__path__, "baiuv."):
+        if m.name != "baiuv.__main__":
+            importlib.import_module(m.name)
+
+
+def use_tables(monkeypatch, algorithms, families) -> None:
+    """The registry's tables hold the records ``algorithms`` and ``families`` for one test,
+    as if the source's tables held them at import: the tables are built and checked as at
+    import (``algorithm_table``, ``family_table``), and every module of the package that
+    holds one of the registry's name lists (``FAMILIES``, ``GLR_FAMILIES``...; every module
+    imported first) gets the lists of the new table. ``monkeypatch`` puts everything back
+    after the test. A default argument made from a name list keeps the registry's."""
+    _import_every_module()
+    new_tables = (registry.algorithm_table(algorithms), registry.family_table(families))
+    for table, new in zip((ALGORITHMS, THRESHOLD_FAMILIES), new_tables, strict=True):
+        for name in [n for n in table if n not in new]:
+            monkeypatch.delitem(table, name)
+        for name, record in new.items():
+            if table.get(name) is not record:
+                monkeypatch.setitem(table, name, record)
+    old = [getattr(registry, n) for n in NAME_LISTS]
+    lists = registry.family_names(THRESHOLD_FAMILIES)
+    for mod_name, mod in list(sys.modules.items()):
+        if mod_name == "baiuv" or mod_name.startswith("baiuv."):
+            for attr, value in list(vars(mod).items()):
+                for was, now in zip(old, lists, strict=True):
+                    if value is was:
+                        monkeypatch.setattr(mod, attr, now)
+
+
+def with_records(monkeypatch, *records):
+    """The registry with ``records`` (``Algorithm`` and ``ThresholdFamily`` records) added
+    at the end of its tables for one test: what adding them to the source's tables does
+    (docs/extending.md). Returns the records."""
+    use_tables(
+        monkeypatch,
+        [*ALGORITHMS.values(), *(r for r in records if isinstance(r, Algorithm))],
+        [*THRESHOLD_FAMILIES.values(), *(r for r in records if isinstance(r, ThresholdFamily))],
+    )
+    return records
+
+
+def _refused_without(monkeypatch, records, name, field, config):
+    """With ``name`` out of the registry's ``records`` (its tables as if its record were not
+    in the source), ``config``'s simulation section is refused with ``field`` named."""
+    with monkeypatch.context() as m:
+        use_tables(
+            m,
+            [a for a in ALGORITHMS.values() if records is not ALGORITHMS or a.name != name],
+            [f for f in THRESHOLD_FAMILIES.values() if records is ALGORITHMS or f.name != name],
+        )
         with pytest.raises(ConfigError, match=field):
             validate_config(
                 copy.deepcopy(_default_config()) | {"simulation": config["simulation"]}, SCHEMA
             )
-    finally:
-        register(record)
 
 
 def _marks(node, found):
@@ -126,7 +186,7 @@ def test_rule_parameter_keys_are_made_from_the_registry():
     for name in registry.RULE_PARAMETERS:
         assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
         assert sig.parameters[name].default == PARAMETERS[name].default
-    with pytest.raises(TypeError, match="rules' parameters"):
+    with pytest.raises(TypeError, match="gamma"):
         BestArmIdentifier(2, 0.1, gamma=2.0)
     # bounds in words and values, from the same record
     assert PARAMETERS["beta"].allowed == "in (0, 1)" and PARAMETERS["fws_exponent"].allowed == "> 0"
@@ -136,7 +196,9 @@ def test_rule_parameter_keys_are_made_from_the_registry():
         with pytest.raises(ValueError, match="beta must be"):
             RunSettings(beta=bad)
     with pytest.raises(ValueError, match="slots|type"):
-        registry.Parameter("x", 1.0, "x", slot=5, schema={"type": "string"})
+        registry.Parameter(
+            name="x", default=1.0, description="x", slot=5, schema={"type": "string"}
+        )
 
 
 def test_run_settings_defaults_and_kernel_params_come_from_the_registry():
@@ -156,6 +218,37 @@ def test_run_settings_defaults_and_kernel_params_come_from_the_registry():
     assert rule_params(RunSettings(epsilon=0.3, sampling_epsilon=0.0))[-1] == 0.0
 
 
+def test_every_parameter_has_its_field_and_every_rule_parameter_its_keyword():
+    """``RunSettings``' fields and ``BestArmIdentifier``'s keywords are written in their
+    source (D382: written fields and keywords that an IDE sees): every record of
+    ``PARAMETERS`` is a field with its default, and every rule parameter also a keyword of
+    the identifier with its default and type, in registry order; a record added without
+    them fails here."""
+    import inspect
+
+    from baiuv import BestArmIdentifier
+    from baiuv.simulation.engine import RunSettings
+
+    fields = {f.name: f for f in dataclasses.fields(RunSettings)}
+    missing = [n for n in PARAMETERS if n not in fields]
+    assert not missing, f"RunSettings has no field for {missing}"
+    for name, p in PARAMETERS.items():
+        if name != "delta":  # None: the default comes from log_inv_delta or the record
+            assert fields[name].default == p.default, name
+    sig = inspect.signature(BestArmIdentifier).parameters
+    keywords = [n for n in sig if n in registry.RULE_PARAMETERS]
+    assert keywords == list(registry.RULE_PARAMETERS), "BestArmIdentifier's keywords"
+    assert [n for n in fields if n in registry.RULE_PARAMETERS] == keywords
+    for name in registry.RULE_PARAMETERS:
+        kind = "int" if PARAMETERS[name].schema["type"] == "integer" else "float"
+        assert sig[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+        assert (sig[name].default, sig[name].annotation) == (PARAMETERS[name].default, kind)
+        assert fields[name].type == kind, name
+    # the identifier passes each keyword on to its settings
+    idf = BestArmIdentifier(3, 0.1, beta=0.25, fws_exponent=0.5, hedge_delta0=0.2)
+    assert [getattr(idf._settings, n) for n in keywords] == [0.25, 0.5, 0.2]
+
+
 def test_selections_against_the_registry_flags():
     assert selection("glr_algorithms") == [
         a for a in ALGORITHMS if ALGORITHMS[a].kernel == "glr" and a != "fixed"
@@ -171,11 +264,13 @@ def test_selections_against_the_registry_flags():
 
 def test_bad_registrations_are_refused():
     with pytest.raises(ValueError, match="kernel"):
-        Algorithm("x", "nope")
+        Algorithm(name="x", kernel="nope")
     with pytest.raises(ValueError, match="rule"):
-        Algorithm("x", "glr")
-    with pytest.raises(ValueError, match="already registered"):
-        register(Algorithm("TaS", "glr", rule=RULE_UNIFORM))
+        Algorithm(name="x", kernel="glr")
+    with pytest.raises(ValueError, match="'TaS' is in the table twice"):
+        registry.algorithm_table(
+            [*ALGORITHMS.values(), Algorithm(name="TaS", kernel="glr", rule=RULE_UNIFORM)]
+        )
 
 
 @njit
@@ -207,23 +302,21 @@ def toy_counts(K: int, n0: int, tau: int) -> list[int]:
 
 
 @pytest.fixture
-def toy_rule():
-    """The toy kernel registered for one test under a new name and family, with the EV-GLR
-    stopping rule."""
-    alg = register(
+def toy_rule(monkeypatch):
+    """The toy kernel's record in the registry for one test under a new name and family,
+    with the EV-GLR stopping rule."""
+    (alg,) = with_records(
+        monkeypatch,
         Algorithm(
-            "toy",
-            "glr",
+            name="toy",
+            kernel="glr",
             plug_in=True,
             wrapper="baseline",
             step=toy_step,
             workspace=registry.Workspace(scalars=4),
-        )
+        ),
     )
-    try:
-        yield alg
-    finally:
-        ALGORITHMS.pop(alg.name)
+    return alg
 
 
 @njit
@@ -240,14 +333,14 @@ def sized_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, 
     return 1 if ok else 0
 
 
-def test_a_rule_declares_its_workspace():
+def test_a_rule_declares_its_workspace(monkeypatch):
     from baiuv import BestArmIdentifier
     from baiuv.simulation import rules
 
     with pytest.raises(ValueError, match="workspace"):
-        Algorithm("x", "glr", step=sized_step, workspace=(1, -1, 0))
+        Algorithm(name="x", kernel="glr", step=sized_step, workspace=(1, -1, 0))
     with pytest.raises(ValueError, match="workspace is declared"):
-        Algorithm("x", "glr", rule=RULE_UNIFORM, workspace=registry.Workspace(1))
+        Algorithm(name="x", kernel="glr", rule=RULE_UNIFORM, workspace=registry.Workspace(rows=1))
     assert get_algorithm("TaS").workspace == registry.BUILTIN_WORKSPACE
     counts = np.array([2, 3, 4])
     ws, scal = rules.init_workspace(counts, np.zeros(registry.N_PARAMS), (2, 1, 3), False)
@@ -257,34 +350,34 @@ def test_a_rule_declares_its_workspace():
     )
     assert ws.shape == (rules.N_WS + 3, 3) and list(ws[rules.W_SUMW]) == [2, 3, 4]
     assert scal[0] == 0.25 and list(scal[2::2]) == [-1.0, -1.0]
-    alg = register(
-        Algorithm("sized", "glr", step=sized_step, workspace=registry.Workspace(3, 2, 4))
+    sized = registry.Workspace(rows=3, rows_per_arm=2, scalars=4)
+    with_records(
+        monkeypatch, Algorithm(name="sized", kernel="glr", step=sized_step, workspace=sized)
     )
-    try:
-        idf = BestArmIdentifier(4, 0.1, sampling="sized", threshold="heuristic", n0=2, rng=0)
-        for t in range(30):
-            arm = idf.next_arm()
-            assert t < 8 or arm == 1, t  # the kernel saw its declared, persistent workspace
-            idf.observe(arm, float(t % 3))
-    finally:
-        ALGORITHMS.pop(alg.name)
+    idf = BestArmIdentifier(4, 0.1, sampling="sized", threshold="heuristic", n0=2, rng=0)
+    for t in range(30):
+        arm = idf.next_arm()
+        assert t < 8 or arm == 1, t  # the kernel saw its declared, persistent workspace
+        idf.observe(arm, float(t % 3))
 
 
-def test_step_kernels_are_checked_at_registration():
+def test_step_kernels_are_checked_in_the_record():
     with pytest.raises(ValueError, match="step"):
-        Algorithm("x", "glr", rule=RULE_UNIFORM, step=toy_step)
+        Algorithm(name="x", kernel="glr", rule=RULE_UNIFORM, step=toy_step)
     with pytest.raises(ValueError, match="step"):
-        Algorithm("x", "fhn", step=toy_step)
+        Algorithm(name="x", kernel="fhn", step=toy_step)
     with pytest.raises(ValueError, match="module:function"):
-        Algorithm("x", "glr", step="no_function_named")
+        Algorithm(name="x", kernel="glr", step="no_function_named")
     with pytest.raises(ValueError, match="step of algorithm 'x'"):
-        Algorithm("x", "glr", step="baiuv.simulation.rules:no_such_kernel").step_kernel()
-    named = Algorithm("x", "glr", step=f"{__name__}:toy_step")  # imported when run
+        Algorithm(
+            name="x", kernel="glr", step="baiuv.simulation.rules:no_such_kernel"
+        ).step_kernel()
+    named = Algorithm(name="x", kernel="glr", step=f"{__name__}:toy_step")  # imported when run
     assert named.step_kernel() is toy_step
     assert get_algorithm("TaS").step_kernel() is None
 
 
-def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
+def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path, monkeypatch):
     from baiuv import BestArmIdentifier
     from baiuv.experiments.stopping_times import experiment_from_config, run_shard
     from baiuv.plotting.style import algorithm_colours
@@ -298,8 +391,8 @@ def test_toy_rule_through_config_validation_and_one_shard(toy_rule, tmp_path):
     config["delta_correct"]["algorithms"] = ["toy"]
     validate_config(config, SCHEMA)
     assert get_algorithm("toy").stopping == "EV-GLR"
-    # without the registration the same configuration is refused, naming the field
-    _refused_unregistered(ALGORITHMS, "toy", toy_rule, "simulation.algorithms", config)
+    # without its record the same configuration is refused, naming the field
+    _refused_without(monkeypatch, ALGORITHMS, "toy", "simulation.algorithms", config)
     # one shard of a named experiment, written and read back as the pipeline does
     sim = config["simulation"]
     instances = {i["name"]: i for i in config["instances"]}
@@ -439,38 +532,38 @@ def toy_run(mu, sigma2, n0: int, rng, delta: float, max_samples: int):
 
 
 @pytest.fixture
-def toy_family():
-    """The toy kernel registered for one test as a family of the EV-GLR stopping rule."""
-    fam = register(
-        registry.ThresholdFamily(
-            "toy-thr",
+def toy_family(monkeypatch):
+    """The toy kernel's record in the registry for one test, a family of the EV-GLR
+    stopping rule."""
+    (fam,) = with_records(
+        monkeypatch,
+        ThresholdFamily(
+            name="toy-thr",
             rules=("EV-GLR",),
             delta_correct=False,
             kernel=toy_threshold,
             constants=f"{__name__}:toy_constants",
-        )
+        ),
     )
-    try:
-        yield fam
-    finally:
-        registry.THRESHOLD_FAMILIES.pop(fam.name)
+    return fam
 
 
-def test_family_kernels_are_checked_at_registration():
-    fam = registry.ThresholdFamily
+def test_family_kernels_are_checked_in_the_record():
+    fam = ThresholdFamily
     with pytest.raises(ValueError, match="code >= 0"):
-        fam("x", rules=("GLR",))
+        fam(name="x", rules=("GLR",))
     with pytest.raises(ValueError, match="code left unset"):
-        fam("x", code=registry.BOX, rules=("GLR",), kernel=toy_threshold)
+        fam(name="x", code=registry.BOX, rules=("GLR",), kernel=toy_threshold)
     with pytest.raises(ValueError, match="per-arm state"):
-        fam("x", rules=("GLR",), stateful=True, kernel=toy_threshold)
+        fam(name="x", rules=("GLR",), stateful=True, kernel=toy_threshold)
     with pytest.raises(ValueError, match="rules"):
-        fam("x", rules=("GLRT",), kernel=toy_threshold)
+        fam(name="x", rules=("GLRT",), kernel=toy_threshold)
     with pytest.raises(ValueError, match="module:function"):
-        fam("x", rules=("GLR",), kernel="no_function_named")
-    with pytest.raises(ValueError, match="already registered"):
-        register(fam("box", rules=("GLR",), kernel=toy_threshold))
-    named = fam("x", rules=("GLR",), kernel=f"{__name__}:toy_threshold")
+        fam(name="x", rules=("GLR",), kernel="no_function_named")
+    with pytest.raises(ValueError, match="'box' is in the table twice"):
+        box = fam(name="box", rules=("GLR",), kernel=toy_threshold)
+        registry.family_table([*THRESHOLD_FAMILIES.values(), box])
+    named = fam(name="x", rules=("GLR",), kernel=f"{__name__}:toy_threshold")
     assert named.threshold_kernel() is toy_threshold
     assert registry.THRESHOLD_FAMILIES["box"].threshold_kernel() is None
 
@@ -478,7 +571,7 @@ def test_family_kernels_are_checked_at_registration():
 def test_toy_family_values_against_the_formula(toy_family):
     from baiuv.thresholds import EV_FAMILIES, FAMILIES, initial_count, pair_threshold
 
-    assert "toy-thr" in FAMILIES and "toy-thr" in EV_FAMILIES  # the registry's live lists
+    assert "toy-thr" in FAMILIES and "toy-thr" in EV_FAMILIES  # the lists of its table
     assert "toy-thr" not in registry.GLR_FAMILIES
     for K, delta, na, nb in [(2, 0.1, 3, 3), (5, 0.01, 7, 40), (10, 1e-5, 2, 9), (3, 0.5, 80, 4)]:
         got = pair_threshold("toy-thr", n_a=na, n_b=nb, K=K, delta=delta)
@@ -487,7 +580,9 @@ def test_toy_family_values_against_the_formula(toy_family):
         initial_count("toy-thr", 2, 0.1)
 
 
-def test_toy_family_through_config_validation_one_shard_and_the_identifier(toy_rule, toy_family):
+def test_toy_family_through_config_validation_one_shard_and_the_identifier(
+    toy_rule, toy_family, monkeypatch
+):
     from baiuv import BestArmIdentifier
     from baiuv.experiments.stopping_times import experiment_from_config, run_shard
     from baiuv.registry import run_parameters
@@ -498,10 +593,8 @@ def test_toy_family_through_config_validation_one_shard_and_the_identifier(toy_r
     config["simulation"]["threshold"] = "toy-thr"
     config["delta_correct"]["ev_thresholds"] = ["heuristic", "toy-thr", "toy-thr-lazy"]
     validate_config(config, SCHEMA)
-    # without the registration the same configuration is refused, naming the field
-    _refused_unregistered(
-        registry.THRESHOLD_FAMILIES, "toy-thr", toy_family, "simulation.threshold", config
-    )
+    # without its record the same configuration is refused, naming the field
+    _refused_without(monkeypatch, THRESHOLD_FAMILIES, "toy-thr", "simulation.threshold", config)
     # one shard of the toy rule (EV-GLR) stopped by the toy family, against the runs
     # written out in Python with the same random streams
     sim = config["simulation"]

@@ -45,7 +45,9 @@ def test_every_algorithm_is_correct_on_easy_instance(alg):
 def test_engine_loop_matches_reference_implementation(plug_in):
     from baiuv.registry import Algorithm
 
-    alg = Algorithm("uniform-test", "glr", rule=ALGORITHMS["uniform"].rule, plug_in=plug_in)
+    alg = Algorithm(
+        name="uniform-test", kernel="glr", rule=ALGORITHMS["uniform"].rule, plug_in=plug_in
+    )
     inst = GaussianInstance(np.array([0.5, 0.2, 0.0, 0.1]), np.array([1.0, 0.3, 2.0, 0.5]))
     for run in range(15):
         r = simulate_run(inst, alg, rng=np.random.default_rng(run))

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.experiments.thresholds import FIGURE_RANGE, threshold_curves
+from baiuv.tables import markdown_table
 
 if TYPE_CHECKING:  # the threshold kernels load where a curve is computed
     from baiuv.thresholds.families import ThresholdParams
@@ -166,8 +167,6 @@ def bob_slope_summary(
 
 def bob_slope_markdown(summary: pd.DataFrame, curves: pd.DataFrame) -> str:
     """Table of the study and its reading."""
-    from baiuv.tables import markdown_table
-
     tab = pd.DataFrame(
         {
             "t": summary["t"],

@@ -23,6 +23,7 @@ from baiuv.claims import (
     verdict,
 )
 from baiuv.experiments.spec import ExperimentSpec, figure_files
+from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES, label
 
@@ -581,8 +582,6 @@ def order_claim(effects: pd.DataFrame) -> Claim | None:
     families (:data:`~baiuv.experiments.threshold_params.RANK_GROUPS`), the order of the
     thresholds (lowest first) at each value of each parameter's grid against the order at
     the paper's value; the count of changed orders judged against the band ≤ 0 (exact)."""
-    from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
-
     sub = effects[effects["measure"].str.startswith("value at ")]
     if sub.empty:
         return None

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv._deferred import DeferredModule
+from baiuv.registry import STATEFUL
 
 _k = DeferredModule("baiuv.thresholds.kernels")
 
@@ -104,6 +105,7 @@ def params_at(parameter: str, value: float):
     """The :class:`baiuv.thresholds.ThresholdParams` with ``parameter`` at ``value`` (for
     ``"eta"``, ``eta0 = eta1 = value / ln(1/DELTA_FIXED)``) and the others at the paper's
     values (``eta`` then ``1/ln(1/δ)`` at each δ)."""
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import ThresholdParams
 
     if parameter == "eta":
@@ -119,7 +121,7 @@ def params_at(parameter: str, value: float):
 def threshold_at(name: str, params, log_inv_delta: float, n: int, *, backend="auto") -> float:
     """The threshold of family ``name`` at ``N_a = N_b = n`` (``t = 2n``), with the arms'
     states (KL, BoB, EV-BoB) recorded from the moments ``MU``, ``SIGMA2``."""
-    from baiuv.registry import STATEFUL
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import make_threshold, pair_threshold
 
     states = {}
@@ -146,6 +148,7 @@ def threshold_at(name: str, params, log_inv_delta: float, n: int, *, backend="au
 def update_count(gamma: float, n_max: int) -> int:
     """How many times :func:`baiuv.thresholds.kernels.update_state` records a new peeling
     level of an arm fed counts ``1 .. n_max`` (the updates of the ratio ``R``)."""
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import make_threshold
 
     spec = make_threshold("kl", 2, params=params_at("gamma", gamma), log_inv_delta=1.0)
@@ -166,6 +169,7 @@ def constant_term(name: str, params) -> float:
     term of c^KL); BoB, EV-BoB: ``ln(2ζ(s)²) + ln 2`` (their KL part at δ/2); Student,
     EV-Student: ``ln(4(K−1)ζ(s))`` (the level δ/(4(K−1)ζ(s)n^s) of the quantile without
     its n^s; the spec stores ``ln(2 α_n) + s ln n``)."""
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import make_threshold
 
     lid = DELTA_GRID[0]
@@ -212,6 +216,7 @@ def parameter_effects(*, backend: str = "auto") -> pd.DataFrame:
     multiple of ``1/ln(1/δ)`` for ``eta``); the heuristic's ``delta_slope`` and
     ``time_slope`` (the ideal dependencies) come with ``parameter = "none"``.
     """
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import ThresholdParams
 
     rows = []

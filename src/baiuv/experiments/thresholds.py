@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv._deferred import DeferredModule
+from baiuv.model.validate import log_inv_delta_of
 from baiuv.registry import EV_FAMILIES, FAMILIES, PAPER_FAMILIES, STATEFUL, THRESHOLD_FAMILIES
 from baiuv.simulation.rng import run_generator
 from baiuv.tables import markdown_table
@@ -137,6 +138,7 @@ def curve_grid(
     (arm a first, so ``N_a = ceil(t/2)``, ``N_b = floor(t/2)``), seeded by ``seed`` and
     numbered from ``seed_offset``; ``params`` of the thresholds (default
     :class:`ThresholdParams`)."""
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import ThresholdParams
 
     _check_axis_streams(axis, streams)
@@ -165,6 +167,7 @@ def threshold_curves(
     ``times``, ``streams``, ``seed``, ``seed_offset``): keyword arguments of
     :func:`curve_grid`.
     """
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.families import make_threshold, pair_threshold
 
     for f in families:
@@ -222,7 +225,7 @@ def initial_times(
     the statement's count at ``delta/3`` (the split inside the KL theorem, decision D21), the
     other reading of the paper's Box counts.
     """
-    from baiuv.model.validate import log_inv_delta_of
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.concentration import monotonicity_initial_count
     from baiuv.thresholds.families import (
         ThresholdParams,
@@ -312,7 +315,7 @@ def threshold_costs(
     ``ipopt_backend``, the executable when one exists, else cyipopt; NaN without Ipopt);
     ``kernel_s``: one numba ``pair_threshold_kernel`` call Median over ``repeats``.
     """
-    from baiuv.model.validate import log_inv_delta_of
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.bob import ipopt_backend, resolve_backend
     from baiuv.thresholds.families import ThresholdParams, make_threshold, pair_threshold
 
@@ -409,6 +412,7 @@ def _tight_resolve(counts, C, D, E, *, ev: bool, backend: str) -> float:
     every re-solve fails): still below the global maximum by more than
     :data:`LOCAL_MAX_TOL`, Ipopt stops below the maximum from every start tried (no second
     maximiser is computed); within it, the first answer was Ipopt's stopping tolerance."""
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.bob import BobSolverError, ipopt_solution
 
     best = math.nan
@@ -447,6 +451,7 @@ def ipopt_agreement(
     ValueError
         On bad arguments; ``BobSolverError`` when no Ipopt backend is available.
     """
+    # numba loads with the thresholds, only where one is built
     from baiuv.thresholds.bob import BobSolverError, ipopt_backend, ipopt_solution, solve_bob
     from baiuv.thresholds.families import bob_constants, make_threshold
 

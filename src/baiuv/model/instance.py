@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from baiuv.model.characteristic import characteristic_time, optimal_allocation
 from baiuv.model.validate import check_instance
 
 
@@ -41,14 +42,10 @@ class GaussianInstance:
 
     def characteristic_time(self, **kw) -> float:
         """:func:`baiuv.characteristic_time` of this instance (same keyword arguments)."""
-        from baiuv.model.characteristic import characteristic_time
-
         return characteristic_time(self.mu, self.sigma2, **kw)
 
     def optimal_allocation(self, **kw) -> np.ndarray:
         """:func:`baiuv.optimal_allocation` of this instance (same keyword arguments)."""
-        from baiuv.model.characteristic import optimal_allocation
-
         return optimal_allocation(self.mu, self.sigma2, **kw)
 
     def to_dict(self) -> dict:

@@ -22,6 +22,8 @@ call with other options reruns nothing); ``off`` means one job per shard locally
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import json
 import logging
 import multiprocessing
 import os
@@ -110,9 +112,6 @@ class CellBatch(tuple):
 
     def digest(self) -> str:
         """SHA-256 of the cells' JSON (keys sorted, no spaces; other values by ``repr``)."""
-        import hashlib
-        import json
-
         text = json.dumps(list(self), sort_keys=True, separators=(",", ":"), default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -126,6 +125,7 @@ _POOL_CELLS: Sequence[Mapping] = ()
 
 def _run_cell(cell: Mapping) -> float:
     """Run one cell; its CPU seconds."""
+    # the cells load the experiments (pandas, numba): in the process that runs them
     from baiuv.pipeline.cells import SHARD_KINDS
 
     t0 = time.process_time()
@@ -161,7 +161,7 @@ def _run_pooled(i: int) -> tuple[int, float]:
 def _children_cpu() -> float:
     """CPU seconds of the child processes this process waited for (0 without ``resource``)."""
     try:
-        import resource
+        import resource  # Unix only
     except ImportError:  # pragma: no cover - not Unix: no fork, no children
         return 0.0
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -202,6 +202,7 @@ def run_cells(cells: Sequence[Mapping], log: logging.Logger, workers: int = 1) -
     files, so the files do not depend on which process ran which shard. The first error
     stops the batch and is raised here.
     """
+    # the cells load the experiments (pandas, numba): in the process that runs them
     from baiuv.pipeline.cells import SHARD_KINDS, preload
 
     unknown = sorted({c["kind"] for c in cells} - set(SHARD_KINDS))

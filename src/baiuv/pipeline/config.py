@@ -33,6 +33,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 import numpy as np
 import yaml
 
+from baiuv.model.validate import delta_from_log, log_inv_delta_of
 from baiuv.registry import PARAMETERS, schema_properties, selection
 
 
@@ -159,6 +160,7 @@ def load_schema(path: str | os.PathLike) -> dict:
 
 def _validator(schema: dict):
     """A JSON-schema validator of ``schema`` that fills the defaults it meets."""
+    # jsonschema loads only when a configuration is validated
     from jsonschema import validators
 
     base = validators.validator_for(schema)
@@ -375,8 +377,6 @@ def section_log_inv_delta(section: dict, name: str) -> float:
     """``ln(1/delta)`` of a config section holding exactly one of ``delta`` and
     ``log_inv_delta``; :class:`ConfigError` naming ``<name>.delta`` /
     ``<name>.log_inv_delta`` otherwise."""
-    from baiuv.model.validate import log_inv_delta_of
-
     try:
         return log_inv_delta_of(
             section.get("delta"), section.get("log_inv_delta"), prefix=f"{name}."
@@ -388,8 +388,6 @@ def section_log_inv_delta(section: dict, name: str) -> float:
 def section_delta(section: dict, name: str) -> float:
     """``delta`` of such a section (``exp(-log_inv_delta)``, ``0.0`` once it underflows),
     for the tables and figures that show ``delta`` or compare error rates with it."""
-    from baiuv.model.validate import delta_from_log
-
     if section.get("delta") is not None:
         section_log_inv_delta(section, name)
         return float(section["delta"])

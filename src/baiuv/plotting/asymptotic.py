@@ -11,7 +11,7 @@ import pandas as pd
 import seaborn as sns
 
 from baiuv.plotting.style import algorithm_colours, setup, threshold_order
-from baiuv.registry import ALGORITHMS
+from baiuv.registry import ALGORITHMS, label
 
 #: Display names of instances (file names use the config's names).
 INSTANCE_LABELS = {"standard": "standard instance", "easy": "easy instance", "two_arm": "two arms"}
@@ -71,8 +71,6 @@ def asymptotic_figure(
     instances : sequence of str, optional
         Rows, in order (default: order of appearance).
     """
-    from baiuv.registry import label
-
     need = {
         "instance",
         "algorithm",

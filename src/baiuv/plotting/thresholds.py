@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
-from baiuv.registry import THRESHOLD_FAMILIES
+from baiuv.experiments.bob_slope import local_slopes
+from baiuv.experiments.threshold_claims import FIGURE_RANGE
+from baiuv.registry import THRESHOLD_FAMILIES, label
 
 from .style import not_delta_correct, setup, threshold_colours, threshold_markers
 
@@ -32,8 +36,6 @@ def figure_families(which: str) -> list[str]:
 
 
 def _label(fam: str) -> str:
-    from baiuv.registry import label
-
     return HEURISTIC_LABEL if fam == "heuristic" else label(fam)
 
 
@@ -65,8 +67,6 @@ def threshold_figure(
     (:func:`ratio_pairs`), a second row shows their ratio EV/GLR of the mean curves (the
     curves of the first row nearly coincide, the ratio shows which is above). Returns the
     matplotlib figure."""
-    import matplotlib.pyplot as plt
-
     setup()
     colours, markers = threshold_colours(families), threshold_markers(families)
     all_ev = all(_ev(f) for f in families if markers[f] is not None)
@@ -172,12 +172,6 @@ def bob_slope_figure(curves: pd.DataFrame, summary: pd.DataFrame):
     min(Box(δ/2), KL(δ/2)) against ln(1/δ) at the smallest t; (b) local slopes in ln(1/δ)
     of BoB (solid) and KL (dashed) for every t, with where BoB joins KL. Returns the
     matplotlib figure."""
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-
-    from baiuv.experiments.bob_slope import local_slopes
-    from baiuv.experiments.threshold_claims import FIGURE_RANGE
-
     setup()
     colours, markers = threshold_colours(), threshold_markers()
     # printed at page width (6.5 in) with 9 pt text

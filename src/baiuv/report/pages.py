@@ -65,6 +65,7 @@ class ReportEntries:
 
 
 def load_entries(path: str | Path) -> ReportEntries:
+    # yaml for the entries file only: the table jobs import for_readers alone
     import yaml
 
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -100,6 +101,7 @@ def verdict_summary_rst(claims: Iterable, config_name: str) -> str:
     ``paper``, ``ours``, ``verdict``, ``reason``); the artifact's own rows
     (``beyond_paper``) are counted apart and never listed as findings.
     """
+    # numpy with the claims, only in the report's own job
     from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, REPRODUCED, tally
 
     claims = list(claims)

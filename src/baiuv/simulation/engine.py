@@ -24,7 +24,6 @@ not depend on how runs are split into shards, on their order, or on the executor
 from __future__ import annotations
 
 import functools
-import inspect
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -53,6 +52,7 @@ from baiuv.registry import (
     RULE_PARAMETERS,
     THRESHOLD_FAMILIES,
     Algorithm,
+    ThresholdFamily,
     get_algorithm,
     run_parameters,
 )
@@ -103,21 +103,6 @@ def _fhn_n0_lid(log_inv_delta: float) -> int:
     return max(2, math.ceil(10.0 * log_inv_delta - 1e-9))
 
 
-def _with_rule_parameters(cls):
-    """``cls`` as a frozen dataclass with a field for every rule parameter of the registry
-    (:data:`baiuv.registry.RULE_PARAMETERS`, with its default), after ``fhn_n0``."""
-    own = dict(cls.__dict__.get("__annotations__", {}))
-    fields: dict[str, str] = {}
-    for name, ann in own.items():
-        fields[name] = ann
-        if name == "fhn_n0":
-            for p in RULE_PARAMETERS:
-                fields[p] = "int" if PARAMETERS[p].schema["type"] == "integer" else "float"
-                setattr(cls, p, PARAMETERS[p].default)
-    cls.__annotations__ = fields
-    return dataclass(frozen=True)(cls)
-
-
 def check_rule_parameter(name: str, value):
     """``value`` of the rule parameter ``name`` (a number within its registry bounds);
     ``ValueError`` naming it and what it accepts otherwise."""
@@ -131,25 +116,7 @@ def check_rule_parameter(name: str, value):
     return value
 
 
-def signature_with_rule_parameters(fn) -> inspect.Signature:
-    """``fn``'s signature with its ``**`` keywords spelled out as one keyword-only
-    parameter per rule parameter of the registry, with its default (what ``help()`` and
-    the documentation show, e.g. for :class:`baiuv.BestArmIdentifier`)."""
-    sig = inspect.signature(fn)
-    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    params += [
-        inspect.Parameter(
-            name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=PARAMETERS[name].default,
-            annotation="int" if PARAMETERS[name].schema["type"] == "integer" else "float",
-        )
-        for name in RULE_PARAMETERS
-    ]
-    return sig.replace(parameters=params)
-
-
-@_with_rule_parameters
+@dataclass(frozen=True)
 class RunSettings:
     """Settings shared by every run of a shard.
 
@@ -169,10 +136,11 @@ class RunSettings:
         Initial pulls of each arm (``>= 2``) for every GLR-based rule.
     fhn_n0 : int or None
         Initial sample size of FHN1/FHN2; ``None`` means :func:`fhn_n0` of ``delta``.
-    beta, fws_exponent, hedge_delta0, ... : float
-        The rule parameters (:data:`baiuv.registry.RULE_PARAMETERS`): one field each, made
-        from its registry record (:data:`baiuv.registry.PARAMETERS`: default, bounds,
-        meaning), e.g. ``beta`` the leader probability of the Top Two rules (paper: 0.5),
+    beta, fws_exponent, hedge_delta0 : float
+        The rule parameters (:data:`baiuv.registry.RULE_PARAMETERS`): one field each, with
+        the default of its registry record (:data:`baiuv.registry.PARAMETERS`, which also
+        gives its bounds, checked here, and its meaning; a test checks every record has its
+        field): ``beta`` the leader probability of the Top Two rules (paper: 0.5),
         ``fws_exponent`` the FWS radius ``r_t = t^(-fws_exponent)/K``, ``hedge_delta0``
         AdaHedge's initial mixability-gap budget (``eta_1 = log K / hedge_delta0``).
     max_samples : int
@@ -203,7 +171,9 @@ class RunSettings:
     threshold: str = PARAMETERS["threshold"].default
     n0: int = PARAMETERS["n0"].default
     fhn_n0: int | None = PARAMETERS["fhn_n0"].default
-    # the rule parameters' fields come here (_with_rule_parameters)
+    beta: float = PARAMETERS["beta"].default
+    fws_exponent: float = PARAMETERS["fws_exponent"].default
+    hedge_delta0: float = PARAMETERS["hedge_delta0"].default
     max_samples: int = PARAMETERS["max_samples"].default
     threshold_params: Mapping = field(default_factory=dict)
     lazy_ratio: float | None = PARAMETERS["lazy_ratio"].default
@@ -259,23 +229,19 @@ class RunSettings:
 
 
 def threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
-    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached; a family
-    registered again under the same name is built anew)."""
-    family, spec = _threshold_spec(name, K, log_inv_delta, params)
-    if family is not THRESHOLD_FAMILIES.get(name):
-        _threshold_spec.cache_clear()
-        family, spec = _threshold_spec(name, K, log_inv_delta, params)
-    return spec
+    """The :class:`~baiuv.thresholds.ThresholdSpec` of family ``name`` (cached by its
+    record, so two records of one name never share a spec)."""
+    return _threshold_spec(THRESHOLD_FAMILIES[name], K, log_inv_delta, params)
 
 
 @functools.lru_cache(maxsize=64)
-def _threshold_spec(name: str, K: int, log_inv_delta: float, params: tuple):
+def _threshold_spec(family: ThresholdFamily, K: int, log_inv_delta: float, params: tuple):
+    # numba's kernels, loaded by the first run (D227)
     from baiuv.thresholds.families import ThresholdParams, make_threshold
 
-    spec = make_threshold(
-        name, K, params=ThresholdParams.from_mapping(params), log_inv_delta=log_inv_delta
+    return make_threshold(
+        family.name, K, params=ThresholdParams.from_mapping(params), log_inv_delta=log_inv_delta
     )
-    return THRESHOLD_FAMILIES[name], spec
 
 
 def _fresh_states(K: int) -> np.ndarray:
@@ -291,6 +257,7 @@ def _fresh_level_states(L: int, K: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=64)
 def _states_template(K: int) -> np.ndarray:
+    # numba's kernels, loaded by the first run (D227)
     from baiuv.thresholds.kernels import new_state
 
     states = np.tile(new_state(), (K, 1))
@@ -335,6 +302,7 @@ def glr_loop(algorithm: Algorithm, threshold: str = "heuristic", multi: bool = F
     step = algorithm.step_kernel()
     kernel = family.threshold_kernel()
     if kernel is None:
+        # numba's kernels, loaded by the first run (D227)
         from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
     size = tuple(algorithm.workspace)
     if step is None:

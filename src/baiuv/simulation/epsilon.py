@@ -101,6 +101,7 @@ def stopping_statistics(Z, counts, means, variances, plug_in, best, epsilon) -> 
     (:func:`~baiuv.simulation.rules.epsilon_stats_into`)."""
     if epsilon == 0.0:
         return Z
+    # numba's kernels, loaded by the first run (D227)
     from baiuv.simulation import rules
 
     out = np.empty(means.shape[0])

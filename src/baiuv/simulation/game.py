@@ -118,6 +118,7 @@ def solve_game_highs(M: np.ndarray) -> tuple[float, np.ndarray]:
     -------
     (value, z) : the game value and an optimal strategy of the maximiser.
     """
+    # scipy.optimize is slow to import: loaded on first use
     from scipy.optimize import linprog
 
     M = np.asarray(M, dtype=float)

@@ -66,7 +66,6 @@ from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import (
     ALGORITHMS,
     PARAMETERS,
-    RULE_PARAMETERS,
     THRESHOLD_FAMILIES,
     selection,
 )
@@ -75,7 +74,6 @@ from baiuv.simulation.data_shape import MAX_ABS_VALUE, ShapeCheck, checked_rows,
 from baiuv.simulation.engine import (
     RunSettings,
     rule_params,
-    signature_with_rule_parameters,
     threshold_spec,
 )
 from baiuv.simulation.epsilon import stopping_statistics, with_epsilon
@@ -102,7 +100,7 @@ _NO_CAP = 2**62
 
 
 def _sampling_name(sampling: str) -> str:
-    usable = {name.lower(): name for name in selection("glr_algorithms")}  # registered now
+    usable = {name.lower(): name for name in selection("glr_algorithms")}
     if not isinstance(sampling, str) or sampling.lower() not in usable:
         raise ValueError(f"sampling must be one of {sorted(usable)}, got {sampling!r}")
     return usable[sampling.lower()]
@@ -153,11 +151,12 @@ class BestArmIdentifier:
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Source of the sampling rule's coins (``numpy.random.default_rng(rng)``; a
         ``Generator`` is used as is, not copied).
-    **rule_parameters : float
+    beta, fws_exponent, hedge_delta0 : float
         The sampling rules' parameters (:data:`baiuv.registry.RULE_PARAMETERS`), keyword
         only, each defaulting to its registry value: ``beta`` the leader probability of the
         Top Two rules, ``fws_exponent`` and ``hedge_delta0`` the parameters of FWS and DKM
-        (see :class:`baiuv.simulation.RunSettings`), and any parameter registered since.
+        (see :class:`baiuv.simulation.RunSettings`; a test checks every rule parameter of
+        the registry is a keyword here).
 
     Examples
     --------
@@ -186,8 +185,11 @@ class BestArmIdentifier:
         strict: bool = True,
         epsilon: float = 0.0,
         rng: Any = None,
-        **rule_parameters: float,
+        beta: float = PARAMETERS["beta"].default,
+        fws_exponent: float = PARAMETERS["fws_exponent"].default,
+        hedge_delta0: float = PARAMETERS["hedge_delta0"].default,
     ) -> None:
+        # the warm-up module imports this one in its functions
         from baiuv import warmup
 
         warmup.first_use()  # one line on stderr when the kernels must be compiled first
@@ -228,12 +230,6 @@ class BestArmIdentifier:
             raise ValueError(f"strict must be a bool, got {strict!r}")
         if threshold_params is not None and not isinstance(threshold_params, dict):
             raise ValueError(f"threshold_params must be a dict or None, got {threshold_params!r}")
-        unknown = sorted(set(rule_parameters) - set(RULE_PARAMETERS))
-        if unknown:
-            raise TypeError(
-                f"BestArmIdentifier got unexpected keyword arguments {unknown}; the rules' "
-                f"parameters are {list(RULE_PARAMETERS)}"
-            )
         heuristic_ev_warning(alg.plug_in, threshold, n0)
         settings = RunSettings(
             delta=delta,
@@ -243,7 +239,9 @@ class BestArmIdentifier:
             threshold_params=dict(threshold_params or {}),
             lazy_ratio=lazy_ratio,
             epsilon=epsilon,
-            **rule_parameters,
+            beta=beta,
+            fws_exponent=fws_exponent,
+            hedge_delta0=hedge_delta0,
         )
         try:
             self._rng = np.random.default_rng(rng)
@@ -818,8 +816,3 @@ class BestArmIdentifier:
             f"sampling={self._sampling!r}, threshold={self.threshold!r}, "
             f"n_samples={self.n_samples}, {state})"
         )
-
-
-BestArmIdentifier.__init__.__signature__ = signature_with_rule_parameters(
-    BestArmIdentifier.__init__
-)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from baiuv.registry import THRESHOLD_FAMILIES
+
 __all__ = [
     "data_warnings_of",
     "format_p_value",
@@ -85,8 +87,6 @@ def guarantee_of(threshold: str) -> dict:
     ``{"delta_correct": bool, "proof": str | None}``, ``proof`` the result of the paper
     that proves it ("Lemma 5", the printed numbering), ``None`` for a family the paper does
     not prove δ-correct (decision D264)."""
-    from baiuv.registry import THRESHOLD_FAMILIES
-
     fam = THRESHOLD_FAMILIES[threshold]
     return {
         "delta_correct": bool(fam.delta_correct),

@@ -254,6 +254,7 @@ class PValueTracker:
             return min(Z[a] for a in others) - math.log1p(math.log(t))
         if not self._student or max(counts) >= DEFAULT_TABLE_SIZE:
             return None
+        # scipy is slow to import: loaded when a p-value is asked for
         from scipy.special import stdtr
 
         s = self._params.s
@@ -274,6 +275,7 @@ class PValueTracker:
             log_sf = np.log(stdtr(n_arr - 1.0, -q_arr))  # the Student tail at q
         far = ~(log_sf > -700.0)
         if far.any():  # far tail: scipy's log survival function
+            # scipy is slow to import: loaded when a p-value is asked for
             from scipy import stats
 
             log_sf[far] = stats.t.logsf(q_arr[far], n_arr[far] - 1.0)
@@ -327,6 +329,7 @@ class PValueTracker:
         """The last level in ``[lo, hi)`` at which the rule stops (it stops at ``lo``, not
         at ``hi``), on the shifted thresholds: ``min_a (Z_a - c_a(L))`` is continuous and
         non-increasing in ``L`` there; Brent's method, then the last double that stops."""
+        # scipy is slow to import: loaded when a p-value is asked for
         from scipy.optimize import brentq
 
         def margin(L: float) -> float:

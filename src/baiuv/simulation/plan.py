@@ -43,7 +43,7 @@ from baiuv.model.validate import as_vector, check_integer, check_real
 from baiuv.registry import ALGORITHMS, THRESHOLD_FAMILIES
 from baiuv.simulation.engine import Runner, RunSettings
 from baiuv.simulation.epsilon import check_epsilon, is_epsilon_good
-from baiuv.simulation.identify import SAMPLING_RULES
+from baiuv.simulation.identify import SAMPLING_RULES, BestArmIdentifier
 from baiuv.simulation.rng import generator_of, run_seed
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 
@@ -297,8 +297,6 @@ def batched_run(mu, sigma2, rule: str, settings: RunSettings, batch: int, rng) -
     sampled from ``rng`` (which also draws the identifier's coins) and all answered, in
     order, only then; ``tau`` is the number of observations used at the stop, ``drawn``
     the samples of the whole batches drawn."""
-    from baiuv.simulation.identify import BestArmIdentifier
-
     idf = BestArmIdentifier(
         mu.size,
         settings.delta,

@@ -31,6 +31,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from glob import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,8 +98,6 @@ def remove_stale_temporaries(target: Path) -> list[Path]:
 
 def glob_escape(name: str) -> str:
     """``name`` with the glob metacharacters escaped."""
-    from glob import escape
-
     return escape(name)
 
 
@@ -152,6 +151,7 @@ def atomic_target(path: str | os.PathLike) -> Iterator[Path]:
 
 def _hash_array(h, arr) -> None:
     """Feed the values of a pyarrow array to ``h`` (independent of chunking and buffers)."""
+    # pyarrow is a pipeline extra (D245): loaded on first use
     import pyarrow as pa
 
     t = arr.type
@@ -179,6 +179,7 @@ def _hash_array(h, arr) -> None:
 def table_digest(table) -> str:
     """SHA-256 of a pyarrow table's content: column names, types and values (as decoded,
     whatever the chunking) and its ``pandas`` and parameters metadata."""
+    # pyarrow is a pipeline extra (D245): loaded on first use
     import pyarrow as pa
 
     h = hashlib.sha256()
@@ -195,6 +196,7 @@ def table_digest(table) -> str:
 def write_table(df: pd.DataFrame, path: str | os.PathLike, params: Mapping | None = None) -> Path:
     """Write ``df`` to Parquet atomically, storing ``params`` as JSON metadata and the
     digest of the content (:func:`table_digest`)."""
+    # pyarrow is a pipeline extra (D245): loaded on first use
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -214,6 +216,7 @@ def read_table(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
     Raises :class:`CorruptResultError` (naming the file and how to rebuild it) when the file
     cannot be decoded, has no digest or its content does not match its digest;
     ``FileNotFoundError`` when it does not exist."""
+    # pyarrow is a pipeline extra (D245): loaded on first use
     import pyarrow.parquet as pq
 
     try:
@@ -263,6 +266,7 @@ def figure_metadata(fmt: str) -> dict | None:
 def save_figure(fig, paths: list[str | os.PathLike] | tuple, **kwargs) -> None:
     """Save a matplotlib figure to each path (format from the suffix), atomically and
     byte-deterministically (:func:`figure_metadata`; ``svg.hashsalt`` fixed)."""
+    # matplotlib is a pipeline extra (D245): loaded on first use
     import matplotlib as mpl
 
     for p in paths:

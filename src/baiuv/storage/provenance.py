@@ -46,6 +46,7 @@ def check_package_source(checkout: str | os.PathLike) -> None:
 def machine_description() -> str:
     """One line naming the machine and software a timing was measured with: CPU model,
     logical cores, OS, Python and the numeric libraries' versions."""
+    # importlib.metadata is slow to import: only when a version is read
     from importlib.metadata import PackageNotFoundError, version
 
     cpu = platform.processor() or platform.machine()

@@ -150,6 +150,7 @@ def concat_runs(
     """Concatenate the non-empty shard tables; ``ValueError`` if two rows share ``keys``
     (a run simulated twice). With ``sort_by``, rows are sorted by these columns (stable)
     and re-indexed."""
+    # pandas loads where a run table is built (D223)
     import pandas as pd
 
     out = pd.concat([f for f in frames if len(f)], ignore_index=True)

@@ -58,6 +58,7 @@ from baiuv.simulation.engine import (
     run_cell,
     shard_runs,
 )
+from baiuv.storage.grids import grid
 from baiuv.studies.asymptotic_fits import (
     fit_inputs,
     fit_second_order,
@@ -147,8 +148,6 @@ def asymptotic_levels(section: Mapping) -> list[float]:
     ``deltas`` (list of levels in ``(0, 1)``) and ``log_inv_deltas`` (list of values ``> 0``
     or a grid ``{min, max, num, scale}``, :func:`baiuv.storage.grids.grid`). ``ValueError`` naming the
     field on a bad entry or on two values with the same :func:`level_label`."""
-    from baiuv.storage.grids import grid
-
     has_d, has_l = "deltas" in section, "log_inv_deltas" in section
     if has_d == has_l:
         raise ValueError("asymptotic: give exactly one of 'deltas' and 'log_inv_deltas'")
@@ -298,6 +297,7 @@ def check_asymptotic_config(section: Mapping, named: Mapping[str, Mapping]) -> N
         raise ValueError(f"asymptotic.tolerance must be in (0, 1), got {tol!r}")
     for j, (_, thr) in enumerate(pairs):
         if "student" in thr:
+            # numba loads with the thresholds, only where one is built
             from baiuv.thresholds.families import make_threshold
 
             for a in asymptotic_instances(section["instances"], named):

@@ -28,6 +28,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from baiuv.claims import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    NOT_RESOLVED,
+    Band,
+    Claim,
+    bootstrap_ratio,
+    combine,
+    judge,
+)
 from baiuv.experiments.spec import (
     ExperimentSpec,
     ShardKind,
@@ -339,8 +349,6 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
     (:func:`lemma2_claim`), the Conclusion's statements on the calibrated thresholds
     (:func:`conclusion_claims`), and the cost of laziness measured on paired runs (beyond
     the paper: decision D70's grid)."""
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, NOT_RESOLVED, Band, Claim, combine, judge
-
     s = summarize_delta_correct(df)
     lazy = s[s["threshold"].astype(str).str.endswith(LAZY_SUFFIX)]
     # the one verdict rule (D174): each cell's Wilson interval against the band ≤ δ
@@ -435,8 +443,6 @@ def box_advice_claim(df: pd.DataFrame):
     family F, judged by :func:`baiuv.claims.judge` on the ratio's 95% bootstrap interval,
     runs resampled jointly (every variant of a run shares its random stream, D71); the
     ratio of medians beside. The computational cost is not judged here (a timing)."""
-    from baiuv.claims import DIFFERS, NOT_RESOLVED, Band, Claim, bootstrap_ratio, combine
-
     bnd = Band(
         hi=1.0 + BOX_GOOD_TOLERANCE,
         words='"good empirical performance"',
@@ -516,8 +522,6 @@ def lemma2_claim(df: pd.DataFrame):
     the budget, which can only lower the mean. The heuristic cells' ratio is printed beside
     as description, not judged (the heuristic threshold is not δ-correct). ``None`` when no
     δ-correct cell ran."""
-    from baiuv.claims import DIFFERS, NOT_RESOLVED, Band, Claim, bootstrap_ratio, combine
-
     if "lower_bound" not in df.columns:
         return None
     bnd = Band(lo=1.0, words=LEMMA2_WORDS, where="Lemma lem:lower_bound_sample_complexity")
@@ -587,16 +591,6 @@ def conclusion_claims(df: pd.DataFrame, *, delta: float, level: float = 0.95) ->
        one-sided band > 1 (the calibrated threshold stops later than the heuristic,
        asymptotically tight one), 95% bootstrap over runs, paired; medians beside.
     """
-    from baiuv.claims import (
-        DIFFERS,
-        NOT_RESOLVED,
-        Band,
-        Claim,
-        bootstrap_ratio,
-        combine,
-        judge,
-    )
-
     dc = df[df["threshold"].map(_delta_correct_variant)]
     if dc.empty:
         return []

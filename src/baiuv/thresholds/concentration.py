@@ -275,6 +275,7 @@ def _exp_one_plus_w0(L: float, s: float, eta0: float, t: float) -> float:
     """``exp(1 + W_0(2(1+eta0)/e (L + s ln(1 + ln t / ln(1+eta0))) - 1/e))``."""
     z = 2.0 * (1.0 + eta0) / math.e * (L + s * math.log1p(math.log(t) / math.log1p(eta0)))
     z -= 1.0 / math.e
+    # scipy.special is slow to import: loaded on first use
     from scipy.special import lambertw
 
     return math.exp(1.0 + float(lambertw(z, 0).real))

@@ -318,6 +318,7 @@ def student_quantile(
     if np.any(arr < 2) or np.any(arr != np.floor(arr)):
         raise ValueError(f"n must be integers >= 2, got {n!r}")
     log_alpha = _student_log_alpha(arr, log_inv_delta_of(delta, log_inv_delta), check_K(K), s)
+    # scipy.stats is slow to import: loaded on first use
     from scipy import stats
 
     out = stats.t.isf(np.exp(log_alpha), arr - 1.0)
