@@ -14,12 +14,14 @@ observations with unknown means and variances, whatever the sampling rule (Lemma
 
 Same code as the simulator
 --------------------------
-The identifier holds the state arrays of :func:`baiuv.simulation.rules.run_glr` and calls
-the same numba functions for each step: :func:`~baiuv.simulation.rules.observe_update`,
-:func:`~baiuv.model.glr_kernels.glr_stats_into`,
-:func:`~baiuv.simulation.rules.glr_stop_check` (the simulator's stopping check, on every
-statistic computed, with the family's threshold kernel) and
-:func:`~baiuv.simulation.rules.select_arm` (or the rule's registered step kernel). Its
+The identifier holds the run state of :func:`baiuv.simulation.rules.run_glr`
+(:class:`~baiuv.simulation.rules.run_state.RunState`) and feeds each observation to it
+with the loop's own steps, :func:`~baiuv.simulation.rules.run_state.observe_sample` and
+:func:`~baiuv.simulation.rules.run_state.check_step` (the guard, the lazy grid and
+:func:`~baiuv.simulation.rules.glr_stop_check` with the family's threshold kernel), in
+one compiled call (:func:`baiuv.simulation.replay.ingest`; D350: one run state, one step,
+three callers); it asks :func:`~baiuv.simulation.rules.select_arm` (or the rule's
+registered step kernel) for the next arm. Its
 coins (Top Two leader draw) come from its own ``numpy.random.Generator``; feeding it
 ``mu_a + sigma_a Z`` with ``Z`` drawn from that same generator reproduces
 ``simulate_run(..., rng=<generator with the same seed>)`` exactly (decision D72,
@@ -62,7 +64,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from baiuv.model.glr_kernels import glr_stats_into
 from baiuv.registry import (
     ALGORITHMS,
     PARAMETERS,
@@ -81,6 +82,7 @@ from baiuv.simulation.ev_advice import heuristic_ev_warning
 from baiuv.simulation.identify_summary import data_warnings_of, format_summary, guarantee_of
 from baiuv.simulation.p_value import PValueTracker
 from baiuv.simulation.pending import IdentifierError, Pending, choose_arms
+from baiuv.simulation.rules import run_state
 from baiuv.thresholds import EV_FAMILIES, GLR_FAMILIES
 from baiuv.thresholds.kernels import STATE_SIZE, new_state
 
@@ -271,17 +273,18 @@ class BestArmIdentifier:
         self._wfix = np.full(K, 1.0 / K)
         self._strict = strict
         self._max = settings.max_samples
-        self._lazy = settings.lazy_ratio if settings.lazy_ratio is not None else 0.0
-        self._t0 = float(settings.n0 * K)
-        self._k_next = 0
-        # statistics (same arrays as run_glr)
-        self._counts = np.zeros(K, dtype=np.int64)
-        self._means = np.zeros(K)
-        self._m2 = np.zeros(K)
-        self._vars = np.zeros(K)
-        self._states = np.empty((K, STATE_SIZE))
+        # the run state and its stopping rule: the simulator's (D350: one run state, one
+        # step, three callers)
+        states = np.empty((K, STATE_SIZE))
         for a in range(K):
-            self._states[a] = new_state()
+            states[a] = new_state()
+        stats = (np.zeros(K, dtype=np.int64), np.zeros(K), np.zeros(K), np.zeros(K))
+        bounds = (-math.inf, math.inf, -1)
+        self._run = run_state.new_run_state(stats, states, rules.new_zcache(K), bounds, 0)
+        lazy = float(settings.lazy_ratio) if settings.lazy_ratio is not None else 0.0
+        spec = self._spec
+        t0 = float(settings.n0 * K)
+        self._stop = run_state.stop_rule(spec.code, spec.fparams, spec.table, alg.plug_in, lazy, t0)
         self._Z = np.full(K, np.nan)
         self._thr = np.full(K, np.nan)
         self._ws: np.ndarray | None = None
@@ -300,6 +303,22 @@ class BestArmIdentifier:
         )
 
     # ------------------------------------------------------------------ properties
+    @property
+    def _counts(self) -> np.ndarray:
+        return self._run.counts
+
+    @property
+    def _means(self) -> np.ndarray:
+        return self._run.means
+
+    @property
+    def _vars(self) -> np.ndarray:
+        return self._run.variances
+
+    @property
+    def _states(self) -> np.ndarray:
+        return self._run.states
+
     @property
     def n_arms(self) -> int:
         """Number of arms ``K``."""
@@ -501,29 +520,8 @@ class BestArmIdentifier:
         arm = int(arm)
         if self._strict:
             self._pending.check(np.array([arm]), one=True)
-        self._pending.answer([arm])
         self._shape.add(arm, x)
-        was_init = self.in_initialisation
-        rules.observe_update(
-            arm,
-            x,
-            self._counts,
-            self._means,
-            self._m2,
-            self._vars,
-            self._spec.code,
-            self._spec.fparams,
-            self._states,
-        )
-        if self.in_initialisation:
-            if self.n_samples >= self._max:  # unrequested arms (strict=False) used the budget
-                seen = np.where(self._counts > 0, self._means, -np.inf)
-                self._best = int(np.argmax(seen))
-                self._finish("budget")
-            return self._done
-        if was_init:  # initialisation just completed: workspace of the sampling rules
-            self._ws, self._scal = self._init_workspace()
-        self._evaluate()
+        self._consume(np.array([arm], dtype=np.int64), np.array([x]))
         return self._done
 
     def observe_many(self, arms: ArrayLike, values: ArrayLike) -> int:
@@ -578,81 +576,61 @@ class BestArmIdentifier:
             if n == 1:
                 self.observe(int(a[0]), float(x[0]))
                 return 1
-        if self._thr_kernel is not None:  # the compiled batch is built for built-in families
-            pos = 0
-            while pos < n and not self._done:
-                self.observe(int(a[pos]), float(x[pos]))
-                pos += 1
-            return pos
+        pos = self._consume(a, x)
+        self._shape.add_many(a[:pos], x[:pos])
+        return pos
+
+    def _consume(self, arms: np.ndarray, values: np.ndarray) -> int:
+        """Feed the rows ``(arms[i], values[i])`` to the run state
+        (:func:`baiuv.simulation.replay.ingest`: the rows and the simulator's two steps)
+        until a stop, answering their pending requests; the sampling rule's workspace is
+        built where the initialisation ends, and the p-value counts the check of the last
+        row consumed (D270). Returns the number of rows consumed."""
+        n = arms.shape[0]
         pos = 0
-        status = replay.STATUS_RAN_OUT
-        while pos < n:
-            out = replay.ingest(
-                a,
-                x,
-                pos,
-                self._counts,
-                self._means,
-                self._m2,
-                self._vars,
-                self._spec.code,
-                self._spec.fparams,
-                self._spec.table,
-                self._states,
-                self._Z,
-                self._thr,
-                self._alg.plug_in,
-                int(self._settings.n0),
-                self._t0,
-                float(self._lazy),
-                int(self._k_next),
-                int(self._max),
-                int(self._best),
-                int(self._forced),
-                int(self._checks),
-                int(self._last_check_t),
-            )
-            self._pending.answer(a[pos : int(out[0])].tolist())
-            pos, status = int(out[0]), int(out[1])
-            self._best, self._forced, self._k_next = int(out[2]), int(out[3]), int(out[4])
-            self._checks, self._last_check_t = int(out[5]), int(out[6])
-            if status == replay.STATUS_INIT_DONE:  # as observe() when initialisation ends
+        check_first = False
+        while pos < n or check_first:
+            end, status = self._ingest(arms, values, pos, check_first)
+            self._pending.answer(arms[pos:end].tolist())
+            pos = end
+            check_first = False
+            if status == replay.STATUS_INIT_DONE:  # the workspace, then the first check
                 self._ws, self._scal = self._init_workspace()
-                self._evaluate()
-                if self._done:
-                    break
+                check_first = True
             elif status != replay.STATUS_RAN_OUT:
                 self._finish("glr" if status == replay.STATUS_GLR else "budget")
                 break
-        self._shape.add_many(a[:pos], x[:pos])
         if self._last_check_t == self.n_samples and self._forced < 0 and pos:
             # the check of the last row consumed
             self._track_p_value(self.n_samples, self._stop_reason == "glr")
         return pos
 
-    # ------------------------------------------------------------------ stopping
-    def _evaluate(self) -> None:
-        t = self.n_samples
-        self._best = int(
-            glr_stats_into(self._counts, self._means, self._vars, self._alg.plug_in, self._Z)
+    def _ingest(
+        self, arms: np.ndarray, values: np.ndarray, start: int, check_first: bool
+    ) -> tuple[int, int]:
+        """One call of the compiled replay from row ``start`` (the built-in families' cached
+        one, or the one compiled for a family's own kernel): the run state and the
+        identifier's scalars updated; returns ``(end, status)``."""
+        io = (
+            int(self._settings.n0),
+            int(self._max),
+            int(self._best),
+            int(self._forced),
+            int(self._checks),
+            int(self._last_check_t),
+            bool(check_first),
         )
-        self._forced = int(rules.degenerate_arm(self._counts, self._vars, self._Z, self._best))
-        lazy = self._lazy > 1.0
-        if not lazy or t >= rules.lazy_check_time(self._t0, self._lazy, self._k_next):
-            if lazy:
-                self._k_next = int(rules.lazy_next_index(t, self._t0, self._lazy, self._k_next))
-            self._checks += 1
-            self._last_check_t = t
-            if self._forced < 0:
-                fail = self._stop_check(t)
-                self._check_thresholds(t, fail, self._thr)
-                self._track_p_value(t, fail < 0)
-                if fail < 0:
-                    self._finish("glr")
-                    return
-        if t >= self._max:
-            self._finish("budget")
+        args = ((arms, values, int(start)), self._run, self._stop, io, (self._Z, self._thr))
+        if self._thr_kernel is None:
+            run, res = replay.ingest(*args)
+        else:
+            run, res = replay.ingest_with(self._thr_kernel, *args)
+        self._run = run
+        end, status, best, forced, checks, last = (int(v) for v in res)
+        self._best, self._forced, self._checks, self._last_check_t = best, forced, checks, last
+        return end, status
 
+    # ------------------------------------------------------------------ stopping
     def _track_p_value(self, t: int, stopped: bool) -> None:
         """The p-value after the check at ``t`` (:mod:`baiuv.simulation.p_value`)."""
         self._pv.update(t, self._counts, self._stop_stats(), self._best, self._states, stopped)
@@ -663,34 +641,6 @@ class BestArmIdentifier:
         size = tuple(alg.workspace)
         plus = self._counts + self._pending.per_arm  # (D282: pending requests count as samples)
         return rules.init_workspace(plus, self._params, size, alg.step is None)
-
-    def _stop_check(self, t: int) -> int:
-        """The simulator's stopping check (:func:`~baiuv.simulation.rules.glr_stop_check`)
-        on every statistic computed: the first challenger not beaten, ``-1`` to stop. The
-        built-in families run its cached instance; a family registered with its own kernel
-        compiles it for that kernel once per process."""
-        args = (
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            self._states,
-            t,
-            self._counts,
-            self._means,
-            self._vars,
-            self._best,
-            self._alg.plug_in,
-            False,
-            *rules.exact_zcache(self._Z),
-            -math.inf,
-            math.inf,
-            -1,
-        )
-        if self._thr_kernel is None:
-            fail = rules.glr_stop_check_builtin(*args)[0]
-        else:
-            fail = rules.glr_stop_check(self._thr_kernel, *args)[0]
-        return int(fail)
 
     def _check_thresholds(self, t: int, fail: int, out: np.ndarray) -> None:
         """The thresholds the stopping check at ``t`` compares with, written to ``out``

@@ -1,12 +1,11 @@
 """Compiled loops of batched replay: observations already collected, fed in one call.
 
-* :func:`ingest` is the body of :meth:`baiuv.BestArmIdentifier.observe` run over arrays
-  of observations: the same numba functions in the same order
-  (:func:`~baiuv.simulation.rules.observe_update`, unrolled,
-  :func:`~baiuv.model.glr_kernels.glr_stats_into`,
-  :func:`~baiuv.simulation.rules.degenerate_arm`, the lazy grid,
-  :func:`~baiuv.simulation.rules.glr_stop_check`), so it stops at exactly the row where
-  one-by-one calls would (:meth:`~baiuv.BestArmIdentifier.observe_many`).
+* :func:`ingest` feeds rows of observations to the identifier's run state with the two
+  steps of the simulator's loop (:func:`~baiuv.simulation.rules.run_state.observe_sample`,
+  :func:`~baiuv.simulation.rules.run_state.check_step`; D350: one run state, one step,
+  three callers): :meth:`~baiuv.BestArmIdentifier.observe` is one row of it and
+  :meth:`~baiuv.BestArmIdentifier.observe_many` many, so both stop at the same row with
+  the same state.
 * :func:`shape_update` is the per-arm shape statistics of the identifier's data warnings
   (moments and the first distinct values) over the rows consumed.
 * :func:`parse_rows` reads ``arm,value`` text rows from a byte buffer for
@@ -18,30 +17,20 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from baiuv.model.glr_kernels import empirical_best, glr_stats_into
-from baiuv.simulation.rules import (
-    certified_arm,
-    check_thresholds,
-    degenerate_arm,
-    glr_stop_check,
-    lazy_check_time,
-    lazy_next_index,
-    new_zcache,
-    welford,
+from baiuv.model.glr_kernels import glr_stats_into
+from baiuv.simulation.rules.run_state import (
+    NOT_CHECKED,
+    borrowed_rule,
+    borrowed_state,
+    check_step,
+    observe_sample,
+    owned_state,
 )
-from baiuv.simulation.rules.borrow import borrowed
-from baiuv.simulation.rules.zcache import ZC_THR, ZC_Z, ZF_OK, forget_stats
-from baiuv.thresholds.kernels import (
-    depends_on_t_only,
-    has_state,
-    pair_threshold_kernel,
-    update_state,
-)
+from baiuv.simulation.rules.stopping import check_thresholds
+from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
 
 __all__ = [
     "ROWS_OUT",
@@ -53,6 +42,8 @@ __all__ = [
     "STATUS_INIT_DONE",
     "STATUS_RAN_OUT",
     "ingest",
+    "ingest_loop",
+    "ingest_with",
     "label_table",
     "parse_rows",
     "shape_update",
@@ -71,158 +62,135 @@ STATUS_INIT_DONE = 3
 
 
 @njit(cache=True)
-def ingest(
-    arms,
-    values,
-    start,
-    counts,
-    means,
-    m2,
-    variances,
-    thr_code,
-    thr_fparams,
-    thr_table,
-    states,
-    Z,
-    thr,
-    plug_in,
-    n0,
-    t0,
-    lazy_ratio,
-    k_next,
-    max_samples,
-    best,
-    forced,
-    checks,
-    last_check_t,
-):
-    """Observe ``(arms[i], values[i])`` for ``i = start, start + 1, ...`` until a stop.
+def ingest(rows, run, stop, io, out):
+    """:func:`ingest_loop` with the built-in families' kernel
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache."""
+    return ingest_loop(pair_threshold_kernel, rows, run, stop, io, out)
 
-    The statistics (``counts, means, m2, variances, states, Z, thr``) are updated in place
-    exactly as one :meth:`~baiuv.BestArmIdentifier.observe` call per row would update
-    them, and the stopping rule takes the same decision at every row: after the
-    initialisation, the degeneracy guard (:func:`~baiuv.simulation.rules.degenerate_arm`)
-    and, on the lazy grid if any, the simulator's stopping check
-    :func:`~baiuv.simulation.rules.glr_stop_check` with the built-in families' kernel
-    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (the thresholds it compares
-    with written to ``thr``; a family with its own kernel is recorded row by row by the
-    identifier). As in the simulator's loop, while every arm passes
-    :func:`~baiuv.simulation.rules.certified_arm` the guard cannot fire (decision D191)
-    and the check runs on a cache without the statistics, computing a statistic, an
-    enclosure or a threshold only where it decides (D192: a certified upper bound of a
-    ``t``-only threshold; D210, D216: certified enclosures of ``Z_a``); ``Z``,
-    ``best`` and ``forced`` are computed exactly for the last row consumed.
 
-    Returns ``(end, status, best, forced, k_next, checks, last_check_t)``: rows
-    ``start .. end - 1`` were consumed, ``status`` is one of the ``STATUS_*`` codes and the
-    other values are the identifier's scalars after row ``end - 1``.
+@njit
+def ingest_with(threshold, rows, run, stop, io, out):
+    """:func:`ingest_loop` with a family's own threshold kernel (compiled once per process
+    and kernel)."""
+    return ingest_loop(threshold, rows, run, stop, io, out)
+
+
+@njit(inline="always")
+def ingest_loop(threshold, rows, run, stop, io, out):
+    """Observe ``(arms[i], values[i])`` for ``i = start, start + 1, ...`` until a stop:
+    the rows and the two steps of the run state
+    (:func:`~baiuv.simulation.rules.run_state.observe_sample`,
+    :func:`~baiuv.simulation.rules.run_state.check_step`), the simulator's loop without its
+    draws (D350: one run state, one step, three callers).
+
+    ``rows = (arms, values, start)``; ``run`` is the identifier's
+    :class:`~baiuv.simulation.rules.run_state.RunState`, ``stop`` its
+    :class:`~baiuv.simulation.rules.run_state.StopRule`, ``threshold`` the family's kernel
+    (with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`);
+    ``io = (n0, max_samples, best, forced, checks, last_check_t, check_first)`` the
+    identifier's scalars (the recommended arm, the forced arm, the number of checks, the
+    time of the last) and ``check_first``: check the stopping rule at the current time
+    before the first row (the check that ends the initialisation, after the caller has
+    built the sampling rule's workspace). ``out = (Z, thr)`` receives the statistic of
+    every challenger after the last row (``inf`` at the empirical best arm) and the
+    thresholds the last check compared with (:func:`~baiuv.simulation.rules.check_thresholds`),
+    when a check ran.
+
+    Until every arm has ``n0`` observations the rows only update the statistics (the
+    budget may end the run: unrequested arms); the row that completes the initialisation
+    returns :data:`STATUS_INIT_DONE`. After it, each row is checked (on the lazy grid if
+    any), exactly as :meth:`~baiuv.BestArmIdentifier.observe` of that row checks it.
+
+    Returns ``(run, (end, status, best, forced, checks, last_check_t))``: the new state,
+    rows ``start .. end - 1`` consumed, ``status`` one of the ``STATUS_*`` codes and the
+    identifier's scalars after row ``end - 1``.
     """
+    arms, values, start = rows
+    n0, max_samples, best, forced, checks, last_check_t, check_first = io
+    Z, thr = out
+    owner = run
+    run = borrowed_state(run)  # no reference counting per row (D247)
+    stop = borrowed_rule(stop)
+    counts = run.counts
+    states = run.states
     K = counts.shape[0]
-    # n_under arms below n0 observations (initialisation while > 0); n_uncert arms outside
-    # certified_arm (cert): the guard and the exact statistics decide while > 0
-    t, n_under, cert, n_uncert = _counters(counts, means, variances, n0)
-    lazy = lazy_ratio > 1.0
-    stateful = has_state(thr_fparams)
-    t_only = depends_on_t_only(thr_fparams)
-    zc, zf = new_zcache(K)
-    # borrowed views for the inlined stopping check (no reference counting per row, D247)
-    b_counts = borrowed(counts)
-    b_means = borrowed(means)
-    b_vars = borrowed(variances)
-    b_zc = borrowed(zc)
-    b_zf = borrowed(zf)
-    b_states = borrowed(states)
-    b_fparams = borrowed(thr_fparams)
-    b_table = borrowed(thr_table)
-    thr_lo = -math.inf  # bounds of a t-only threshold (glr_stop_check)
-    thr_hi = math.inf
-    t_hi = -1
+    n_under = 0  # arms below n0 observations (initialisation while > 0)
+    for a in range(K):
+        if counts[a] < n0:
+            n_under += 1
+    t_only = depends_on_t_only(stop.fparams)
     thr_t = -1  # >= 0: thr is to hold the thresholds of the check at time thr_t
     thr_best = -1
     thr_fail = -1
     # the counts and states of that check (a family that reads them): thr is written once,
     # at the end, as at that check
-    thr_counts = counts.copy()
-    thr_states = states.copy()
+    thr_counts = owner.counts.copy()
+    thr_states = owner.states.copy()
     n = arms.shape[0]
     status = STATUS_RAN_OUT
     end = n
-    exact = True  # Z, best, forced hold the values of the last row (or it was not evaluated)
-    for i in range(start, n):
-        arm = arms[i]
-        was_init = n_under > 0
-        # observe_update, with the family's state test hoisted out of the loop (D160)
-        nn = welford(arm, values[i], counts, means, m2, variances)
-        if stateful:
-            update_state(thr_code, thr_fparams, states[arm], nn, means[arm], variances[arm])
-        t += 1
-        ok = certified_arm(means[arm], variances[arm])
-        if ok != cert[arm]:
-            cert[arm] = ok
-            n_uncert += -1 if ok else 1
-        if counts[arm] == n0:
-            n_under -= 1
-        if n_under > 0:  # still initialising: the budget may stop (unrequested arms)
-            if t >= max_samples:
-                best = -1
-                for a in range(K):
-                    if counts[a] > 0 and (best < 0 or means[a] > means[best]):
-                        best = a
-                return i + 1, STATUS_BUDGET, best, forced, k_next, checks, last_check_t
-            continue
-        if was_init:
-            return i + 1, STATUS_INIT_DONE, best, forced, k_next, checks, last_check_t
-        if n_uncert > 0:  # exact statistics and guard, as observe()
-            best = glr_stats_into(counts, means, variances, plug_in, Z)
-            forced = degenerate_arm(counts, variances, Z, best)
-            exact = True
-        else:
-            best = empirical_best(means)
-            forced = -1
-            exact = False
-        if not lazy or t >= lazy_check_time(t0, lazy_ratio, k_next):
-            if lazy:
-                k_next = lazy_next_index(t, t0, lazy_ratio, k_next)
+    i = start
+    checked_any = check_first
+    while check_first or i < n:
+        if not check_first:
+            arm = arms[i]
+            was_init = n_under > 0
+            run, count = observe_sample(run, stop, arm, values[i])
+            i += 1
+            if count == n0:
+                n_under -= 1
+            if n_under > 0:  # still initialising: the budget may stop (unrequested arms)
+                if run.t >= max_samples:
+                    best = -1
+                    for a in range(K):
+                        if counts[a] > 0 and (best < 0 or run.means[a] > run.means[best]):
+                            best = a
+                    scalars = (i, STATUS_BUDGET, best, forced, checks, last_check_t)
+                    return owned_state(run, owner), scalars
+                continue
+            if was_init:
+                scalars = (i, STATUS_INIT_DONE, best, forced, checks, last_check_t)
+                return owned_state(run, owner), scalars
+        check_first = False
+        checked_any = True
+        run, forced, verdict = check_step(threshold, run, stop, True)
+        t = run.t
+        if verdict != NOT_CHECKED:
             checks += 1
             last_check_t = t
-            if forced < 0:
-                # the simulator's check on a cache of this row: every Z_a where exact,
-                # else each statistic, enclosure or threshold computed when it decides
+        if verdict >= -1:  # checked, the guard forcing no arm
+            thr_t, thr_best, thr_fail = t, run.best, verdict  # thr written at the end
+            if not t_only:
                 for a in range(K):
-                    forget_stats(zf, a)  # both blocks (epsilon = 0 and epsilon > 0)
-                    if exact and a != best:
-                        zc[ZC_Z, a] = Z[a]
-                        zc[ZC_THR, a] = math.nan
-                        zf[ZF_OK, a] = 1
-                fail, thr_lo, thr_hi, t_hi = glr_stop_check(
-                    pair_threshold_kernel, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
-                    best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
-                )  # fmt: skip
-                thr_t, thr_best, thr_fail = t, best, fail  # thr written at the end
-                if not t_only:
+                    thr_counts[a] = counts[a]
+                if stop.stateful:
                     for a in range(K):
-                        thr_counts[a] = counts[a]
-                    if stateful:
-                        for a in range(K):
-                            for j in range(states.shape[1]):
-                                thr_states[a, j] = states[a, j]
-                if fail < 0:
-                    status = STATUS_GLR
-                    end = i + 1
-                    break
+                        for j in range(states.shape[1]):
+                            thr_states[a, j] = states[a, j]
+            if verdict == -1:
+                status = STATUS_GLR
+                end = i
+                break
         if t >= max_samples:
             status = STATUS_BUDGET
-            end = i + 1
+            end = i
             break
-    if not exact:
-        best = glr_stats_into(counts, means, variances, plug_in, Z)
-        forced = degenerate_arm(counts, variances, Z, best)
+    if checked_any:  # the statistics of the last row, exactly
+        best = glr_stats_into(owner.counts, owner.means, owner.variances, stop.plug_in, Z)
     if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check compared with
         check_thresholds(
-            pair_threshold_kernel, thr_code, thr_fparams, thr_table, thr_t, thr_counts,
-            thr_best, thr_states, thr_fail, thr,
-        )  # fmt: skip
-    return end, status, best, forced, k_next, checks, last_check_t
+            threshold,
+            stop.code,
+            stop.fparams,
+            stop.table,
+            thr_t,
+            thr_counts,
+            thr_best,
+            thr_states,
+            thr_fail,
+            thr,
+        )
+    return owned_state(run, owner), (end, status, best, forced, checks, last_check_t)
 
 
 @njit(cache=True)
@@ -539,23 +507,3 @@ def label_table(labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         starts[j + 1] = starts[j] + len(encoded[i])
     data = np.frombuffer(b"".join(encoded[i] for i in order), np.uint8).copy()
     return data, starts, np.array(order, np.int64)
-
-
-@njit(cache=True)
-def _counters(counts, means, variances, n0):
-    """``(t, n_under, cert, n_uncert)`` of statistics: the number of observations, of arms
-    below ``n0`` observations, whether each arm passes
-    :func:`~baiuv.simulation.rules.certified_arm`, and the number of arms that do not."""
-    K = counts.shape[0]
-    t = 0
-    n_under = 0
-    cert = np.empty(K, dtype=np.bool_)
-    n_uncert = 0
-    for a in range(K):
-        t += counts[a]
-        if counts[a] < n0:
-            n_under += 1
-        cert[a] = certified_arm(means[a], variances[a])
-        if not cert[a]:
-            n_uncert += 1
-    return t, n_under, cert, n_uncert

@@ -21,6 +21,9 @@ Modules
   by the loop and the identifier, as is the TCI challenger;
   :mod:`~baiuv.simulation.rules.borrow` (borrowed views, the loop's arrays passed to
   inlined kernels without reference counting);
+* :mod:`~baiuv.simulation.rules.run_state`: one run's state and its two steps, one
+  observation (``observe_sample``) and one check (``check_step``), the steps of the loop,
+  the identifier and its replay (D350);
 * :mod:`~baiuv.simulation.rules.loop`: :func:`run_glr` (one stopping level) and
   :func:`run_glr_levels` (several on one trajectory) -- every rule combined with a GLR
   stopping rule (Section ``ssec:GLR_stopping_rule``), the GLR (``plug_in=False``) or the

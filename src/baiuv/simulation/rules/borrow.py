@@ -15,6 +15,7 @@ passes them to inlined kernels only.
 
 from __future__ import annotations
 
+from numba import njit
 from numba.core import cgutils
 from numba.core.types import Array
 from numba.extending import intrinsic
@@ -42,3 +43,11 @@ def borrowed(typingctx, arr):
         return out._getvalue()
 
     return arr(arr), codegen
+
+
+@njit(inline="always")
+def alive(arrays):
+    """A use of ``arrays`` (a tuple): numba frees an array after the last use of the last
+    variable that refers to it, and a borrowed view does not refer to it, so a function
+    that made views of its own arrays calls this after their last use."""
+    return len(arrays)

@@ -5,15 +5,18 @@
 (:func:`~baiuv.simulation.rules.select.select_arm`) and threshold families
 (:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`).
 
-The loop is built from the kernels the identifier also runs: the stopping check
+The loop is a draw, the sampling rule's choice and the two steps of the run state
+(:mod:`~baiuv.simulation.rules.run_state`: :func:`~.run_state.observe_sample` after each
+sample, :func:`~.run_state.check_step` before each choice; D350: one run state, one step,
+three callers), the steps the identifier and its replay run too. The stopping check
 (:func:`~baiuv.simulation.rules.stopping.glr_stop_check`) and the TCI challenger
-(:func:`~baiuv.simulation.rules.tci.tci_challenger`), which read and fill the statistics
-cache (:mod:`~baiuv.simulation.rules.zcache`, invalidated after each sample by
-:func:`~baiuv.simulation.rules.zcache.invalidate`) and compute a statistic, an enclosure
-or a threshold only when a decision needs it. Both are inlined into the loop and receive
-borrowed views of its arrays (:func:`~baiuv.simulation.rules.borrow.borrowed`): with the
-arrays themselves, each call would update their reference counts, atomically, and cost
-as much as the whole step of the cheapest rules (decision D247).
+(:func:`~baiuv.simulation.rules.tci.eps_challenger`) read and fill the statistics cache
+(:mod:`~baiuv.simulation.rules.zcache`, invalidated after each sample) and compute a
+statistic, an enclosure or a threshold only when a decision needs it. Everything is
+inlined into the loop, whose run state holds borrowed views of its arrays
+(:func:`~baiuv.simulation.rules.borrow.borrowed`): with the arrays themselves, each call
+would update their reference counts, atomically, and cost as much as the whole step of
+the cheapest rules (decision D247).
 
 One trajectory serves several stopping levels (D306: the sampling rules never read the
 level): level 0 is checked as a run with that level alone, the others by
@@ -27,7 +30,6 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.model.glr_kernels import empirical_best
 from baiuv.registry import (
     BUILTIN_WORKSPACE,
     P_BETA,
@@ -38,11 +40,12 @@ from baiuv.registry import (
 )
 from baiuv.thresholds.kernels import P_EPS, has_state, pair_threshold_kernel, update_state
 
-from .borrow import borrowed
+from .borrow import alive, borrowed
+from .run_state import borrowed_state, check_step, new_run_state, observe_sample, stop_rule
 from .select import select_arm
-from .statistics import certified_arm, degenerate_arm, draw, welford
+from .statistics import draw, welford
 from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
-from .tci import eps_challenger, tci_challenger
+from .tci import eps_challenger
 from .tracking import c_tracking
 from .workspace import W_SUMW, init_workspace
 from .zcache import (
@@ -69,40 +72,16 @@ def run_glr(rule, plug_in, bandit, levels, states, rule_data, rng, limits):
     families (:func:`~baiuv.thresholds.kernels.pair_threshold_kernel`): compiled once and
     kept in numba's cache (the generic loop is compiled into this function, with the step
     and threshold functions inlined). One stopping level: the first of ``levels``."""
-    return glr_run(
-        select_arm,
-        pair_threshold_kernel,
-        _BUILTIN_WS,
-        False,
-        rule,
-        plug_in,
-        bandit,
-        levels,
-        states,
-        rule_data,
-        rng,
-        limits,
-    )
+    run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
+    return glr_run(select_arm, pair_threshold_kernel, _BUILTIN_WS, False, run_args)
 
 
 @njit(cache=True)
 def run_glr_levels(rule, plug_in, bandit, levels, states, rule_data, rng, limits):
     """:func:`run_glr` at every stopping level of ``levels`` (:func:`run_glr_levels_loop`),
     compiled apart: the one-level loop keeps none of the code of the others."""
-    return glr_run(
-        select_arm,
-        pair_threshold_kernel,
-        _BUILTIN_WS,
-        True,
-        rule,
-        plug_in,
-        bandit,
-        levels,
-        states,
-        rule_data,
-        rng,
-        limits,
-    )
+    run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
+    return glr_run(select_arm, pair_threshold_kernel, _BUILTIN_WS, True, run_args)
 
 
 @njit(inline="always")
@@ -111,10 +90,8 @@ def run_glr_loop(
 ):
     """One run of the GLR loop (:func:`glr_run`) at the first stopping level of
     ``levels``."""
-    return glr_run(
-        step, threshold, ws_size, False, rule, plug_in, bandit, levels, states, rule_data, rng,
-        limits,
-    )  # fmt: skip
+    run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
+    return glr_run(step, threshold, ws_size, False, run_args)
 
 
 @njit(inline="always")
@@ -122,19 +99,19 @@ def run_glr_levels_loop(
     step, threshold, ws_size, rule, plug_in, bandit, levels, states, rule_data, rng, limits
 ):
     """One run of the GLR loop (:func:`glr_run`) at every stopping level of ``levels``."""
-    return glr_run(
-        step, threshold, ws_size, True, rule, plug_in, bandit, levels, states, rule_data, rng,
-        limits,
-    )  # fmt: skip
+    run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
+    return glr_run(step, threshold, ws_size, True, run_args)
 
 
 @njit(inline="always")
-def glr_run(
-    step, threshold, ws_size, multi, rule, plug_in, bandit, levels, states, rule_data, rng, limits
-):
+def glr_run(step, threshold, ws_size, multi, run_args):
     """One run of the sampling rule ``step`` with the GLR (or EV-GLR) stopping rule at
-    each stopping level of ``levels``.
+    each stopping level of ``levels``: draws, the sampling rule's choices and the two steps
+    of the run state (:func:`~baiuv.simulation.rules.run_state.observe_sample`,
+    :func:`~baiuv.simulation.rules.run_state.check_step`; D350: one run state, one step,
+    three callers).
 
+    ``run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)``:
     ``bandit = (mu, sigma2)``; ``rule_data = (params, wfix)``, the rule's parameters and
     the weights tracked by ``fixed``; ``limits = (n0, max_samples)``. ``levels = (codes,
     fparams, tables, offsets, ratios)`` holds ``L >= 1`` stopping levels: level ``l`` is
@@ -153,7 +130,8 @@ def glr_run(
     ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept between steps, of
     the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's record,
     :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator. The built-in codes
-    ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths; a registered
+    ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths (D351: a call of
+    ``step`` per sample costs the cheapest rules more than their whole step); a registered
     rule runs with ``rule = RULE_CUSTOM``. ``threshold`` is the threshold kernel of every
     level, with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`
     (a registered family's own kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not
@@ -181,6 +159,7 @@ def glr_run(
     stopped, and the counts, empirical means and ``1/N`` variances then (at
     ``max_samples`` for a truncated level).
     """
+    rule, plug_in, bandit, levels, states, rule_data, rng, limits = run_args
     mu, sigma2 = bandit
     params, wfix = rule_data
     n0, max_samples = limits
@@ -194,44 +173,33 @@ def glr_run(
     out = new_outcomes(codes.shape[0], K)
     more = new_levels(codes.shape[0], K, states)  # the levels after level 0
     n_more = codes.shape[0] - 1 if multi else 0
-    thr_code = codes[0]
-    thr_fparams = fparams[0]
-    thr_table = tables[offsets[0] : offsets[1]]
-    states0 = states[0]
     initial_rounds(n0, mu, sd, rng, (counts, means, m2, variances), levels, states)
-    t = n0 * K
+    t0 = float(n0 * K)
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
     # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry
     # computed when read (D191: statistics computed when read)
     zc, zf = new_zcache(K)
     Z = zc[ZC_Z]
-    # borrowed views of the loop's arrays for the inlined kernels: no reference counting
-    # per call (decision D247)
-    b_counts = borrowed(counts)
-    b_means = borrowed(means)
-    b_vars = borrowed(variances)
-    b_zc = borrowed(zc)
-    b_zf = borrowed(zf)
-    b_states = borrowed(states0)
-    b_fparams = borrowed(thr_fparams)
-    b_table = borrowed(thr_table)
-    # certificate of the degeneracy guard (D191): n_uncert = number of arms outside
-    # certified_arm; when it is 0, degenerate_arm returns -1 whatever the statistics
-    n_uncert = 0
-    for a in range(K):
-        if not certified_arm(means[a], variances[a]):
-            n_uncert += 1
-    stateful = has_state(thr_fparams)
-    thr_lo = -math.inf  # bounds of a t-only threshold (glr_stop_check)
-    thr_hi = math.inf
-    t_hi = -1
-    lazy_ratio = ratios[0]
-    lazy = lazy_ratio > 1.0
-    t0 = float(t)
-    k_next = 0
+    stop = stop_rule(
+        codes[0],
+        borrowed(fparams[0]),
+        borrowed(tables[offsets[0] : offsets[1]]),
+        plug_in,
+        ratios[0],
+        t0,
+    )
+    bounds = (-math.inf, math.inf, -1)
+    owner = new_run_state((counts, means, m2, variances), states[0], (zc, zf), bounds, 0)
+    # the steps run on borrowed views of the loop's arrays: no reference counting per step
+    # (decision D247), the arrays kept alive by owner (:func:`alive` at the end)
+    run = borrowed_state(owner)
+    b_counts = run.counts
+    b_means = run.means
+    b_vars = run.variances
+    b_zc = run.zc
+    b_zf = run.zf
     live0 = True  # level 0 has not stopped
     truncated = False
-    best = empirical_best(means)
     reads_all_z = rule == RULE_TCI or rule < 0
     # the Top Two challenger's indifference zone (D323: the run's sampling epsilon): its
     # statistics are those of level 0's epsilon block when the zones agree (one
@@ -246,32 +214,23 @@ def glr_run(
     b_szc = borrowed(szc)
     b_szf = borrowed(szf)
     while True:
-        if n_uncert > 0:  # exact guard: it reads every challenger's statistic
-            refresh_zcache(zc, zf, best, plug_in, counts, means, variances)
-            forced = degenerate_arm(counts, variances, Z, best)
-        else:
-            forced = -1
-        # int(): the index typed int64, not as the literal 0, so one compiled callee (D225)
-        if (live0 or not multi) and (not lazy or t >= lazy_check_time(t0, lazy_ratio, int(k_next))):
-            if lazy:
-                k_next = lazy_next_index(t, t0, lazy_ratio, int(k_next))
-            if forced < 0:
-                fail, thr_lo, thr_hi, t_hi = glr_stop_check(
-                    threshold, thr_code, b_fparams, b_table, b_states, t, b_counts, b_means, b_vars,
-                    best, plug_in, not plug_in and n_uncert == 0, b_zc, b_zf, thr_lo, thr_hi, t_hi,
-                )  # fmt: skip
-                if fail < 0:
-                    if not multi or n_more == 0:
-                        break
-                    record_level(out, 0, t, counts, means, variances, False)
-                    live0 = False
+        run, forced, verdict = check_step(threshold, run, stop, live0 or not multi)
+        t = run.t
+        best = run.best
+        # bounds: unknown variances, every arm certified (D191)
+        bounds = not plug_in and run.n_uncert == 0
+        if verdict == -1:
+            if not multi or n_more == 0:
+                break
+            record_level(out, 0, t, counts, means, variances, False)
+            live0 = False
         if multi and n_more > 0:
             n_more = check_levels(
                 threshold,
                 levels,
                 more,
                 (b_counts, b_means, b_vars, b_zc, b_zf),
-                (t, t0, best, forced, not plug_in and n_uncert == 0),
+                (t, t0, best, forced, bounds),
                 plug_in,
                 out,
             )
@@ -280,6 +239,7 @@ def glr_run(
         if t >= max_samples:
             truncated = True
             break
+        stats = (b_counts, b_means, b_vars)
         if forced >= 0:
             arm = forced
         elif rule == RULE_UNIFORM:
@@ -288,15 +248,9 @@ def glr_run(
             if rng.random() < params[P_BETA]:
                 arm = best
             elif s_eps > 0.0:
-                arm = eps_challenger(
-                    (b_counts, b_means, b_vars), best, plug_in, not plug_in and n_uncert == 0,
-                    b_szc, b_szf, s_eps,
-                )  # fmt: skip
+                arm = eps_challenger(stats, best, plug_in, bounds, b_szc, b_szf, s_eps)
             else:
-                arm = tci_challenger(
-                    b_counts, b_means, b_vars, best, plug_in, not plug_in and n_uncert == 0, b_zc,
-                    b_zf,
-                )  # fmt: skip
+                arm = eps_challenger(stats, best, plug_in, bounds, b_zc, b_zf, 0.0)
         elif rule == RULE_FIXED:
             arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
@@ -305,29 +259,13 @@ def glr_run(
             arm = step(
                 rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
             )
-        # draw_observe, with the threshold-state update in this loop (see welford)
-        was_certified = certified_arm(means[arm], variances[arm])
-        n = welford(arm, draw(arm, mu, sd, rng), counts, means, m2, variances)
-        if stateful:
-            update_state(thr_code, thr_fparams, states0[arm], n, means[arm], variances[arm])
-        now_certified = certified_arm(means[arm], variances[arm])
-        if now_certified and not was_certified:
-            n_uncert -= 1
-        elif was_certified and not now_certified:
-            n_uncert += 1
-        t += 1
-        if n_uncert == 0 and arm != best:  # finite means: argmax changes only at arm
-            ma = means[arm]
-            mb = means[best]
-            new_best = arm if (ma > mb or (ma == mb and arm < best)) else best
-        else:
-            new_best = empirical_best(means)
-        invalidate(b_zf, arm, best, new_best)
+        run, n = observe_sample(run, stop, arm, draw(arm, mu, sd, rng))
         if own_cache:
-            invalidate(b_szf, arm, best, new_best)
+            invalidate(b_szf, arm, best, run.best)
         if multi and n_more > 0:
-            observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, new_best)
-        best = new_best
+            observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, run.best)
+    t = run.t
+    alive((owner, szc, szf))  # the arrays of the borrowed views live to here
     if live0:
         record_level(out, 0, t, counts, means, variances, truncated)
     if multi and truncated:
