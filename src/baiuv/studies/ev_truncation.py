@@ -266,7 +266,8 @@ HYPOTHESIS = (
     "the pair are infinite (EV-Box, EV-BoB) or about 10⁷ (the Student-calibrated "
     "heuristic, one degree of freedom) at N_a = 2: the level cannot stop until the arm is "
     "sampled again, which happens only once every other challenger's statistic exceeds "
-    "that limit — never while two other arms are (nearly) tied."
+    "that limit, which can take millions of samples when the other challengers' "
+    "statistics grow slowly."
 )
 
 
