@@ -124,7 +124,7 @@ def shard_params(kind):
     return lambda wc: plan.params(SRC_HASH, **dict(wc.items()))
 
 
-# Input function of the reproduction_report rule (reproduction.smk): the result files whose
+# Input function of the reproduction_report rule (reproduction.smk), the result files whose
 # claims each experiment checks, and the checkout's list of the paper's open choices.
 def reproduction_inputs(wildcards):
     out = {
