@@ -5,9 +5,10 @@ A run of the GLR (or EV-GLR) stopping rule keeps the same things whoever feeds i
 per-arm statistics, the threshold states, the statistics cache (:mod:`.zcache`), the
 empirical best arm, the number of arms outside
 :func:`~baiuv.simulation.rules.statistics.certified_arm` (the degeneracy guard's
-certificate, D191), the bounds of a ``t``-only threshold (D160, D192) and the lazy grid's
-next index (D70). :class:`RunState` holds them; :class:`StopRule` holds what does not
-change during a run (the threshold family, the statistic, the lazy grid). The two steps:
+certificate, D191), the bounds of a ``t``-only threshold (D160: exact speed-ups by cached
+statistics; D192: certified threshold bounds) and the lazy grid's next index (D70).
+:class:`RunState` holds them; :class:`StopRule` holds what does not change during a run
+(the threshold family, the statistic, the lazy grid). The two steps:
 
 * :func:`observe_sample`: what one observation changes (Welford statistics, threshold
   state, certification count, empirical best arm, cache invalidation);
