@@ -217,7 +217,7 @@ def row_blocks(
         pos = 0
         while pos < cut:
             k, pos, lineno = replay.parse_rows(
-                arr, pos, cut, lineno, *tables, arm_o, val_o, line_o, kind_o, start_o, stop_o
+                arr, (pos, cut, lineno), tables, (arm_o, val_o, line_o, kind_o, start_o, stop_o)
             )
             kind = kind_o[:k]
             if n_arms is None:  # the index cap of read_rows: its message comes from Python

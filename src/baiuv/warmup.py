@@ -103,7 +103,7 @@ def _warm_up_replay() -> None:
     buf = np.frombuffer(b"arm,value\n0,1.5\n1,-2e-3\n", np.uint8)  # read-only, as read
     out = [np.empty(4, dt) for dt in (np.int64, np.float64, np.int64, np.uint8, np.int64, np.int64)]
     for labels in (None, ["a", "b"]):
-        replay.parse_rows(buf, 0, buf.shape[0], 1, *replay.label_table(labels), *out)
+        replay.parse_rows(buf, (0, buf.shape[0], 1), replay.label_table(labels), tuple(out))
 
 
 #: Runs that compile every simulation kernel the experiments call: the GLR loop
@@ -123,18 +123,22 @@ def _loop_callee_types():
     import numpy as np
     from numba import typeof, types
 
+    from baiuv.simulation.rules import RuleWork
+    from baiuv.simulation.rules.run_state import RunState
+
     a1 = typeof(np.zeros(1))
     table = np.zeros(1)
     table.setflags(write=False)
     a1_ro = typeof(table)
-    a2 = typeof(np.zeros((1, 1)))
-    i1 = typeof(np.zeros(1, dtype=np.int64))
     gen = typeof(np.random.default_rng(0))
     i64, f64 = types.int64, types.float64
+    x, m, z = np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1), dtype=np.uint8)
+    run = RunState(np.zeros(1, dtype=np.int64), x, x, x, m, m, z, 0, 0, 0, 0.0, 0.0, 0, 0)
+    work = RuleWork(False, x, m, x, x, m, z, 0.0)
     return {
         "pair_threshold_kernel": (i64, a1, a1_ro, f64, i64, i64, a1, a1),
         "update_state": (i64, a1, a1, i64, f64, f64),
-        "select_arm": (i64, i64, i1, a1, a1, i64, a1, types.boolean, a1, a2, a1, a1, gen),
+        "select_arm": (i64, typeof(run), typeof(work), gen),
     }
 
 

@@ -20,6 +20,7 @@ from baiuv.simulation.engine import Runner, threshold_spec
 from baiuv.simulation.epsilon import MAX_EPSILON, check_epsilon, is_epsilon_good, with_epsilon
 from baiuv.simulation.plan import plan_experiment
 from baiuv.simulation.rng import generator_of, run_seed
+from baiuv.simulation.rules.run_state import RunState, StopRule
 from baiuv.simulation.rules.zcache import EPS_FLAGS, EPS_ROWS, ZC_Z, ZF_BND, ZF_OK, ZF_RAT
 from baiuv.thresholds.kernels import P_EPS
 
@@ -87,10 +88,11 @@ def test_stop_check_caches_the_epsilon_statistic_apart_from_the_sampling_rules()
                 best = int(np.argmax(means))
                 zc, zf = rules.new_zcache(K)
                 states = np.zeros((K, 6))
-                rules.glr_stop_check_builtin(
-                    sp.code, sp.fparams, sp.table, states, int(counts.sum()), counts, means,
-                    variances, best, plug_in, not plug_in, zc, zf, -math.inf, math.inf, -1,
-                )  # fmt: skip
+                t = int(counts.sum())
+                run = RunState(counts, means, np.zeros(K), variances, states, zc, zf, t, best,
+                               0, -math.inf, math.inf, -1, 0)  # fmt: skip
+                stop = StopRule(sp.code, sp.fparams, sp.table, False, plug_in, 0.0, 0.0)
+                rules.glr_stop_check_builtin(run, stop)
                 want = np.empty(K)
                 rules.epsilon_stats_into(counts, means, variances, plug_in, best, eps, want)
                 for f in (ZF_OK, ZF_BND, ZF_RAT):

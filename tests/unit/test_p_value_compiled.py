@@ -46,7 +46,7 @@ class EagerTracker(PValueTracker):
         if self._stateful:
             states = _eager_states(states, fp)
         thr = np.full(self._K, np.nan)
-        rules.check_thresholds_builtin(code, fp, table, t, counts, best, states, -1, thr)
+        rules.check_thresholds_builtin((code, fp, table), (t, counts, best, states), -1, thr)
         return all(Z[a] > thr[a] for a in range(self._K) if a != best)
 
 

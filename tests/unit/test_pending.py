@@ -79,23 +79,11 @@ def test_batch_is_the_rule_called_on_counts_plus_pending(rule, n_pending):
     alg = idf._alg
     expected = []
     for i in range(40):
-        arm = int(
-            rules.select_arm(
-                alg.rule if alg.step is None else RULE_CUSTOM,
-                t + i,
-                plus,
-                idf.means,
-                idf.variances,
-                idf._best,
-                idf._Z.copy(),
-                alg.plug_in,
-                idf._params,
-                ws,
-                scal,
-                idf._wfix,
-                rng,
-            )
-        )
+        zc, zf = rules.exact_zcache(idf._Z.copy())  # every statistic, fresh at each step
+        run = idf._run._replace(counts=plus, t=t + i, zc=zc, zf=zf)
+        work = rules.RuleWork(alg.plug_in, idf._params, ws, scal, idf._wfix, zc, zf, 0.0)
+        rule = alg.rule if alg.step is None else RULE_CUSTOM
+        arm = int(rules.select_arm(rule, run, work, rng))
         expected.append(arm)
         plus[arm] += 1
     got = idf.next_arms(40)

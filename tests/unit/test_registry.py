@@ -274,7 +274,7 @@ def test_bad_registrations_are_refused():
 
 
 @njit
-def toy_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+def toy_step(rule, run, work, rng):
     """A toy sampling rule, compiled here and nowhere in the package: arm 0 twice per
     cycle ``0, 0, 1, ..., K-1`` indexed by ``t``.
 
@@ -282,13 +282,17 @@ def toy_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, sc
     first call in a run (``scal[3]`` is 0 in a fresh workspace) samples the last arm
     throughout when it finds them written: a run that received an earlier run's arrays
     then has other counts than :func:`toy_counts`."""
+    counts = run.counts
+    params = work.params
+    scal = work.scal
+    wfix = work.wfix
     if scal[3] == 0.0:
         scal[3] = 1.0 if (wfix[0] == wfix[0] and params[0] == params[0]) else -1.0
     wfix[0] = np.nan
     params[0] = np.nan
     if scal[3] < 0.0:
         return counts.shape[0] - 1
-    p = t % (counts.shape[0] + 1)
+    p = run.t % (counts.shape[0] + 1)
     return 0 if p == 0 else p - 1
 
 
@@ -320,11 +324,13 @@ def toy_rule(monkeypatch):
 
 
 @njit
-def sized_step(rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng):
+def sized_step(rule, run, work, rng):
     """Arm 1 while the workspace has the shape ``Workspace(3, 2, 4)`` declares for ``K``
     arms and holds what this kernel wrote at its previous steps (zero at the first), else
     arm 0."""
-    K = counts.shape[0]
+    ws = work.ws
+    scal = work.scal
+    K = run.counts.shape[0]
     ok = ws.shape[0] == 3 + 2 * K and ws.shape[1] == K and scal.shape[0] == 4
     if ok:
         ok = scal[3] == ws[2 + 2 * K, K - 1] and ws[0].sum() == 0.0

@@ -13,6 +13,7 @@ from baiuv.model.transport import tc_unknown_rational_bounds as rational_bounds
 from baiuv.simulation import rules
 from baiuv.simulation.engine import threshold_spec
 from baiuv.simulation.rules import zcache as zc_
+from baiuv.simulation.rules.run_state import RunState, StopRule
 from baiuv.thresholds.kernels import STATE_SIZE, new_state, pair_threshold_kernel
 
 
@@ -101,10 +102,11 @@ def test_stop_check_fails_at_the_plain_rules_first_unbeaten_challenger(family, p
         thr_lo, thr_hi, t_hi = -math.inf, math.inf, -1
         for _ in range(8):
             zc, zf = random_cache(g, counts, means, variances, best, z)
-            fail, thr_lo, thr_hi, t_hi = rules.glr_stop_check(
-                pair_threshold_kernel, spec.code, spec.fparams, spec.table, states, t, counts,
-                means, variances, best, plug_in, not plug_in, zc, zf, thr_lo, thr_hi, t_hi,
-            )  # fmt: skip
+            # every arm certified (n_uncert = 0): the enclosures decide first without plug_in
+            run = RunState(counts, means, np.zeros(K), variances, states, zc, zf, t, best, 0,
+                           thr_lo, thr_hi, t_hi, 0)  # fmt: skip
+            stop = StopRule(spec.code, spec.fparams, spec.table, False, plug_in, 0.0, 0.0)
+            fail, thr_lo, thr_hi, t_hi = rules.glr_stop_check(pair_threshold_kernel, run, stop)
             plain = -1
             for a in range(K):
                 c = pair_threshold_kernel(

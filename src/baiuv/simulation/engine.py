@@ -306,8 +306,16 @@ def glr_loop(algorithm: Algorithm, threshold: str = "heuristic", multi: bool = F
         from baiuv.thresholds.kernels import pair_threshold_kernel as kernel
     size = tuple(algorithm.workspace)
     if step is None:
-        return functools.partial(generic, rules.select_arm, kernel, size, algorithm.rule)
-    return functools.partial(generic, step, kernel, size, RULE_CUSTOM)
+        return functools.partial(
+            _generic_loop, generic, (rules.select_arm, kernel, size, algorithm.rule)
+        )
+    return functools.partial(_generic_loop, generic, (step, kernel, size, RULE_CUSTOM))
+
+
+def _generic_loop(generic, bound, *args):
+    """``generic(step, threshold, ws_size, rule, args)`` with ``bound = (step, threshold,
+    ws_size, rule)``: the generic loop called as the cached one (:func:`glr_loop`)."""
+    return generic(*bound, args)
 
 
 #: The fields of :class:`RunSettings` that make a stopping level (:func:`level_settings`).
@@ -427,8 +435,8 @@ class Runner:
             )
             wall = time.perf_counter() - t0
             nan = np.full((1, K), np.nan)
-            return (np.array([tau]), np.array([rec]), counts[None, :], np.array([trunc]), nan,
-                    nan.copy(), _fresh_level_states(1, K), wall)  # fmt: skip
+            outcome = (np.array([tau]), np.array([rec]), counts[None, :], np.array([trunc]))
+            return (*outcome, nan, nan.copy(), _fresh_level_states(1, K), wall)
         loop, levels, params, wfix, s = prep
         if wfix is None:
             wfix = _true_allocation(tuple(mu.tolist()), tuple(sigma2.tolist()))

@@ -646,17 +646,8 @@ class BestArmIdentifier:
         """The thresholds the stopping check at ``t`` compares with, written to ``out``
         (:func:`~baiuv.simulation.rules.check_thresholds`; every challenger when
         ``fail < 0``)."""
-        args = (
-            self._spec.code,
-            self._spec.fparams,
-            self._spec.table,
-            t,
-            self._counts,
-            self._best,
-            self._states,
-            fail,
-            out,
-        )
+        family = (self._spec.code, self._spec.fparams, self._spec.table)
+        args = (family, (t, self._counts, self._best, self._states), fail, out)
         if self._thr_kernel is None:
             rules.check_thresholds_builtin(*args)
         else:

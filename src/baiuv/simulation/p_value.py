@@ -186,9 +186,11 @@ class PValueTracker:
                     na, nb = int(counts[best]), int(counts[a])
                     out[a] = self._student_threshold(L, fp, na, nb)
         elif self._own:
-            rules.check_thresholds(self._kernel, code, fp, table, t, counts, best, states, -1, out)
+            rules.check_thresholds(
+                self._kernel, (code, fp, table), (t, counts, best, states), -1, out
+            )
         else:  # the identifier's compiled loop over the challengers
-            rules.check_thresholds_builtin(code, fp, table, t, counts, best, states, -1, out)
+            rules.check_thresholds_builtin((code, fp, table), (t, counts, best, states), -1, out)
         return out
 
     def _states_at(self, states, fp) -> np.ndarray:

@@ -162,6 +162,13 @@ def sampling_statistics(idf) -> np.ndarray:
     return out
 
 
+def _work(idf, zc, zf) -> rules.RuleWork:
+    """The work record of the sampling rule of ``idf`` (:class:`~baiuv.simulation.rules.
+    RuleWork`), its Top Two challenger reading the cache ``zc, zf`` (the statistics of
+    :func:`sampling_statistics`, with no indifference zone left to apply)."""
+    return rules.RuleWork(idf._alg.plug_in, idf._params, idf._ws, idf._scal, idf._wfix, zc, zf, 0.0)
+
+
 def choose_arms(idf, n: int) -> list[int]:
     """The next ``n`` requests of the identifier ``idf`` (a
     :class:`~baiuv.simulation.identify.BestArmIdentifier`, read, not imported here; not yet
@@ -181,35 +188,16 @@ def choose_arms(idf, n: int) -> list[int]:
         return out.tolist()
     t = idf.n_samples + pend.total
     step = idf._alg.step_kernel()  # a registered kernel, or the built-in dispatch
+    run = idf._run._replace(counts=plus, t=t)
     if step is None:
-        rules.select_arms(
-            idf._alg.rule,
-            t,
-            plus,
-            (idf._means, idf._vars, sampling_statistics(idf)),
-            idf._best,
-            idf._alg.plug_in,
-            idf._params,
-            (idf._ws, idf._scal, idf._wfix),
-            idf._rng,
-            out,
-        )
+        # the statistics as a cache the selection reads (every Z_a valid)
+        zc, zf = rules.exact_zcache(sampling_statistics(idf))
+        work = _work(idf, zc, zf)
+        rules.select_arms(idf._alg.rule, run._replace(zc=zc, zf=zf), work, idf._rng, out)
         return out.tolist()
+    zc, zf = rules.exact_zcache(idf._Z)
+    work = _work(idf, zc, zf)
     for i in range(n):
-        out[i] = step(
-            RULE_CUSTOM,
-            t + i,
-            plus,
-            idf._means,
-            idf._vars,
-            idf._best,
-            idf._Z,
-            idf._alg.plug_in,
-            idf._params,
-            idf._ws,
-            idf._scal,
-            idf._wfix,
-            idf._rng,
-        )
+        out[i] = step(RULE_CUSTOM, run._replace(t=t + i, zc=zc, zf=zf), work, idf._rng)
         plus[out[i]] += 1
     return out.tolist()

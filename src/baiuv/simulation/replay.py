@@ -178,17 +178,9 @@ def ingest_loop(threshold, rows, run, stop, io, out):
     if checked_any:  # the statistics of the last row, exactly
         best = glr_stats_into(owner.counts, owner.means, owner.variances, stop.plug_in, Z)
     if thr_t >= 0:  # the thresholds of the last check, as glr_stop_check compared with
+        family = (stop.code, stop.fparams, stop.table)
         check_thresholds(
-            threshold,
-            stop.code,
-            stop.fparams,
-            stop.table,
-            thr_t,
-            thr_counts,
-            thr_best,
-            thr_states,
-            thr_fail,
-            thr,
+            threshold, family, (thr_t, thr_counts, thr_best, thr_states), thr_fail, thr
         )
     return owned_state(run, owner), (end, status, best, forced, checks, last_check_t)
 
@@ -399,23 +391,11 @@ def _label_index(buf, lo, hi, lab_bytes, lab_start, lab_order):
 
 
 @njit(cache=True)
-def parse_rows(
-    buf,
-    pos,
-    end,
-    lineno,
-    lab_bytes,
-    lab_start,
-    lab_order,
-    arm_out,
-    val_out,
-    line_out,
-    kind_out,
-    start_out,
-    stop_out,
-):
+def parse_rows(buf, span, labels, out):
     """Parse the complete lines of ``buf[pos:end]`` (``end`` is just after a newline, or
-    the end of the data) into at most ``arm_out.shape[0]`` rows.
+    the end of the data; ``span = (pos, end, lineno)``) into at most ``arm_out.shape[0]``
+    rows of ``out = (arm_out, val_out, line_out, kind_out, start_out, stop_out)``, with the
+    arms' ``labels = (lab_bytes, lab_start, lab_order)`` (:func:`label_table`).
 
     ``lineno`` is the line number of the line at ``pos``. Blank lines (spaces, tabs) and
     ASCII lines whose first non-blank character is ``#`` are skipped. A line is converted
@@ -427,6 +407,9 @@ def parse_rows(
     header or byte-order mark) and every other line are kind :data:`ROW_PYTHON`. Returns ``(n_rows, pos, lineno)``:
     rows emitted and where the next call starts.
     """
+    pos, end, lineno = span
+    lab_bytes, lab_start, lab_order = labels
+    arm_out, val_out, line_out, kind_out, start_out, stop_out = out
     cap = arm_out.shape[0]
     n = 0
     with_labels = lab_order.shape[0] > 0

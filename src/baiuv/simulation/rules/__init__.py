@@ -50,7 +50,7 @@ from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, step_dkm
 from .fhn import fhn_eliminate, run_fhn
 from .fws import fws_direction, fws_direction_work, is_perfect_square, step_fws
 from .loop import run_glr, run_glr_levels, run_glr_levels_loop, run_glr_loop
-from .select import select_arm, select_arms
+from .select import RuleWork, select_arm, select_arms
 from .statistics import (
     certified_arm,
     degenerate_arm,
@@ -75,7 +75,7 @@ from .tas import step_tas
 from .tci import eps_challenger, step_tci, tci_challenger
 from .tracking import c_tracking, forced_exploration
 from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
-from .zcache import N_ZC, N_ZF, exact_zcache, invalidate, new_zcache, refresh_zcache
+from .zcache import N_ZC, N_ZF, ZC_Z, exact_zcache, invalidate, new_zcache, refresh_zcache
 
 __all__ = [
     "N_WS",
@@ -87,9 +87,11 @@ __all__ = [
     "RULE_TAS",
     "RULE_TCI",
     "RULE_UNIFORM",
+    "RuleWork",
     "W_ORACLE",
     "W_SUMW",
     "W_X",
+    "ZC_Z",
     "bonus_wins",
     "c_tracking",
     "check_thresholds",

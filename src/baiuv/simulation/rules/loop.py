@@ -30,28 +30,26 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.registry import (
-    BUILTIN_WORKSPACE,
-    P_BETA,
-    P_SAMPLING_EPSILON,
-    RULE_FIXED,
-    RULE_TCI,
-    RULE_UNIFORM,
-)
+from baiuv.registry import BUILTIN_WORKSPACE, P_SAMPLING_EPSILON, RULE_TCI
 from baiuv.thresholds.kernels import P_EPS, has_state, pair_threshold_kernel, update_state
 
 from .borrow import alive, borrowed
-from .run_state import borrowed_state, check_step, new_run_state, observe_sample, stop_rule
-from .select import select_arm
+from .run_state import (
+    RunState,
+    StopRule,
+    borrowed_state,
+    check_step,
+    new_run_state,
+    observe_sample,
+    stop_rule,
+)
+from .select import RuleWork, select_arm
 from .statistics import draw, welford
 from .stopping import glr_stop_check, lazy_check_time, lazy_next_index
-from .tci import eps_challenger
-from .tracking import c_tracking
-from .workspace import W_SUMW, init_workspace
+from .workspace import init_workspace
 from .zcache import (
     N_ZC,
     N_ZF,
-    ZC_Z,
     invalidate,
     new_zcache,
     refresh_zcache,
@@ -85,20 +83,19 @@ def run_glr_levels(rule, plug_in, bandit, levels, states, rule_data, rng, limits
 
 
 @njit(inline="always")
-def run_glr_loop(
-    step, threshold, ws_size, rule, plug_in, bandit, levels, states, rule_data, rng, limits
-):
+def run_glr_loop(step, threshold, ws_size, rule, args):
     """One run of the GLR loop (:func:`glr_run`) at the first stopping level of
-    ``levels``."""
+    ``levels``, ``args = (plug_in, bandit, levels, states, rule_data, rng, limits)``."""
+    plug_in, bandit, levels, states, rule_data, rng, limits = args
     run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
     return glr_run(step, threshold, ws_size, False, run_args)
 
 
 @njit(inline="always")
-def run_glr_levels_loop(
-    step, threshold, ws_size, rule, plug_in, bandit, levels, states, rule_data, rng, limits
-):
-    """One run of the GLR loop (:func:`glr_run`) at every stopping level of ``levels``."""
+def run_glr_levels_loop(step, threshold, ws_size, rule, args):
+    """One run of the GLR loop (:func:`glr_run`) at every stopping level of ``levels``
+    (``args`` as :func:`run_glr_loop`'s)."""
+    plug_in, bandit, levels, states, rule_data, rng, limits = args
     run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)
     return glr_run(step, threshold, ws_size, True, run_args)
 
@@ -113,45 +110,33 @@ def glr_run(step, threshold, ws_size, multi, run_args):
 
     ``run_args = (rule, plug_in, bandit, levels, states, rule_data, rng, limits)``:
     ``bandit = (mu, sigma2)``; ``rule_data = (params, wfix)``, the rule's parameters and
-    the weights tracked by ``fixed``; ``limits = (n0, max_samples)``. ``levels = (codes,
-    fparams, tables, offsets, ratios)`` holds ``L >= 1`` stopping levels: level ``l`` is
-    the threshold family ``codes[l]`` with its parameters ``fparams[l]`` (an ``L x
-    FPARAMS_SIZE`` array; ``ln(1/delta)`` is among them), its table ``tables[offsets[l] :
-    offsets[l + 1]]`` and its lazy ratio ``ratios[l]`` (``0``: checked at every step);
-    ``states[l]`` holds its per-arm threshold states
-    (:func:`~baiuv.thresholds.kernels.new_state`). ``multi`` is a constant: ``False``, the
-    first level alone, and the code of the others folds away (the one-level loop of
-    :func:`run_glr` runs no instruction of theirs); ``True``, every level.
+    the weights tracked by ``fixed``; ``limits = (n0, max_samples)``; ``levels`` and
+    ``states`` the stopping levels (the module's docstring). ``multi`` is a constant:
+    ``False``, the first level alone, and the code of the others folds away; ``True``,
+    every level.
 
-    ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule, t,
-    counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng) -> arm``,
-    called before every sample after the initialisation (unless the degeneracy guard
-    forces an arm): ``Z[a]`` is the current statistic ``Z_a(t)`` of every ``a != best``,
-    ``ws``/``scal`` the rule's workspace (:func:`init_workspace`, kept between steps, of
-    the size ``ws_size = (rows, rows_per_arm, scalars)`` of the rule's record,
-    :class:`baiuv.registry.Workspace`) and ``rng`` the run's generator. The built-in codes
-    ``RULE_UNIFORM``, ``RULE_TCI`` and ``RULE_FIXED`` take inlined paths (D351: a call of
-    ``step`` per sample costs the cheapest rules more than their whole step); a registered
-    rule runs with ``rule = RULE_CUSTOM``. ``threshold`` is the threshold kernel of every
-    level, with the signature of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`
-    (a registered family's own kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not
-    cached (numba cannot cache a function that receives a compiled function):
-    :func:`run_glr` and :func:`run_glr_levels` are its cached instances, and a registered
-    kernel costs one compilation per process.
+    ``step`` is a compiled kernel with the signature of :func:`select_arm`, ``step(rule,
+    run, work, rng) -> arm``, called before every sample after the initialisation (unless
+    the degeneracy guard forces an arm) with the run state ``run`` and the rule's work
+    record ``work`` (:class:`~.select.RuleWork`: its workspace of the size ``ws_size =
+    (rows, rows_per_arm, scalars)`` of the rule's record, :class:`baiuv.registry.Workspace`,
+    kept between steps). Every rule is chosen by ``step`` (D351: one selection, inlined
+    where it is called): :func:`select_arm` for the built-in codes, a registered kernel
+    with ``rule = RULE_CUSTOM``, which finds every statistic ``Z_a(t)`` in ``run.zc[ZC_Z]``.
+    ``threshold`` is the threshold kernel of every level, with the signature of
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` (a registered family's own
+    kernel runs with ``thr_code = THRESHOLD_CUSTOM``). Not cached (numba cannot cache a
+    function that receives a compiled function): :func:`run_glr` and
+    :func:`run_glr_levels` are its cached instances, and a registered kernel costs one
+    compilation per process.
 
     Each arm is first pulled ``n0`` times (round robin). Then a level stops at the first
     ``t`` with ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every ``a != hat a_t``
-    (:func:`glr_stop_check`, eqs. ``def_stopping_rule_glrt`` /
-    ``def_stopping_rule_evglrt``), ``Z_a(t)`` being the GLR statistic (``plug_in=False``;
-    ``tc_unknown`` with counts) or ``Z^EV_a(t)`` (``plug_in=True``) against the empirical
-    best arm ``hat a_t``, with the ``1/N`` empirical variances of Section
-    ``ssec:GLR_stopping_rule``. With a ratio ``> 1`` the level is only checked at the times
-    ``ceil(n0 K ratio^k)``, ``k = 0, 1, ...`` (the "lazy" rule of Section
-    ``ssec:simulations_stopping_thresholds``, decision D70). The run ends when every level
-    has stopped or at ``max_samples``; no rule reads a level, so each level stops where a
-    run with that level alone stops on the same stream (D306: one trajectory serves every
-    stopping level). Level 0 is checked here, exactly as a run with one level, the others
-    by :func:`check_levels`.
+    (:func:`glr_stop_check`), checked at every time or on its lazy grid (D70). The run ends
+    when every level has stopped or at ``max_samples``; no rule reads a level, so each
+    level stops where a run with that level alone stops on the same stream (D306: one
+    trajectory serves every stopping level). Level 0 is checked here, exactly as a run
+    with one level, the others by :func:`check_levels`.
 
     Returns ``(taus, recs, counts, truncated, means, variances)``, an entry (a row of
     ``counts``, ``means``, ``variances``) per level: its stopping time (all samples
@@ -166,106 +151,66 @@ def glr_run(step, threshold, ws_size, multi, run_args):
     codes, fparams, tables, offsets, ratios = levels
     K = mu.shape[0]
     sd = np.sqrt(sigma2)
-    counts = np.zeros(K, dtype=np.int64)
-    means = np.zeros(K)
-    m2 = np.zeros(K)
-    variances = np.zeros(K)
+    stats = (np.zeros(K, dtype=np.int64), np.zeros(K), np.zeros(K), np.zeros(K))
+    counts, means, m2, variances = stats
     out = new_outcomes(codes.shape[0], K)
     more = new_levels(codes.shape[0], K, states)  # the levels after level 0
     n_more = codes.shape[0] - 1 if multi else 0
-    initial_rounds(n0, mu, sd, rng, (counts, means, m2, variances), levels, states)
+    initial_rounds(n0, mu, sd, rng, stats, levels, states)
     t0 = float(n0 * K)
     ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
+    table0 = borrowed(tables[offsets[0] : offsets[1]])
+    stop = stop_rule(codes[0], borrowed(fparams[0]), table0, plug_in, ratios[0], t0)
     # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry
     # computed when read (D191: statistics computed when read)
     zc, zf = new_zcache(K)
-    Z = zc[ZC_Z]
-    stop = stop_rule(
-        codes[0],
-        borrowed(fparams[0]),
-        borrowed(tables[offsets[0] : offsets[1]]),
-        plug_in,
-        ratios[0],
-        t0,
-    )
-    bounds = (-math.inf, math.inf, -1)
-    owner = new_run_state((counts, means, m2, variances), states[0], (zc, zf), bounds, 0)
+    owner = new_run_state(stats, states[0], (zc, zf), (-math.inf, math.inf, -1), 0)
     # the steps run on borrowed views of the loop's arrays: no reference counting per step
     # (decision D247), the arrays kept alive by owner (:func:`alive` at the end)
     run = borrowed_state(owner)
-    b_counts = run.counts
-    b_means = run.means
-    b_vars = run.variances
-    b_zc = run.zc
-    b_zf = run.zf
+    own_cache, szc, szf = sampling_cache(rule, params, fparams[0], zc, zf)
+    s_eps = params[P_SAMPLING_EPSILON]
+    work = RuleWork(
+        plug_in,
+        borrowed(params),
+        borrowed(ws),
+        borrowed(scal),
+        borrowed(wfix),
+        borrowed(szc),
+        borrowed(szf),
+        s_eps,
+    )
     live0 = True  # level 0 has not stopped
     truncated = False
-    reads_all_z = rule == RULE_TCI or rule < 0
-    # the Top Two challenger's indifference zone (D323: the run's sampling epsilon): its
-    # statistics are those of level 0's epsilon block when the zones agree (one
-    # computation serves both), else in a cache of their own (D324: a stopping level's
-    # epsilon changes its stopping only)
-    s_eps = params[P_SAMPLING_EPSILON] if rule == RULE_TCI else 0.0
-    own_cache = s_eps > 0.0 and not (fparams[0, P_EPS] == s_eps)
-    if own_cache:
-        szc, szf = new_zcache(K)
-    else:
-        szc, szf = zc, zf
-    b_szc = borrowed(szc)
-    b_szf = borrowed(szf)
     while True:
         run, forced, verdict = check_step(threshold, run, stop, live0 or not multi)
         t = run.t
         best = run.best
-        # bounds: unknown variances, every arm certified (D191)
-        bounds = not plug_in and run.n_uncert == 0
         if verdict == -1:
             if not multi or n_more == 0:
                 break
             record_level(out, 0, t, counts, means, variances, False)
             live0 = False
         if multi and n_more > 0:
-            n_more = check_levels(
-                threshold,
-                levels,
-                more,
-                (b_counts, b_means, b_vars, b_zc, b_zf),
-                (t, t0, best, forced, bounds),
-                plug_in,
-                out,
-            )
+            n_more = check_levels(threshold, (levels, more), run, stop, forced, out)
             if n_more == 0 and not live0:
                 break
         if t >= max_samples:
             truncated = True
             break
-        stats = (b_counts, b_means, b_vars)
         if forced >= 0:
             arm = forced
-        elif rule == RULE_UNIFORM:
-            arm = t % K
-        elif rule == RULE_TCI:
-            if rng.random() < params[P_BETA]:
-                arm = best
-            elif s_eps > 0.0:
-                arm = eps_challenger(stats, best, plug_in, bounds, b_szc, b_szf, s_eps)
-            else:
-                arm = eps_challenger(stats, best, plug_in, bounds, b_zc, b_zf, 0.0)
-        elif rule == RULE_FIXED:
-            arm = c_tracking(ws[W_SUMW], counts, wfix)
         else:
-            if reads_all_z:
-                refresh_zcache(zc, zf, best, plug_in, counts, means, variances)
-            arm = step(
-                rule, t, counts, means, variances, best, Z, plug_in, params, ws, scal, wfix, rng
-            )
+            if rule < 0:  # a registered rule reads every statistic
+                refresh_zcache(run.zc, run.zf, best, plug_in, run.counts, run.means, run.variances)
+            arm = step(rule, run, work, rng)
         run, n = observe_sample(run, stop, arm, draw(arm, mu, sd, rng))
         if own_cache:
-            invalidate(b_szf, arm, best, run.best)
+            invalidate(work.szf, arm, best, run.best)
         if multi and n_more > 0:
             observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, run.best)
     t = run.t
-    alive((owner, szc, szf))  # the arrays of the borrowed views live to here
+    alive((owner, ws, scal, szc, szf))  # the arrays of the borrowed views live to here
     if live0:
         record_level(out, 0, t, counts, means, variances, truncated)
     if multi and truncated:
@@ -273,6 +218,20 @@ def glr_run(step, threshold, ws_size, multi, run_args):
             if more[4][lv, _I_LIVE] != 0:
                 record_level(out, lv, t, counts, means, variances, True)
     return out
+
+
+@njit(inline="always")
+def sampling_cache(rule, params, fparams0, zc, zf):
+    """``(own, szc, szf)``: the statistics cache of the Top Two challenger (D323: the run's
+    sampling epsilon): level 0's cache ``zc, zf`` when the rule is not a Top Two rule, has
+    no indifference zone or the zone of level 0's (one computation serves both), else a
+    cache of its own (``own``; D324: a stopping level's epsilon changes its stopping
+    only)."""
+    s_eps = params[P_SAMPLING_EPSILON] if rule == RULE_TCI else 0.0
+    if s_eps > 0.0 and not (fparams0[P_EPS] == s_eps):
+        szc, szf = new_zcache(zc.shape[1])
+        return True, szc, szf
+    return False, zc, zf
 
 
 @njit(cache=True)
@@ -307,17 +266,18 @@ def new_levels(L, K, states):
 
 
 @njit(inline="always")
-def check_levels(threshold, levels, more, stats, now, plug_in, out):
-    """The stopping checks of the live levels ``1 .. L-1`` at ``now = (t, t0, best,
-    forced, bounds)`` (as level 0's in :func:`run_glr_loop`: the lazy grid, no check while
-    the guard forces an arm), recording those that stop in ``out``; ``stats = (counts,
-    means, variances, zc, zf)``, ``zc, zf`` level 0's statistics cache, whose statistics
-    each level's cache shares (:func:`~baiuv.simulation.rules.zcache.share_statistics`).
-    Returns the number of live levels among them."""
+def check_levels(threshold, all_levels, run, stop, forced, out):
+    """The stopping checks of the live levels ``1 .. L-1`` at level 0's state ``run`` and
+    stopping rule ``stop`` (its statistic, its grid's first time), ``forced`` the arm the
+    guard forces (as level 0's in :func:`glr_run`: the lazy grid, no check while the guard
+    forces an arm), recording those that stop in ``out``; ``all_levels = (levels, more)``
+    (:func:`new_levels`). Each level's cache shares the statistics of level 0's
+    (:func:`~baiuv.simulation.rules.zcache.share_statistics`). Returns the number of live
+    levels among them."""
+    levels, more = all_levels
     codes, fparams, tables, offsets, ratios = levels
     states, zcs, zfs, bnd, idx = more
-    counts, means, variances, zc0, zf0 = stats
-    t, t0, best, forced, bounds = now
+    t = run.t
     n_live = 0
     for lv in range(1, codes.shape[0]):
         if idx[lv, _I_LIVE] == 0:
@@ -326,25 +286,49 @@ def check_levels(threshold, levels, more, stats, now, plug_in, out):
         ratio = ratios[lv]
         if ratio > 1.0:
             k = idx[lv, _I_KNEXT]
-            if t < lazy_check_time(t0, ratio, k):
+            if t < lazy_check_time(stop.t0, ratio, k):
                 continue
-            idx[lv, _I_KNEXT] = lazy_next_index(t, t0, ratio, k)
+            idx[lv, _I_KNEXT] = lazy_next_index(t, stop.t0, ratio, k)
         if forced >= 0:
             continue
-        zc = zcs[lv]
-        zf = zfs[lv]
-        share_statistics(zc0, zf0, zc, zf)
-        fail, bnd[lv, 0], bnd[lv, 1], idx[lv, _I_THI] = glr_stop_check(
-            threshold, codes[lv], fparams[lv], tables[offsets[lv] : offsets[lv + 1]], states[lv],
-            t, counts, means, variances, best, plug_in, bounds, zc, zf, bnd[lv, 0], bnd[lv, 1],
-            idx[lv, _I_THI],
-        )  # fmt: skip
-        share_statistics(zc, zf, zc0, zf0)
+        share_statistics(run.zc, run.zf, zcs[lv], zfs[lv])
+        table = tables[offsets[lv] : offsets[lv + 1]]
+        fp = fparams[lv]
+        rule = StopRule(codes[lv], fp, table, has_state(fp), stop.plug_in, ratio, stop.t0)
+        bounds = (bnd[lv, 0], bnd[lv, 1], idx[lv, _I_THI])
+        lrun = level_state(run, (states[lv], zcs[lv], zfs[lv]), bounds)
+        fail, bnd[lv, 0], bnd[lv, 1], idx[lv, _I_THI] = glr_stop_check(threshold, lrun, rule)
+        share_statistics(zcs[lv], zfs[lv], run.zc, run.zf)
         if fail < 0:
-            record_level(out, lv, t, counts, means, variances, False)
+            record_level(out, lv, t, run.counts, run.means, run.variances, False)
             idx[lv, _I_LIVE] = 0
             n_live -= 1
     return n_live
+
+
+@njit(inline="always")
+def level_state(run, arrays, bounds):
+    """``run`` (level 0's state) with the threshold states and the statistics cache
+    ``arrays = (states, zc, zf)`` of another level and its bounds ``bounds = (thr_lo,
+    thr_hi, t_hi)``: the state that level's check reads."""
+    states, zc, zf = arrays
+    thr_lo, thr_hi, t_hi = bounds
+    return RunState(
+        run.counts,
+        run.means,
+        run.m2,
+        run.variances,
+        states,
+        zc,
+        zf,
+        run.t,
+        run.best,
+        run.n_uncert,
+        thr_lo,
+        thr_hi,
+        t_hi,
+        run.k_next,
+    )
 
 
 @njit(inline="always")

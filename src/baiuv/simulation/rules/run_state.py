@@ -278,24 +278,6 @@ def check_step(threshold, run, rule, live):
     if forced >= 0:
         bounds = (run.thr_lo, run.thr_hi, run.t_hi)
         return with_scalars(run, t, run.best, run.n_uncert, bounds, k_next), forced, FORCED
-    fail, thr_lo, thr_hi, t_hi = glr_stop_check(
-        threshold,
-        rule.code,
-        rule.fparams,
-        rule.table,
-        run.states,
-        t,
-        run.counts,
-        run.means,
-        run.variances,
-        run.best,
-        rule.plug_in,
-        not rule.plug_in and run.n_uncert == 0,
-        run.zc,
-        run.zf,
-        run.thr_lo,
-        run.thr_hi,
-        run.t_hi,
-    )
+    fail, thr_lo, thr_hi, t_hi = glr_stop_check(threshold, run, rule)
     bounds = (thr_lo, thr_hi, t_hi)
     return with_scalars(run, t, run.best, run.n_uncert, bounds, k_next), forced, fail

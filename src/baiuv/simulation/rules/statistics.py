@@ -36,11 +36,15 @@ def welford(arm, x, counts, means, m2, variances):
 
 
 @njit(cache=True)
-def observe_update(arm, x, counts, means, m2, variances, thr_code, thr_fparams, states):
-    """Add observation ``x`` of ``arm``: Welford update of its count, mean and ``1/N``
-    empirical variance (Section ``ssec:GLR_stopping_rule``), then of its threshold state
-    (``baiuv.thresholds.kernels.update_state``, per-arm peeling statistics of Theorem
+def observe_update(arm, x, stats, family, states):
+    """Add observation ``x`` of ``arm`` to ``stats = (counts, means, m2, variances)``:
+    Welford update of its count, mean and ``1/N`` empirical variance (Section
+    ``ssec:GLR_stopping_rule``), then of its threshold state ``states[arm]``
+    (``baiuv.thresholds.kernels.update_state`` of the family ``family = (thr_code,
+    thr_fparams)``, per-arm peeling statistics of Theorem
     ``thm:delta_correct_complex_threshold_glrt``)."""
+    counts, means, m2, variances = stats
+    thr_code, thr_fparams = family
     n = welford(arm, x, counts, means, m2, variances)
     if has_state(thr_fparams):
         update_state(thr_code, thr_fparams, states[arm], n, means[arm], variances[arm])
@@ -53,19 +57,11 @@ def draw(arm, mu, sd, rng):
 
 
 @njit(cache=True)
-def draw_observe(arm, mu, sd, rng, counts, means, m2, variances, thr_code, thr_fparams, states):
-    """Draw one observation of ``arm`` (:func:`draw`) and add it (:func:`observe_update`)."""
-    observe_update(
-        arm,
-        draw(arm, mu, sd, rng),
-        counts,
-        means,
-        m2,
-        variances,
-        thr_code,
-        thr_fparams,
-        states,
-    )
+def draw_observe(arm, bandit, rng, stats, family, states):
+    """Draw one observation of ``arm`` (:func:`draw`, ``bandit = (mu, sd)``) and add it
+    (:func:`observe_update`)."""
+    mu, sd = bandit
+    observe_update(arm, draw(arm, mu, sd, rng), stats, family, states)
 
 
 @njit(cache=True)

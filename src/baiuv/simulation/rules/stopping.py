@@ -72,26 +72,12 @@ from .zcache import (
 
 
 @njit(inline="always")
-def glr_stop_check(
-    threshold,
-    thr_code,
-    thr_fparams,
-    thr_table,
-    states,
-    t,
-    counts,
-    means,
-    variances,
-    best,
-    plug_in,
-    bounds,
-    zc,
-    zf,
-    thr_lo,
-    thr_hi,
-    t_hi,
-):
-    """GLR stopping rule: stop when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
+def glr_stop_check(threshold, run, rule):
+    """GLR stopping rule at the run state ``run`` (a
+    :class:`~baiuv.simulation.rules.run_state.RunState`: its time ``t``, statistics,
+    threshold states, empirical best arm, statistics cache and threshold bounds) for the
+    stopping rule ``rule`` (a :class:`~baiuv.simulation.rules.run_state.StopRule`: the
+    threshold family ``code, fparams, table`` and the statistic ``plug_in``): stop when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
     ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
     thresholds coming from the kernel ``threshold``; the challengers are checked in index
     order and the check ends at the first that fails.
@@ -105,26 +91,27 @@ def glr_stop_check(
     :func:`glr_stop_check_builtin` for the identifier), or once per process and kernel
     when called from Python.
 
-    ``zc, zf`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
+    ``run.zc, run.zf`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
     is computed (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, and a
     pair threshold of a family that does not depend on ``t`` is stored with it. For a
-    family that depends on ``t`` alone (``depends_on_t_only``), ``thr_lo`` is a certified
-    lower bound of the threshold at every time from now on and ``thr_hi`` an upper bound at
-    every time up to ``t_hi`` (D160: certified skips of the threshold; D192: its certified
+    family that depends on ``t`` alone (``depends_on_t_only``), ``run.thr_lo`` is a certified
+    lower bound of the threshold at every time from now on and ``run.thr_hi`` an upper
+    bound at every time up to ``run.t_hi`` (D160: certified skips of the threshold; D192: its certified
     upper bound): a statistic at most ``thr_lo`` fails and one above ``thr_hi`` passes
     without the threshold at ``t``. For any other family, a pair threshold computed once
     both counts reached the family's :func:`~baiuv.thresholds.kernels.lower_bound_nmin` is
     kept in the cache (row ``ZC_LB``, widened) as a lower bound of the pair's threshold at
     later counts while both arms' states stay at the same peeling levels: a statistic at
     most that bound fails without the threshold (D254: cached lower bounds of the pair
-    thresholds). With ``bounds`` (unknown variances, every arm certified, decision D191)
+    thresholds). With unknown variances and every arm certified (``run.n_uncert == 0``,
+    decision D191)
     the rational and then the logarithmic enclosure of ``Z_a`` decide first when they can
     (D210, D216: certified enclosures of ``Z_a``, the rational one first; D218: a
     challenger passed on a certified lower bound). Every shortcut takes the decision the
     computed ``Z_a`` and threshold take (the rule stops on ``Z_a > c``: ``Z_a <= lo <= c``
     fails).
 
-    Indifference zone: with ``epsilon = thr_fparams[P_EPS] > 0`` the statistic of ``a`` is
+    Indifference zone: with ``epsilon = rule.fparams[P_EPS] > 0`` the statistic of ``a`` is
     the GLR against the alternatives where ``a`` beats ``hat a_t`` by more than ``epsilon``,
     which is ``Z_a`` (or ``Z^EV_a``) with ``a``'s empirical mean shifted by ``-epsilon``
     (D290: the epsilon-GLR is the GLR with the challenger's mean shifted by -epsilon): every
@@ -136,9 +123,22 @@ def glr_stop_check(
     is the paper's rule, on the first block, bit for bit.
 
     Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
-    beaten, ``-1`` when the rule stops; the bounds to pass to the next check (start with
-    ``-inf, inf, -1``).
+    beaten, ``-1`` when the rule stops; the bounds ``thr_lo, thr_hi, t_hi`` of the next
+    check (those of a new run state: ``-inf, inf, -1``).
     """
+    thr_fparams = rule.fparams
+    plug_in = rule.plug_in
+    t = run.t
+    counts = run.counts
+    means = run.means
+    variances = run.variances
+    best = run.best
+    zc = run.zc
+    zf = run.zf
+    thr_lo = run.thr_lo
+    thr_hi = run.thr_hi
+    t_hi = run.t_hi
+    bounds = not plug_in and run.n_uncert == 0  # unknown variances, every arm certified
     K = counts.shape[0]
     t_only = depends_on_t_only(thr_fparams)
     thr_t = math.nan
@@ -156,9 +156,9 @@ def glr_stop_check(
             continue
         # a certified lower bound of the threshold (-inf when none): thr_lo (t-only) or
         # the pair's cached bound (D254)
-        lo = thr_lo if t_only else pair_lower_bound(zc, zf, a, best, states, counts)
+        lo = thr_lo if t_only else pair_lower_bound(run, a)
         # a certified upper bound of a pair threshold (inf when none; D348)
-        hi = thr_hi if t_only else pair_upper_bound_cached(zc, zf, a, best, states, counts)
+        hi = thr_hi if t_only else pair_upper_bound_cached(run, a)
         if zf[ZF_OK + fr, a] == 0:
             mb = means[best]
             sb = variances[best]
@@ -195,15 +195,11 @@ def glr_stop_check(
             if not (z > thr_lo):  # then not (z > c(t)) either
                 return a, thr_lo, thr_hi, t_hi
             if t > t_hi:
-                t_hi, thr_hi = t_only_upper_bound(
-                    threshold, thr_code, thr_fparams, thr_table, t, counts, states
-                )
+                t_hi, thr_hi = t_only_upper_bound(threshold, rule, run)
             if z > thr_hi:  # then z > c(t) too
                 continue
             if not have_thr_t:
-                thr_t = t_only_threshold(
-                    threshold, thr_code, thr_fparams, thr_table, t, counts, states
-                )
+                thr_t = t_only_threshold(threshold, rule, run, t)
                 have_thr_t = True
                 if math.isfinite(thr_t):
                     thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
@@ -219,33 +215,19 @@ def glr_stop_check(
                     nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
                 )
                 if lo == -math.inf and not monotone:  # a window's bound, when the family has one
-                    lo = window_lower_bound(
-                        threshold, thr_code, thr_fparams, thr_table, t, zc, zf, a, best, states,
-                        counts,
-                    )  # fmt: skip
+                    lo = window_lower_bound(threshold, rule, run, a)
                     if not (z > lo):
                         return a, thr_lo, thr_hi, t_hi
-                c = threshold(
-                    thr_code,
-                    thr_fparams,
-                    thr_table,
-                    float(t),
-                    counts[best],
-                    counts[a],
-                    states[best],
-                    states[a],
-                )
+                c = pair_threshold(threshold, rule, run, a)
                 zc[ZC_THR + zr, a] = c
                 if monotone:  # c bounds the pair's threshold at every later count
-                    keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, LB_MAX_COUNT)
+                    keep_lower_bound(run, a, c, (LB_MAX_COUNT, LB_MAX_COUNT))
                 elif lo == -math.inf and thr_fparams[P_LB_MODE] == LB_NONE:
-                    keep_frozen_lower_bound(zc, zf, a, best, states, counts, c, nmin)
+                    keep_frozen_lower_bound(run, a, c, nmin)
                 elif thr_fparams[P_LB_MODE] == LB_FLOOR:  # c >= its floor (D349)
-                    keep_smaller_frozen_lower_bound(zc, zf, a, best, states, counts, c)
+                    keep_smaller_frozen_lower_bound(run, a, c)
                 if z > c:  # a pass: bound the threshold over windows of the counts (D348)
-                    keep_upper_bound(
-                        thr_code, thr_fparams, thr_table, zc, zf, a, best, states, counts
-                    )
+                    keep_upper_bound(rule, run, a)
             c = zc[ZC_THR + zr, a]
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
@@ -253,11 +235,35 @@ def glr_stop_check(
 
 
 @njit(inline="always")
-def pair_lower_bound(zc, zf, a, best, states, counts):
+def pair_threshold(threshold, rule, run, a):
+    """The threshold ``c_{hat a_t, a}(N_t, delta)`` of the pair (``run.best``, ``a``) at
+    ``run``'s time and counts (kernel ``threshold``)."""
+    counts = run.counts
+    states = run.states
+    best = run.best
+    return threshold(
+        rule.code,
+        rule.fparams,
+        rule.table,
+        float(run.t),
+        counts[best],
+        counts[a],
+        states[best],
+        states[a],
+    )
+
+
+@njit(inline="always")
+def pair_lower_bound(run, a):
     """The cached lower bound of the threshold of the pair (``best``, ``a``) (row
     ``ZC_LB``), ``-inf`` when the cache holds none for this pair, a count has left its
     window or an arm's state has left the peeling level it had when the bound was taken
     (D254: a bound holds only while both counts and peeling levels stay in its window)."""
+    zc = run.zc
+    zf = run.zf
+    best = run.best
+    states = run.states
+    counts = run.counts
     if (
         zf[ZF_LB, a] != 0
         and zc[ZC_LBB, a] == best
@@ -271,10 +277,15 @@ def pair_lower_bound(zc, zf, a, best, states, counts):
 
 
 @njit(inline="always")
-def pair_upper_bound_cached(zc, zf, a, best, states, counts):
+def pair_upper_bound_cached(run, a):
     """The cached upper bound of the threshold of the pair (``best``, ``a``) (row
     ``ZC_UB``), ``inf`` when the cache holds none for this pair, a count has left its window
     or an arm's state has left the peeling level it had when the bound was taken (D348)."""
+    zc = run.zc
+    zf = run.zf
+    best = run.best
+    states = run.states
+    counts = run.counts
     if (
         zf[ZF_UB, a] != 0
         and zc[ZC_UBB, a] == best
@@ -288,13 +299,17 @@ def pair_upper_bound_cached(zc, zf, a, best, states, counts):
 
 
 @njit(inline="always")
-def keep_upper_bound(thr_code, thr_fparams, thr_table, zc, zf, a, best, states, counts):
+def keep_upper_bound(rule, run, a):
     """Keep an upper bound of the threshold of the pair (``best``, ``a``) over windows of the
     counts (:func:`~baiuv.thresholds.kernels.pair_upper_bound`), widened by ``LB_MARGIN``,
     while the counts stay in the windows and the states at their current peeling levels
     (when the family has one; D348)."""
+    zc = run.zc
+    best = run.best
+    states = run.states
+    counts = run.counts
     u, hi_a, hi_b = pair_upper_bound(
-        thr_code, thr_fparams, thr_table, counts[a], counts[best], states[a], states[best]
+        rule.code, rule.fparams, rule.table, counts[a], counts[best], states[a], states[best]
     )
     if math.isfinite(u) and hi_a >= 0.0:
         zc[ZC_UB, a] = u + LB_MARGIN * (1.0 + abs(u))
@@ -303,42 +318,46 @@ def keep_upper_bound(thr_code, thr_fparams, thr_table, zc, zf, a, best, states, 
         zc[ZC_UHB, a] = hi_b
         zc[ZC_ULVA, a] = states[a, S_LEVEL]
         zc[ZC_ULVB, a] = states[best, S_LEVEL]
-        zf[ZF_UB, a] = 1
+        run.zf[ZF_UB, a] = 1
 
 
 @njit(inline="always")
-def keep_frozen_lower_bound(zc, zf, a, best, states, counts, c, nmin):
+def keep_frozen_lower_bound(run, a, c, nmin):
     """Keep ``c`` as the lower bound of the threshold of the pair (``best``, ``a``) while the
     arm below ``nmin`` keeps its count and the other stays between ``nmin`` and
     ``LB_MAX_COUNT`` (D349: a family with ``P_LB_NMIN`` is non-decreasing in each
     per-arm term, each non-decreasing from ``P_LB_NMIN`` on)."""
-    na = counts[a]
-    nb = counts[best]
+    na = run.counts[a]
+    nb = run.counts[run.best]
     if nmin <= nb <= LB_MAX_COUNT and na < nmin:
-        keep_lower_bound(zc, zf, a, best, states, c, na, LB_MAX_COUNT)
+        keep_lower_bound(run, a, c, (na, LB_MAX_COUNT))
     elif nmin <= na <= LB_MAX_COUNT and nb < nmin:
-        keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, nb)
+        keep_lower_bound(run, a, c, (LB_MAX_COUNT, nb))
 
 
 @njit(inline="always")
-def keep_smaller_frozen_lower_bound(zc, zf, a, best, states, counts, c):
+def keep_smaller_frozen_lower_bound(run, a, c):
     """Keep ``c`` as the lower bound of the threshold of the pair (``best``, ``a``) while the
     arm with the smaller count keeps it and the other stays below ``LB_MAX_COUNT`` (D349: the
     Student-calibrated heuristic is non-decreasing in the sum of the counts at a fixed
     smaller count)."""
-    na = counts[a]
-    nb = counts[best]
+    na = run.counts[a]
+    nb = run.counts[run.best]
     if na <= nb <= LB_MAX_COUNT:
-        keep_lower_bound(zc, zf, a, best, states, c, na, LB_MAX_COUNT)
+        keep_lower_bound(run, a, c, (na, LB_MAX_COUNT))
     elif nb < na <= LB_MAX_COUNT:
-        keep_lower_bound(zc, zf, a, best, states, c, LB_MAX_COUNT, nb)
+        keep_lower_bound(run, a, c, (LB_MAX_COUNT, nb))
 
 
 @njit(inline="always")
-def keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b):
+def keep_lower_bound(run, a, c, hi):
     """Keep ``c``, widened by ``LB_MARGIN``, as the lower bound of the threshold of the
-    pair (``best``, ``a``) while the counts are at most ``hi_a``, ``hi_b`` and the states
-    at their current peeling levels (when ``c`` is finite; D254)."""
+    pair (``run.best``, ``a``) while the counts are at most ``hi = (hi_a, hi_b)`` and the
+    states at their current peeling levels (when ``c`` is finite; D254)."""
+    hi_a, hi_b = hi
+    zc = run.zc
+    best = run.best
+    states = run.states
     if math.isfinite(c):
         zc[ZC_LB, a] = c - LB_MARGIN * (1.0 + abs(c))
         zc[ZC_LBB, a] = best
@@ -346,54 +365,58 @@ def keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b):
         zc[ZC_HIB, a] = hi_b
         zc[ZC_LVA, a] = states[a, S_LEVEL]
         zc[ZC_LVB, a] = states[best, S_LEVEL]
-        zf[ZF_LB, a] = 1
+        run.zf[ZF_LB, a] = 1
 
 
 @njit(inline="always")
-def window_lower_bound(
-    threshold, thr_code, thr_fparams, thr_table, t, zc, zf, a, best, states, counts
-):
+def window_lower_bound(threshold, rule, run, a):
     """A lower bound of the threshold of the pair (``best``, ``a``) over windows of the
     counts (:func:`~baiuv.thresholds.kernels.lower_bound_window`): the threshold at the
     windows' points, the family's floor (``LB_FLOOR``, valid at every later count) or the
     relaxed program's value (``LB_PROGRAM``), kept in the cache; ``-inf`` when the family
     has none (D254)."""
+    thr_fparams = rule.fparams
+    counts = run.counts
+    states = run.states
+    best = run.best
     mode = thr_fparams[P_LB_MODE]
     if mode == LB_FLOOR:
         c = lower_bound_floor(counts[a] + counts[best], thr_fparams)
-        keep_lower_bound(zc, zf, a, best, states, c, math.inf, math.inf)  # no rounding issue
-        return pair_lower_bound(zc, zf, a, best, states, counts)
+        keep_lower_bound(run, a, c, (math.inf, math.inf))  # no rounding issue
+        return pair_lower_bound(run, a)
     if mode == LB_PROGRAM:
         c, hi_b, hi_a = program_lower_bound(
-            thr_code, thr_fparams, counts[best], counts[a], states[best], states[a]
+            rule.code, thr_fparams, counts[best], counts[a], states[best], states[a]
         )
-        keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b)
-        return pair_lower_bound(zc, zf, a, best, states, counts)
+        keep_lower_bound(run, a, c, (hi_a, hi_b))
+        return pair_lower_bound(run, a)
     p_a, hi_a = lower_bound_window(counts[a], thr_fparams)
     p_b, hi_b = lower_bound_window(counts[best], thr_fparams)
     if hi_a < 0.0 or hi_b < 0.0:
         return -math.inf
-    c = threshold(thr_code, thr_fparams, thr_table, float(t), p_b, p_a, states[best], states[a])
-    keep_lower_bound(zc, zf, a, best, states, c, hi_a, hi_b)
-    return pair_lower_bound(zc, zf, a, best, states, counts)
+    t = float(run.t)
+    c = threshold(rule.code, thr_fparams, rule.table, t, p_b, p_a, states[best], states[a])
+    keep_lower_bound(run, a, c, (hi_a, hi_b))
+    return pair_lower_bound(run, a)
 
 
 @njit(inline="always")
-def t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
+def t_only_threshold(threshold, rule, run, t):
     """Threshold (kernel ``threshold``) at time ``t`` of a family that depends on ``t``
-    alone (the counts and states it does not read are those of arm 0)."""
-    st0 = states[0]
-    n0 = counts[0]
-    return threshold(thr_code, thr_fparams, thr_table, float(t), n0, n0, st0, st0)
+    alone (the counts and states it does not read are those of ``run``'s arm 0)."""
+    st0 = run.states[0]
+    n0 = run.counts[0]
+    return threshold(rule.code, rule.fparams, rule.table, float(t), n0, n0, st0, st0)
 
 
 @njit(inline="always")
-def t_only_upper_bound(threshold, thr_code, thr_fparams, thr_table, t, counts, states):
-    """``(t_hi, thr_hi)``: ``t_hi = t + t // 16 + 1`` and an upper bound ``thr_hi`` of the
+def t_only_upper_bound(threshold, rule, run):
+    """``(t_hi, thr_hi)``: ``t_hi = t + t // 16 + 1`` (``t = run.t``) and an upper bound ``thr_hi`` of the
     threshold of a non-decreasing family that depends on ``t`` alone at every time up to
     ``t_hi`` (its value there, widened for rounding; ``inf`` when not finite; D192)."""
+    t = run.t
     t_hi = t + t // 16 + 1
-    c_hi = t_only_threshold(threshold, thr_code, thr_fparams, thr_table, t_hi, counts, states)
+    c_hi = t_only_threshold(threshold, rule, run, t_hi)
     thr_hi = c_hi + 1e-9 * (1.0 + abs(c_hi))
     if not math.isfinite(thr_hi):
         thr_hi = math.inf
@@ -401,13 +424,14 @@ def t_only_upper_bound(threshold, thr_code, thr_fparams, thr_table, t, counts, s
 
 
 @njit(inline="always")
-def check_thresholds(
-    threshold, thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
-):
+def check_thresholds(threshold, family, at, fail, thr_out):
     """The thresholds the stopping check compares with (kernel ``threshold``, as in
-    :func:`glr_stop_check`): ``thr_out[a]`` is ``c_{hat a_t, a}(N_t, delta)`` for every
-    challenger up to ``fail`` (every challenger when ``fail < 0``), ``nan`` at ``hat a_t``
-    and after ``fail``."""
+    :func:`glr_stop_check`) for the threshold family ``family = (code, fparams, table)`` at
+    ``at = (t, counts, best, states)``: ``thr_out[a]`` is ``c_{hat a_t, a}(N_t, delta)``
+    for every challenger up to ``fail`` (every challenger when ``fail < 0``), ``nan`` at
+    ``hat a_t = best`` and after ``fail``."""
+    thr_code, thr_fparams, thr_table = family
+    t, counts, best, states = at
     K = counts.shape[0]
     for a in range(K):
         thr_out[a] = math.nan
@@ -429,43 +453,18 @@ def check_thresholds(
 
 
 @njit(cache=True)
-def glr_stop_check_builtin(
-    thr_code,
-    thr_fparams,
-    thr_table,
-    states,
-    t,
-    counts,
-    means,
-    variances,
-    best,
-    plug_in,
-    bounds,
-    zc,
-    zf,
-    thr_lo,
-    thr_hi,
-    t_hi,
-):
+def glr_stop_check_builtin(run, rule):
     """:func:`glr_stop_check` with the built-in families' kernel
-    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache (the
-    identifier's check from Python, compiled once)."""
-    return glr_stop_check(
-        pair_threshold_kernel, thr_code, thr_fparams, thr_table, states, t, counts, means,
-        variances, best, plug_in, bounds, zc, zf, thr_lo, thr_hi, t_hi,
-    )  # fmt: skip
+    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache (a
+    check from Python, compiled once)."""
+    return glr_stop_check(pair_threshold_kernel, run, rule)
 
 
 @njit(cache=True)
-def check_thresholds_builtin(
-    thr_code, thr_fparams, thr_table, t, counts, best, states, fail, thr_out
-):
+def check_thresholds_builtin(family, at, fail, thr_out):
     """:func:`check_thresholds` with the built-in families' kernel
     :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`, kept in numba's cache."""
-    check_thresholds(
-        pair_threshold_kernel, thr_code, thr_fparams, thr_table, t, counts, best, states,
-        fail, thr_out,
-    )  # fmt: skip
+    check_thresholds(pair_threshold_kernel, family, at, fail, thr_out)
 
 
 @njit(cache=True)

@@ -17,6 +17,7 @@ import math
 from numba import njit
 
 from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
+from baiuv.registry import P_BETA
 
 from .statistics import pair_stat
 from .zcache import (
@@ -50,6 +51,21 @@ def step_tci(counts, Z, best, beta, rng):
         return best
     zc, zf = exact_zcache(Z)
     return tci_challenger(counts, counts, counts, best, False, False, zc, zf)
+
+
+@njit(cache=True, inline="always")
+def tci_choice(run, work, rng):
+    """The step of beta-EB-TCI / beta-EB-EVTCI at the run state ``run``
+    (:class:`~.run_state.RunState`) with the rule's work record ``work``
+    (:class:`~.select.RuleWork`): the leader with probability ``beta``, else the challenger
+    (:func:`eps_challenger`) with the sampling epsilon ``work.s_eps`` on the cache ``work.szc,
+    work.szf``, from certified enclosures of ``Z_a`` when the variances are unknown and every
+    arm is certified (D191). The step of :func:`~.select.select_arm`, inlined there."""
+    if rng.random() < work.params[P_BETA]:
+        return run.best
+    stats = (run.counts, run.means, run.variances)
+    bounds = not work.plug_in and run.n_uncert == 0
+    return eps_challenger(stats, run.best, work.plug_in, bounds, work.szc, work.szf, work.s_eps)
 
 
 @njit(cache=True, inline="always")
