@@ -12,10 +12,11 @@ The records are built with keywords.
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
 ``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
-sharing :data:`BUILTIN_WORKSPACE`; the built-in families are branches of
-:func:`~baiuv.thresholds.kernels.pair_threshold_kernel` under the codes below, with their
-constants in :mod:`baiuv.thresholds.families`; both are compiled into the cached loop
-:func:`~baiuv.simulation.rules.run_glr`.
+sharing :data:`BUILTIN_WORKSPACE`; the built-in families are one module each in :mod:`baiuv.thresholds.builtin` (its
+record's ``module``), their kernels branches of
+:func:`~baiuv.thresholds.kernels.pair_threshold_kernel` under the codes below, dispatched
+by :mod:`baiuv.thresholds._dispatch`, generated from this table (D395); both are compiled
+into the cached loop :func:`~baiuv.simulation.rules.run_glr`.
 
 Nothing here imports numba, scipy or the engine: the pipeline reads the registry when it
 validates a configuration.
@@ -458,8 +459,10 @@ class ThresholdFamily:
     colour per base in figures). The kernels read ``stateful`` and ``t_only`` from the
     spec that :func:`baiuv.thresholds.make_threshold` builds from this record.
 
-    A built-in family is a branch of :func:`baiuv.thresholds.kernels.pair_threshold_kernel`
-    under its ``code``. A registered family brings its own kernel instead (``kernel``, with
+    A built-in family is one module (``module``, :mod:`baiuv.thresholds.builtin`), its
+    kernel a branch of :func:`baiuv.thresholds.kernels.pair_threshold_kernel` under its
+    ``code`` (the dispatcher :mod:`baiuv.thresholds._dispatch` is generated from this
+    table, D395). A registered family brings its own kernel instead (``kernel``, with
     ``code`` left unset): a ``numba.njit`` function with the signature of
     ``pair_threshold_kernel``, ``kernel(code, fparams, table, t, n_a, n_b, state_a,
     state_b) -> float``, or ``"module:function"`` naming one; it receives the spec's
@@ -492,6 +495,10 @@ class ThresholdFamily:
     #: drawn and tabulated with the paper's families (``False``: the artifact's own,
     #: beyond the paper, left out of the paper's threshold figures and tables)
     paper: bool = True
+    #: the module of a built-in family (``"baiuv.thresholds.builtin.box"``): its kernel
+    #: branch, initial count and constants (:mod:`baiuv.thresholds.builtin`), dispatched
+    #: under ``code``; empty for a family registered with its own kernel
+    module: str = ""
     # the family's own compiled kernel and its constants function (see above); ``None``
     # for a built-in family
     kernel: object = None
@@ -511,6 +518,11 @@ class ThresholdFamily:
         if not rules or not set(rules) <= set(STOPPING_RULES):
             raise ValueError(f"rules must name some of {STOPPING_RULES}, got {self.rules!r}")
         object.__setattr__(self, "rules", rules)
+        if not isinstance(self.module, str) or (self.module and self.kernel is not None):
+            raise ValueError(
+                f"module names the module of a built-in family (without kernel), got "
+                f"module={self.module!r}"
+            )
         if self.kernel is None:
             if not isinstance(self.code, int) or self.code < 0 or self.constants is not None:
                 raise ValueError(
@@ -594,6 +606,7 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = family_table(
         ThresholdFamily(
             name="heuristic",
             code=HEURISTIC,
+            module="baiuv.thresholds.builtin.heuristic",
             rules=("GLR", "EV-GLR"),
             delta_correct=False,
             tight=True,
@@ -601,12 +614,25 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = family_table(
         ),
         # proof: the printed numbering of the paper's lemmas (baiuv.report.paper_refs)
         ThresholdFamily(
-            name="student", code=STUDENT, rules=("GLR",), label="Student", proof="Lemma 49"
+            name="student",
+            code=STUDENT,
+            module="baiuv.thresholds.builtin.student",
+            rules=("GLR",),
+            label="Student",
+            proof="Lemma 49",
         ),
-        ThresholdFamily(name="box", code=BOX, rules=("GLR",), label="Box", proof="Lemma 5"),
+        ThresholdFamily(
+            name="box",
+            code=BOX,
+            module="baiuv.thresholds.builtin.box",
+            rules=("GLR",),
+            label="Box",
+            proof="Lemma 5",
+        ),
         ThresholdFamily(
             name="kl",
             code=KL,
+            module="baiuv.thresholds.builtin.kl",
             rules=("GLR",),
             stateful=True,
             tight=True,
@@ -616,6 +642,7 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = family_table(
         ThresholdFamily(
             name="bob",
             code=BOB,
+            module="baiuv.thresholds.builtin.bob",
             rules=("GLR",),
             stateful=True,
             tight=True,
@@ -625,26 +652,34 @@ THRESHOLD_FAMILIES: dict[str, ThresholdFamily] = family_table(
         ThresholdFamily(
             name="ev-student",
             code=EV_STUDENT,
+            module="baiuv.thresholds.builtin.student",
             rules=("EV-GLR",),
             label="EV-Student",
             proof="Lemma 50",
         ),
         ThresholdFamily(
-            name="ev-box", code=EV_BOX, rules=("EV-GLR",), label="EV-Box", proof="Lemma 51"
+            name="ev-box",
+            code=EV_BOX,
+            module="baiuv.thresholds.builtin.box",
+            rules=("EV-GLR",),
+            label="EV-Box",
+            proof="Lemma 51",
         ),
         ThresholdFamily(
             name="ev-bob",
             code=EV_BOB,
+            module="baiuv.thresholds.builtin.bob",
             rules=("EV-GLR",),
             stateful=True,
             label="EV-BoB",
             proof="Corollary 52",
         ),
         # the heuristic's Gaussian level recalibrated for the studentised EV-GLR gap
-        # (baiuv.thresholds.kernels.ev_heuristic_student; baiuv.studies.ev_remedies)
+        # (baiuv.thresholds.builtin.ev_heuristic_student; baiuv.studies.ev_remedies)
         ThresholdFamily(
             name="ev-heuristic-student",
             code=EV_HEURISTIC_STUDENT,
+            module="baiuv.thresholds.builtin.ev_heuristic_student",
             rules=("EV-GLR",),
             delta_correct=False,
             base="heuristic",

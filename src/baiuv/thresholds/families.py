@@ -7,7 +7,11 @@ thm:delta_correct_complex_threshold_glrt), ``bob`` (Corollary cor:delta_correct_
 EV-GLR: ``ev-student`` (Lemma lem:delta_correct_student_thresholds_ev), ``ev-box`` (Lemma
 lem:delta_correct_box_thresholds_ev), ``ev-bob`` (Corollary cor:delta_correct_Kinf_thresholds_ev).
 Beyond the paper: ``ev-heuristic-student``, the heuristic recalibrated for the studentised
-EV-GLR gap (``kernels.ev_heuristic_student``, not δ-correct; :mod:`baiuv.studies.ev_remedies`).
+EV-GLR gap (``builtin.ev_heuristic_student``, not δ-correct; :mod:`baiuv.studies.ev_remedies`).
+
+Each built-in family is one module of :mod:`baiuv.thresholds.builtin` (its initial count,
+constants, lower-bound mode and Python reference); the functions here reach it through the
+registry record's ``module`` (D395), by no name.
 
 The numba entry points for the simulation engine are :func:`make_threshold` and
 ``kernels.pair_threshold_kernel``; :func:`pair_threshold` is the validated Python entry point (it
@@ -17,9 +21,10 @@ for BoB).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -45,13 +50,15 @@ from baiuv.registry import (
 )
 
 from . import kernels as _k
-from .bob import solve_bob
-from .concentration import (
-    _box_initial_count_lid,
-    _monotonicity_initial_count_lid,
-    check_K,
-    riemann_zeta,
+from .builtin import bob as _bob
+from .builtin.student import (
+    STUDENT_LOG_ALPHA_MIN,
+    _student_log_ratio_lid,  # noqa: F401 (read by the experiments)
+    student_log_ratio,
+    student_max_log_inv_delta,
+    student_quantile,
 )
+from .concentration import check_K
 
 __all__ = [
     "FAMILIES",
@@ -75,11 +82,7 @@ __all__ = [
 
 # FAMILIES, GLR_FAMILIES, EV_FAMILIES, FAMILY_CODES and STATEFUL come from the registry.
 DEFAULT_TABLE_SIZE = 2**17
-#: ``ln`` of the smallest Student tail probability ``alpha_n`` evaluated with scipy
-#: (``e^-300``; decision D152: scipy's ``t.isf`` returns ``-inf`` or wrong values from about
-#: ``e^-400`` on for small degrees of freedom). Below it the Student families refuse.
-STUDENT_LOG_ALPHA_MIN = -300.0
-LN2, LN3, LN6 = math.log(2.0), math.log(3.0), math.log(6.0)
+# STUDENT_LOG_ALPHA_MIN and the Student functions come from the Student families' module.
 
 
 @dataclass(frozen=True)
@@ -237,92 +240,10 @@ def _check_params(params) -> ThresholdParams:
     return params
 
 
-# ----------------------------------------------------------------------------- Student
-def student_max_log_inv_delta(n_max: float, *, K: int = 2, s: float = 2.0) -> float:
-    """Largest ``ln(1/delta)`` for which the Student tail probability ``alpha_n = delta /
-    (4(K-1) zeta(s) n^s)`` stays ``>= e^STUDENT_LOG_ALPHA_MIN`` (``e^-300``) for every count
-    ``n <= n_max``: the smallest ``delta`` the Student families support is its ``exp(-.)``."""
-    return (
-        -STUDENT_LOG_ALPHA_MIN
-        - math.log(4.0 * (check_K(K) - 1) * riemann_zeta(s))
-        - float(s) * math.log(float(n_max))
-    )
-
-
-def _student_log_alpha(arr: np.ndarray, lid: float, K: int, s: float) -> np.ndarray:
-    """``ln alpha_n`` at the counts ``arr``; ``ValueError`` naming the smallest supported
-    ``delta`` when some ``alpha_n`` is below ``e^-300`` (scipy's Student quantiles are not
-    evaluated there; decision D152)."""
-    log_alpha = -lid - math.log(4.0 * (K - 1) * riemann_zeta(s)) - float(s) * np.log(arr)
-    if np.any(log_alpha < STUDENT_LOG_ALPHA_MIN):
-        n_max = float(np.max(arr))
-        lmax = student_max_log_inv_delta(n_max, K=K, s=s)
-        raise ValueError(
-            f"the Student thresholds cannot be evaluated at ln(1/delta) = {lid:.6g}: counts up "
-            f"to {n_max:.0f} need delta >= {math.exp(-lmax):.3g} (ln(1/delta) <= {lmax:.6g}; "
-            "tail probabilities below e^-300 are not evaluated); use the heuristic, box, kl or "
-            "bob thresholds (ev-box, ev-bob for the EV-GLR rule) for smaller delta"
-        )
-    return log_alpha
-
-
-def student_log_ratio(
-    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
-):
-    """``y_n = ln(1 + Q(1 - alpha_n; T_{n-1})^2 / (n - 1))`` with
-    ``alpha_n = delta / (4(K-1) zeta(s) n^s)`` (exact, scipy, accurate in the far tail).
-
-    The Student threshold of Lemma lem:delta_correct_student_thresholds is
-    ``beta^S(n, delta) = n y_n`` and the EV-Student threshold of Lemma
-    lem:delta_correct_student_thresholds_ev is ``n/(n-1) Q^2 = n (e^{y_n} - 1)``.
-
-    Parameters
-    ----------
-    n : int or array_like of int
-        Counts ``>= 2``.
-    delta, log_inv_delta : float
-        Confidence level or ``ln(1/delta)`` (exactly one).
-
-    Raises
-    ------
-    ValueError
-        On invalid arguments, or when some ``alpha_n < e^-300`` (the message names the
-        smallest supported ``delta``, :func:`student_max_log_inv_delta`).
-    """
-    arr = np.asarray(n, dtype=np.float64)
-    if np.any(~np.isfinite(arr)) or np.any(arr < 2) or np.any(arr != np.floor(arr)):
-        raise ValueError(f"n must be integers >= 2, got {n!r}")
-    return _student_log_ratio_lid(arr, log_inv_delta_of(delta, log_inv_delta), check_K(K), s)
-
-
-def _student_log_ratio_lid(arr: np.ndarray, lid: float, K: int, s: float):
-    """:func:`student_log_ratio` at the float counts ``arr`` (integers ``>= 2``) and
-    ``ln(1/delta) = lid`` (resolved by the caller), ``K`` checked."""
-    log_alpha = _student_log_alpha(arr, lid, K, s)
-    from scipy import stats  # imported on use: scipy.stats is slow to import
-
-    q = stats.t.isf(np.exp(log_alpha), arr - 1.0)
-    nu = arr - 1.0
-    with np.errstate(over="ignore"):
-        big = q > 1e150
-        y = np.where(big, 2.0 * np.log(q) - np.log(nu), np.log1p(np.square(q) / nu))
-    return float(y) if np.ndim(y) == 0 else y
-
-
-def student_quantile(
-    n, delta: float | None = None, *, K: int = 2, s: float = 2.0, log_inv_delta=None
-):
-    """``Q(1 - delta / (4(K-1) zeta(s) n^s); T_{n-1})`` of eq:def_student_threshold_glrt
-    (same refusal as :func:`student_log_ratio` below ``alpha_n = e^-300``)."""
-    arr = np.asarray(n, dtype=np.float64)
-    if np.any(arr < 2) or np.any(arr != np.floor(arr)):
-        raise ValueError(f"n must be integers >= 2, got {n!r}")
-    log_alpha = _student_log_alpha(arr, log_inv_delta_of(delta, log_inv_delta), check_K(K), s)
-    # scipy.stats is slow to import: loaded on first use
-    from scipy import stats
-
-    out = stats.t.isf(np.exp(log_alpha), arr - 1.0)
-    return float(out) if np.ndim(out) == 0 else out
+def _module(family: ThresholdFamily):
+    """The module of a built-in family (its record's ``module``, imported on first use;
+    D395: the Python side dispatches through the registry's records)."""
+    return importlib.import_module(family.module)
 
 
 # ----------------------------------------------------------------------------- specs
@@ -357,30 +278,7 @@ def initial_count(
 
 
 def _initial_count(name: str, K: int, lid: float, p: ThresholdParams) -> int:
-    e0, e1 = p._etas(lid)
-    s = p.s
-    if name == "heuristic":
-        return 1
-    if name == "ev-heuristic-student":  # finite once both arms have 2 samples
-        return 2
-    if name in ("student", "ev-student"):
-        # (delta/(4(K-1)zeta))^{1/s} < 1 for every delta in (0, 1): the max is 2
-        return max(2, math.ceil(math.exp(-(lid + math.log(4.0 * (K - 1) * riemann_zeta(s))) / s)))
-    if name in ("box", "ev-box"):
-        return _box_initial_count_lid(lid, K, s, e0)
-    if name == "kl":
-        return max(
-            _box_initial_count_lid(lid + LN3, K, s, e0),
-            _monotonicity_initial_count_lid(lid, K, s, e0, e1),
-        )
-    if name == "bob":
-        return _initial_count("kl", K, lid + LN2, _with_etas(p, e0, e1))
-    # ev-bob
-    return _box_initial_count_lid(lid + LN6, K, s, e0)
-
-
-def _with_etas(p: ThresholdParams, e0: float, e1: float) -> ThresholdParams:
-    return replace(p, eta0=e0, eta1=e1)
+    return _module(THRESHOLD_FAMILIES[name]).initial_count(name, K, lid, p)
 
 
 @lru_cache(maxsize=256)
@@ -391,9 +289,6 @@ def _spec_cached(
     e0, e1 = params._etas(lid)
     s, gamma = params.s, params.gamma
     own = family.kernel is not None  # a registered kernel: its constants are its own
-    # zeta(s) only for the families that use it: scipy.special costs a quarter of a second
-    # to import, in every process that builds the heuristic threshold's spec
-    z = math.nan if name in ("heuristic", "ev-heuristic-student") or own else riemann_zeta(s)
     fp = np.full(_k.FPARAMS_SIZE, np.nan)
     fp[_k.P_DELTA] = delta_from_log(lid)  # informational: 0.0 once delta underflows
     fp[_k.P_K] = K
@@ -417,107 +312,17 @@ def _spec_cached(
                     f"constants of threshold family {name!r} must return a 1-D array, got "
                     f"shape {table.shape}"
                 )
-    elif name in ("student", "ev-student"):
-        fp[_k.P_LSTUD] = -lid - math.log(2.0 * (K - 1) * z)
-        table = np.full(n_table, np.inf)
-        if n_table > 2:
-            counts = np.arange(2, n_table, dtype=np.float64)
-            table[2:] = _student_log_ratio_lid(counts, lid, K, s)
-    elif name in ("box", "ev-box"):
-        fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid
-    elif name in ("kl", "bob", "ev-bob"):
-        lk = lid if name == "kl" else lid + LN2  # ln(1/delta'') of the KL part
-        union = math.log(K - 1) if params.kl_union_over_pairs else 0.0
-        fp[_k.P_LPRE] = math.log(12.0 * (K - 1) * z) + lk
-        fp[_k.P_LMAIN] = math.log(2.0 * z * z) + lk + union
-        if name != "kl":
-            fp[_k.P_LBOX] = math.log(4.0 * (K - 1) * z) + lid + LN2
-            fp[_k.P_NMIN_KL] = _initial_count("kl", K, lk, _with_etas(params, e0, e1))
-    fp[_k.P_LB_MODE] = _k.LB_NONE
-    if not own and name in ("box", "ev-box"):
-        fp[_k.P_LB_MODE] = _k.LB_WINDOW
-    elif not own and name == "ev-heuristic-student":
-        fp[_k.P_LB_MODE] = _k.LB_FLOOR
-    elif not own and name in ("bob", "ev-bob"):
-        fp[_k.P_LB_MODE] = _k.LB_PROGRAM
-    fp[_k.P_LB_NMIN] = math.inf if own else _lower_bound_nmin(name, fp, table)
+        fp[_k.P_LB_MODE], fp[_k.P_LB_NMIN] = _k.LB_NONE, math.inf
+    else:
+        # the module's constants; zeta(s) only for the families that use it (scipy.special
+        # costs a quarter of a second to import, in every process that builds the
+        # heuristic threshold's spec)
+        mod = _module(family)
+        table = mod.constants(name, fp, K, lid, params, n_table)
+        fp[_k.P_LB_MODE], fp[_k.P_LB_NMIN] = mod.lower_bound(name, fp, table)
     fp.setflags(write=False)
     table.setflags(write=False)
     return fp, table
-
-
-def _valley_count(name: str, fp: np.ndarray) -> float:
-    """The count ``n*`` from which the Box (EV-Box) term ``h(n)``, the threshold at equal
-    counts ``n``, does not decrease: bisection on the sign of ``h(n + d) - h(n)``,
-    ``d = n // 2^14 + 1``, between the initial count and ``kernels.LB_MAX_COUNT`` (``h`` decreases,
-    then increases; decision D254); ``inf`` when ``h`` still decreases at
-    ``LB_MAX_COUNT``. The step ``d`` keeps the differences far above the rounding of
-    ``h`` (at large counts ``h(n + 1) - h(n)`` is below it), and ``h`` varies over ``d``
-    counts around its minimum by far less than the cache's margin."""
-    code = FAMILY_CODES[name]
-    st0 = _EMPTY_STATE
-    empty = np.empty(0)
-    empty.setflags(write=False)  # the loop's table type: no second compiled signature
-
-    def rises(n: int) -> bool:
-        m = n + n // 2**14 + 1
-        h0 = _k.pair_threshold_kernel(code, fp, empty, 0.0, n, n, st0, st0)
-        h1 = _k.pair_threshold_kernel(code, fp, empty, 0.0, m, m, st0, st0)
-        return bool(h1 >= h0)
-
-    lo = int(fp[_k.P_NMIN])
-    if rises(lo):
-        return float(lo)
-    hi = _k.LB_MAX_COUNT
-    if not rises(hi):
-        return math.inf
-    while hi - lo > 1:  # h(lo + 1) < h(lo), h(hi + 1) >= h(hi)
-        mid = (lo + hi) // 2
-        if rises(mid):
-            hi = mid
-        else:
-            lo = mid
-    return float(hi)
-
-
-#: smallest Student table from which the lower bounds of D254 are used
-LB_MIN_TABLE = 2**10
-
-
-def _lower_bound_nmin(name: str, fp: np.ndarray, table: np.ndarray) -> float:
-    """``kernels.P_LB_NMIN`` of a built-in family (decision D254): the smallest count of
-    both arms from which its pair threshold is non-decreasing in each count (the states
-    at fixed peeling levels); ``inf`` where it is not.
-
-    KL: every count (``Wbar_{-1}`` and ``ln(1 + log_gamma N)`` increase; ``ln(gamma R)``
-    is constant while the level is). Student, EV-Student: ``max(g(N_a), g(N_b))`` with
-    ``g(n) = n y_n`` or ``n (e^{y_n} - 1)``, decreasing at small counts: the count after
-    the table's last descent of ``g``, provided ``g`` does not descend where the kernel
-    leaves the table for the closed-form bound (non-decreasing beyond, checked by
-    ``tests/unit/test_lower_bound_cache.py``). Box, EV-Box: ``(h(N_a) + h(N_b))/2`` with
-    ``h`` decreasing from the initial count to a minimum, then increasing: the count of
-    that minimum (:func:`_valley_count`; below it, windows: ``P_LB_MODE = LB_WINDOW``).
-    The Student-calibrated heuristic decreases in the smaller count: none (its floor
-    ``kernels.lower_bound_floor`` instead, ``LB_FLOOR``). BoB, EV-BoB decrease within
-    the peeling levels while the box constraints bind: none (a relaxed program over
-    windows instead, ``kernels.program_lower_bound``, ``LB_PROGRAM``)."""
-    if name == "kl":
-        return float(fp[_k.P_NMIN])
-    if name in ("box", "ev-box"):
-        return _valley_count(name, fp)
-    if name not in ("student", "ev-student") or table.shape[0] < LB_MIN_TABLE:
-        return math.inf
-    n = np.arange(table.shape[0], dtype=np.float64)
-    y = table[2:]
-    g = n[2:] * (y if name == "student" else np.expm1(y))
-    down = np.nonzero(g[1:] < g[:-1])[0]
-    n_star = 2 + (int(down[-1]) + 1 if down.size else 0)
-    n_end = table.shape[0]
-    y_end = _k.student_y_bound(float(n_end), fp[_k.P_LSTUD], fp[_k.P_S])
-    g_end = n_end * (y_end if name == "student" else math.expm1(y_end))
-    if n_star >= n_end - 1 or not (g_end >= g[-1]):
-        return math.inf
-    return float(max(n_star, fp[_k.P_NMIN]))
 
 
 def make_threshold(
@@ -567,8 +372,10 @@ def _make_threshold_lid(
     p = _check_params(params)
     K = check_K(K)
     check_integer(n_table, "n_table", 3)
-    n_table = int(n_table) if name in ("student", "ev-student") else 0
-    fp, table = _spec_cached(THRESHOLD_FAMILIES[name], K, lid, p, n_table)
+    family = THRESHOLD_FAMILIES[name]
+    uses_table = family.kernel is None and getattr(_module(family), "USES_N_TABLE", False)
+    n_table = int(n_table) if uses_table else 0
+    fp, table = _spec_cached(family, K, lid, p, n_table)
     return ThresholdSpec(FAMILY_CODES[name], fp.copy(), table)
 
 
@@ -642,7 +449,7 @@ def bob_constants(
     """``(C, D, E)`` of the BoB/EV-BoB NLP at counts ``(n_a, n_b)``:
     ``C_c = eps_mu(N_c, delta/2)``, ``D_c = 1 - eps_{-,sigma}(N_c - 1, delta/2)``,
     ``E = c^KL(N_t, delta/2)`` (``+inf`` when the KL part is not defined, decision D18)."""
-    if name not in ("bob", "ev-bob"):
+    if name not in _bob.NAMES:
         raise ValueError(f"name must be 'bob' or 'ev-bob', got {name!r}")
     lid = log_inv_delta_of(delta, log_inv_delta)
     return _bob_constants_lid(name, n_a, n_b, state_a, state_b, K, lid, params)
@@ -651,16 +458,7 @@ def bob_constants(
 def _bob_constants_lid(name: str, n_a, n_b, state_a, state_b, K, lid: float, params):
     """:func:`bob_constants` at ``ln(1/delta) = lid`` (resolved by the caller)."""
     spec = _make_threshold_lid(name, K, lid, params)
-    fp = spec.fparams
-    s, e0, gamma = fp[_k.P_S], fp[_k.P_ETA0], fp[_k.P_GAMMA]
-    ca, da = _k.box_constants(float(n_a), fp[_k.P_LBOX], s, e0)
-    cb, db = _k.box_constants(float(n_b), fp[_k.P_LBOX], s, e0)
-    e = math.inf
-    if n_a >= fp[_k.P_NMIN_KL] and n_b >= fp[_k.P_NMIN_KL]:
-        lgr_a = _k.check_state(state_a, int(n_a), fp)
-        lgr_b = _k.check_state(state_b, int(n_b), fp)
-        e = _k.kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fp[_k.P_LMAIN], s, gamma)
-    return np.array([ca, cb]), np.array([da, db]), e
+    return _bob.bob_constants_at(spec.fparams, n_a, n_b, state_a, state_b)
 
 
 def pair_threshold(
@@ -723,24 +521,23 @@ def pair_threshold(
         state_b = _check_state_array(state_b, "state_b")
     else:
         state_a = state_b = _EMPTY_STATE
-    if family in ("student", "ev-student"):
-        nmin = spec.fparams[_k.P_NMIN]
-        if n_a < nmin or n_b < nmin:
-            return math.inf
-        y = _student_log_ratio_lid(np.array([n_a, n_b], dtype=np.float64), lid, check_K(K), p.s)
-        n = np.array([n_a, n_b], dtype=float)
-        vals = n * y if family == "student" else n * np.expm1(y)
-        return float(np.max(vals))
-    if family in ("bob", "ev-bob"):
-        if n_a < spec.fparams[_k.P_NMIN] or n_b < spec.fparams[_k.P_NMIN]:
-            return math.inf
-        C, D, E = _bob_constants_lid(family, n_a, n_b, state_a, state_b, K, lid, p)
-        if not np.all(D > 0):
-            return math.inf
-        return solve_bob(
-            [n_a, n_b], C, D, E, ev=family == "ev-bob", backend=backend, on_failure=on_failure
+    record = THRESHOLD_FAMILIES[family]
+    reference = None if record.kernel is not None else getattr(_module(record), "reference", None)
+    if reference is not None:  # exact Student quantiles, the BoB solver
+        return reference(
+            family,
+            spec,
+            n_a=n_a,
+            n_b=n_b,
+            state_a=state_a,
+            state_b=state_b,
+            K=K,
+            lid=lid,
+            params=p,
+            backend=backend,
+            on_failure=on_failure,
         )
-    kernel = THRESHOLD_FAMILIES[family].threshold_kernel() or _k.pair_threshold_kernel
+    kernel = record.threshold_kernel() or _k.pair_threshold_kernel
     return float(kernel(spec.code, spec.fparams, spec.table, float(t), n_a, n_b, state_a, state_b))
 
 
