@@ -31,7 +31,6 @@ import numpy as np
 from numba import njit
 
 from baiuv.registry import (
-    BUILTIN_WORKSPACE,
     P_BETA,
     P_SAMPLING_EPSILON,
     RULE_FIXED,
@@ -58,7 +57,7 @@ from .zcache import (
     share_statistics,
 )
 
-_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
+_BUILTIN_WS = (0, 0, 0)  # unused: a built-in rule's module sizes its workspace (D390)
 
 # columns of the integer bookkeeping of the levels (new_levels)
 _I_THI = 0  # t_hi of glr_stop_check
@@ -175,7 +174,7 @@ def glr_run(step, threshold, ws_size, multi, run_args):
     n_more = codes.shape[0] - 1 if multi else 0
     initial_rounds(n0, mu, sd, rng, (counts, means, m2, variances), levels, states)
     t0 = float(n0 * K)
-    ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
+    ws, scal = init_workspace(counts, params, ws_size, rule)
     # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry
     # computed when read (D191: statistics computed when read)
     zc, zf = new_zcache(K)
