@@ -49,7 +49,6 @@ from numba import njit
 from baiuv import STANDARD
 from baiuv.model.glr_kernels import empirical_best
 from baiuv.model.instance import random_instance
-from baiuv.registry import BUILTIN_WORKSPACE
 from baiuv.simulation import ALGORITHMS, RunSettings
 from baiuv.simulation import rules as K_
 from baiuv.simulation.engine import (
@@ -63,7 +62,6 @@ from baiuv.simulation.engine import (
 )
 from baiuv.simulation.rules import dkm as K_dkm
 from baiuv.simulation.rules import tracking as K_tracking
-from baiuv.simulation.rules import workspace as K_ws
 
 #: Targets of the per-sample cost at K = 5, as ratios to the floor loop.
 TARGETS = {
@@ -90,7 +88,7 @@ EV_UNIFORM = Algorithm(
 )
 BENCH_ALGORITHMS = {**ALGORITHMS, "EV-uniform": EV_UNIFORM}
 
-_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # the built-in rules' workspace size
+_DKM_WS = tuple(K_dkm.WORKSPACE)  # DKM's workspace size
 
 
 @njit(cache=True)
@@ -175,18 +173,20 @@ def dkm_parts_loop(mu, sd, n_runs, run_length, rng, params, plug_in, whole_step)
         for t in range(2 * K):
             a = t % K
             K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
-        ws, scal = K_.init_workspace(counts, params, _BUILTIN_WS, True)
+        ws, scal = K_.init_workspace(counts, params, _DKM_WS, K_.RULE_DKM)
         for t in range(2 * K, run_length):
             best = empirical_best(means)
             if whole_step:
                 a = K_.step_dkm(counts, means, var, best, t, plug_in, ws, scal)
             else:
-                w = ws[K_ws.W_TMP]
-                eta, pre = K_dkm._hedge_weights_mix(ws[K_ws.W_LOSS], scal[0], w)
+                w = ws[K_dkm.DKM_W]
+                gap = scal[K_dkm.S_GAP]
+                eta, pre = K_dkm._hedge_weights_mix(ws[K_dkm.DKM_LOSS], gap, w)
                 for b in range(K):
                     loss[b] = -var[b] / counts[b]
-                scal[0] = K_dkm._hedge_update_pre(ws[K_ws.W_LOSS], scal[0], w, eta, loss, pre)
-                a = K_tracking.c_tracking(ws[K_ws.W_SUMW], counts, w)
+                gap = K_dkm._hedge_update_pre(ws[K_dkm.DKM_LOSS], gap, w, eta, loss, pre)
+                scal[K_dkm.S_GAP] = gap
+                a = K_tracking.c_tracking(ws[K_dkm.DKM_SUMW], counts, w)
             K_.welford(a, mu[a] + sd[a] * rng.standard_normal(), counts, means, m2, var)
     return counts
 

@@ -11,9 +11,10 @@ its field of ``RunSettings`` and keyword of ``BestArmIdentifier``): ``docs/exten
 The records are built with keywords.
 
 The built-in rules are branches of :func:`~baiuv.simulation.rules.select_arm` under the
-``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`),
-sharing :data:`BUILTIN_WORKSPACE`; the built-in families are one module each in :mod:`baiuv.thresholds.builtin` (its
-record's ``module``), their kernels branches of
+``RULE_*`` codes below (one module per rule family in :mod:`baiuv.simulation.rules`, which
+names, sizes and initialises the rule's workspace, the size its record carries); the
+built-in families are one module each in :mod:`baiuv.thresholds.builtin` (its record's
+``module``), their kernels branches of
 :func:`~baiuv.thresholds.kernels.pair_threshold_kernel` under the codes below, dispatched
 by :mod:`baiuv.thresholds._dispatch`, generated from this table (D395); both are compiled
 into the cached loop :func:`~baiuv.simulation.rules.run_glr`.
@@ -46,7 +47,6 @@ from baiuv.registry_parameters import (  # noqa: F401
 __all__ = [
     "ALGORITHMS",
     "Algorithm",
-    "BUILTIN_WORKSPACE",
     "EV_FAMILIES",
     "FAMILIES",
     "GLR_FAMILIES",
@@ -165,16 +165,20 @@ class Workspace(NamedTuple):
     ``rows + rows_per_arm * K`` rows of ``K`` entries (``rows_per_arm = 1`` adds a
     ``K x K`` block), and ``scal``, ``scalars`` floats; zero at the start of a run for a
     rule registered with its own step kernel
-    (:func:`baiuv.simulation.rules.init_workspace`)."""
+    (:func:`baiuv.simulation.rules.init_workspace`), initialised by its module for a
+    built-in rule (which names its rows, ``WORKSPACE`` its size)."""
 
     rows: int = 0
     rows_per_arm: int = 0
     scalars: int = 0
 
 
-#: The workspace of the built-in rules (one layout for all of them, its rows named and
-#: initialised in :mod:`baiuv.simulation.rules.workspace`).
-BUILTIN_WORKSPACE = Workspace(rows=17, rows_per_arm=1, scalars=5)
+# the built-in rules' workspaces: their modules' WORKSPACE in baiuv.simulation.rules
+# (tas, dkm, fws, tracking), which a test compares with these (D390)
+_TAS_WS = Workspace(rows=10, scalars=4)
+_DKM_WS = Workspace(rows=7, scalars=1)
+_FWS_WS = Workspace(rows=6, rows_per_arm=1)
+_FIXED_WS = Workspace(rows=1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -223,8 +227,8 @@ class Algorithm:
         Display name in reports and figures (default: ``name``).
     workspace : Workspace
         The size of the workspace ``ws``/``scal`` its step kernel reads and writes (a rule
-        registered with ``step``: zero at the start of a run; default: none). The built-in
-        rules share :data:`BUILTIN_WORKSPACE`.
+        registered with ``step``: zero at the start of a run; default: none). A built-in
+        rule's is its module's ``WORKSPACE`` (initialised by the module).
     """
 
     name: str
@@ -244,11 +248,7 @@ class Algorithm:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
-        ws = self.workspace
-        if ws is None:
-            ws = BUILTIN_WORKSPACE if self.step is None else Workspace()
-        elif self.step is None and ws != BUILTIN_WORKSPACE:
-            raise ValueError("workspace is declared by a rule registered with its own step kernel")
+        ws = Workspace() if self.workspace is None else self.workspace
         if not (
             isinstance(ws, tuple)
             and len(ws) == 3
@@ -311,7 +311,7 @@ class Algorithm:
         return self.wrapper in ("adapted", "EV")
 
 
-def _pair(*, name, rule, description, constants, labels=("", "")):
+def _pair(*, name, rule, description, constants, labels=("", ""), workspace=None):
     """The adapted rule ``name`` and its EV wrapper ``EV-name`` (one family)."""
     (c, src), (c_ev, src_ev) = constants
     return (
@@ -326,6 +326,7 @@ def _pair(*, name, rule, description, constants, labels=("", "")):
             constant=c,
             constant_source=src,
             label=labels[0],
+            workspace=workspace,
         ),
         Algorithm(
             name=f"EV-{name}",
@@ -338,6 +339,7 @@ def _pair(*, name, rule, description, constants, labels=("", "")):
             constant=c_ev,
             constant_source=src_ev,
             label=labels[1],
+            workspace=workspace,
         ),
     )
 
@@ -366,6 +368,7 @@ ALGORITHMS: dict[str, Algorithm] = algorithm_table(
                 ("T_star", "Theorem thm:upper_bound_sample_complexity_algorithm"),
                 ("T_star_known", "Appendix app:expected_sample_complexity"),
             ),
+            workspace=_TAS_WS,
         ),
         *_pair(
             name="TCI",
@@ -382,12 +385,14 @@ ALGORITHMS: dict[str, Algorithm] = algorithm_table(
             rule=RULE_DKM,
             description="Degenne-Koolen-Menard game, AdaHedge + best response",
             constants=(("T_star", _CONJ), ("T_star_known", _CONJ)),
+            workspace=_DKM_WS,
         ),
         *_pair(
             name="FWS",
             rule=RULE_FWS,
             description="Frank-Wolfe Sampling",
             constants=(("T_star", _CONJ), ("T_star_known", _CONJ)),
+            workspace=_FWS_WS,
         ),
         Algorithm(
             name="FHN2",
@@ -418,6 +423,7 @@ ALGORITHMS: dict[str, Algorithm] = algorithm_table(
             constant_source="tracking of w*(mu, sigma^2) (no theorem; decision D82)",
             needs_instance=True,
             label="fixed w*",
+            workspace=_FIXED_WS,
         ),
     )
 )

@@ -205,7 +205,8 @@ def test_joint_newton_from_a_nearby_root_is_the_nested_bisection_root(seed, know
         if y > 0.0:
             scratch = np.empty((3, K))
             ls = work[4].copy()
-            if _joint_newton(mu, s2, 0, known, np.inf, y, xs.copy(), *scratch, ls, not known) > 0:
+            inst = (mu, s2, 0, known)
+            if _joint_newton(inst, np.inf, y, xs.copy(), tuple(scratch), ls, not known) > 0:
                 joint += 1
         T, w, y = oracle_warm_work(mu, s2, 0, known, -1.0, y, xs, work)
         Tb, wb = oracle_bisection(mu, s2, 0, known, -1.0)
@@ -307,9 +308,8 @@ def test_joint_newton_root_solves_both_equations():
         (mu0, s20), (mu, s2) = _perturbed_sequence(rng, K, 2)
         xs = np.zeros(K)
         _, _, y0 = oracle_warm_work(mu0, s20, 0, False, -1.0, -1.0, xs, np.empty((4, K)))
-        y = _joint_newton(
-            mu, s2, 0, False, np.inf, y0, xs, *np.empty((3, K)), np.full(K, np.nan), True
-        )
+        scratch = tuple(np.empty((3, K)))
+        y = _joint_newton((mu, s2, 0, False), np.inf, y0, xs, scratch, np.full(K, np.nan), True)
         assert y > 0.0
         total = 0.0
         for a in range(1, K):

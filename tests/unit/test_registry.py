@@ -339,23 +339,69 @@ def sized_step(rule, run, work, rng):
     return 1 if ok else 0
 
 
+def test_each_builtin_rule_owns_its_workspace():
+    """The paper's rules are written as a registered rule is (D390): each record carries
+    its module's workspace size, every row the module names lies in it, and the module's
+    initialisation gives the start written here (C-tracking sums at the counts, the FWS
+    iterate uniform, the AdaHedge budget at its parameter, no TaS oracle hint)."""
+    from baiuv.simulation import rules
+    from baiuv.simulation.rules import dkm, fws, tas, tci, tracking
+    from baiuv.simulation.rules.workspace import BUILTIN_SIZES
+
+    modules = {
+        registry.RULE_TAS: (tas, ("TAS_", "S_")),
+        registry.RULE_DKM: (dkm, ("DKM_", "S_")),
+        registry.RULE_FWS: (fws, ("FWS_",)),
+        registry.RULE_FIXED: (tracking, ("W_",)),
+        registry.RULE_TCI: (tci, ()),
+    }
+    seen = set()
+    for alg in ALGORITHMS.values():
+        if alg.kernel != "glr":
+            assert alg.workspace == registry.Workspace()
+            continue
+        size = BUILTIN_SIZES.get(alg.rule, registry.Workspace())
+        assert alg.workspace == size, alg.name
+        seen.add(alg.rule)
+        if alg.rule in modules:
+            mod, prefixes = modules[alg.rule]
+            assert mod.WORKSPACE == size
+            for name, v in vars(mod).items():
+                if name.startswith(prefixes) and isinstance(v, int):
+                    bound = size.scalars if name.startswith("S_") else size.rows
+                    assert 0 <= v <= bound - (name != "FWS_GRADS"), name
+    assert seen == {0, 1, 2, 3, 4, 5}
+    counts = np.array([2, 3, 4])
+    params = np.zeros(registry.N_PARAMS)
+    params[registry.P_HEDGE_DELTA0] = 0.25
+    want = {
+        registry.RULE_UNIFORM: ((0, 3), {}, []),
+        registry.RULE_TCI: ((0, 3), {}, []),
+        registry.RULE_FIXED: ((1, 3), {0: [2, 3, 4]}, []),
+        registry.RULE_TAS: ((10, 3), {0: [2, 3, 4], 7: [np.nan] * 3}, [0, -1, 0, -1]),
+        registry.RULE_DKM: ((7, 3), {0: [2, 3, 4]}, [0.25]),
+        registry.RULE_FWS: ((9, 3), {0: [2, 3, 4], 1: [1 / 3] * 3}, []),
+    }
+    for rule, (shape, rows, scalars) in want.items():
+        ws, scal = rules.init_workspace(counts, params, (5, 1, 5), rule)  # size unused
+        assert ws.shape == shape and list(scal) == scalars, rule
+        expected = np.zeros(shape)
+        for r, v in rows.items():
+            expected[r] = v
+        np.testing.assert_array_equal(ws, expected)
+
+
 def test_a_rule_declares_its_workspace(monkeypatch):
     from baiuv import BestArmIdentifier
     from baiuv.simulation import rules
 
     with pytest.raises(ValueError, match="workspace"):
         Algorithm(name="x", kernel="glr", step=sized_step, workspace=(1, -1, 0))
-    with pytest.raises(ValueError, match="workspace is declared"):
-        Algorithm(name="x", kernel="glr", rule=RULE_UNIFORM, workspace=registry.Workspace(rows=1))
-    assert get_algorithm("TaS").workspace == registry.BUILTIN_WORKSPACE
     counts = np.array([2, 3, 4])
-    ws, scal = rules.init_workspace(counts, np.zeros(registry.N_PARAMS), (2, 1, 3), False)
-    assert ws.shape == (5, 3) and scal.shape == (3,) and not ws.any() and not scal.any()
     ws, scal = rules.init_workspace(
-        counts, np.full(registry.N_PARAMS, 0.25), tuple(registry.BUILTIN_WORKSPACE), True
+        counts, np.zeros(registry.N_PARAMS), (2, 1, 3), registry.RULE_CUSTOM
     )
-    assert ws.shape == (rules.N_WS + 3, 3) and list(ws[rules.W_SUMW]) == [2, 3, 4]
-    assert scal[0] == 0.25 and list(scal[2::2]) == [-1.0, -1.0]
+    assert ws.shape == (5, 3) and scal.shape == (3,) and not ws.any() and not scal.any()
     sized = registry.Workspace(rows=3, rows_per_arm=2, scalars=4)
     with_records(
         monkeypatch, Algorithm(name="sized", kernel="glr", step=sized_step, workspace=sized)

@@ -7,9 +7,10 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from baiuv.model.transport import lambda_unknown
-from baiuv.registry import BUILTIN_WORKSPACE
+from baiuv.registry import RULE_TAS
 from baiuv.simulation import rules
 from baiuv.simulation.game import solve_game, solve_game_highs
+from baiuv.simulation.rules import tas
 
 
 def test_perfect_square_brute_force():
@@ -221,23 +222,23 @@ def test_tas_keeps_the_oracle_solution_of_the_previous_best_arm():
 
     counts = np.array([10, 10, 10])
     params = np.zeros(16)
-    ws, scal = rules.init_workspace(counts, params, tuple(BUILTIN_WORKSPACE), True)
+    ws, scal = rules.init_workspace(counts, params, (0, 0, 0), RULE_TAS)
     s2 = np.array([1.0, 0.8, 0.5])
     mu_a = np.array([1.0, 0.9, 0.2])  # arm 0 best
     mu_b = np.array([0.9, 1.0, 0.2])  # arm 1 best
     rules.step_tas(counts, mu_a, s2, 0, 30, False, ws, scal)
-    y0 = scal[1]
+    y0 = scal[tas.S_Y]
     rules.step_tas(counts, mu_b, s2, 1, 31, False, ws, scal)
-    y1 = scal[1]
-    assert (scal[2], scal[3], scal[4]) == (1, y0, 0)
+    y1 = scal[tas.S_Y]
+    assert (scal[tas.S_BEST], scal[tas.S_Y2], scal[tas.S_BEST2]) == (1, y0, 0)
     mu_a2 = mu_a + np.array([1e-3, 0.0, 0.0])
     rules.step_tas(counts, mu_a2, s2, 0, 32, False, ws, scal)
-    assert (scal[2], scal[3], scal[4]) == (0, y1, 1)
+    assert (scal[tas.S_BEST], scal[tas.S_Y2], scal[tas.S_BEST2]) == (0, y1, 1)
     # warm-started from the kept solution: the joint iteration followed the minimisers
     # (a cold start leaves them unknown, nan)
-    assert np.isfinite(ws[rules.W_ORACLE + 4, 1:]).all()
+    assert np.isfinite(ws[tas.TAS_LS, 1:]).all()
     _, w = oracle_fast(mu_a2, s2, 0, False, -1.0)
-    np.testing.assert_allclose(ws[rules.W_ORACLE + 3], w, rtol=1e-10)
+    np.testing.assert_allclose(ws[tas.TAS_ORACLE + 3], w, rtol=1e-10)
 
 
 def _best_response_programs(seed, n):

@@ -302,9 +302,11 @@ def _outer_newton(mu, s2, best, y, known, beta, xs, terms):
 
 
 @njit(cache=True, error_model="numpy")
-def _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi):
-    """Bisection of the bracket ``[lo, hi]`` (``F(lo) = f_lo < 0 < f_hi = F(hi)``, terms
-    ``t_lo``, ``t_hi``) on the single arm ``a`` whose term changed most across it.
+def _jump_bisect(inst, beta, xs, bracket, ends, terms):
+    """Bisection of the bracket ``bracket = (lo, hi)`` (``ends = (f_lo, f_hi)``,
+    ``F(lo) = f_lo < 0 < f_hi = F(hi)``, ``terms = (t_lo, t_hi)`` the terms there) of the
+    instance ``inst = (mu, s2, best, known)`` on the single arm ``a`` whose term changed
+    most across it.
 
     Where some ``l_a`` jumps (two minimisers of ``d_1 + x d_a`` exchange), ``F`` jumps and
     its root is the jump point: Newton steps leave the bracket and plain bisection would
@@ -315,6 +317,10 @@ def _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi):
     caller then evaluates ``F`` at the midpoint) or when the bracket is as narrow as
     rounding allows. Returns the new bracket; ``xs[a]`` is left at the last ``x_a``.
     """
+    mu, s2, best, known = inst
+    lo, hi = bracket
+    f_lo, f_hi = ends
+    t_lo, t_hi = terms
     K = mu.shape[0]
     a = -1
     jump = 0.0
@@ -355,10 +361,10 @@ _JOINT_ITERS = 8
 
 
 @njit(cache=True, error_model="numpy")
-def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
+def _joint_newton(inst, ymax, y0, xs, scratch, ls, track):
     """Newton's method on the joint system ``g_a(x_a) = y`` (every ``a != best``),
-    ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free oracle (unknown or known variances), from
-    ``(y0, xs)``.
+    ``sum_a d_1(l_a) / d_a(l_a) = 1`` of the free oracle (unknown or known variances) of
+    the instance ``inst = (mu, s2, best, known)``, from ``(y0, xs)``.
 
     The nested iteration of :func:`oracle_warm_work` solves every inner equation to rounding
     at every outer iterate; from a nearby instance's solution (Track-and-Stop: statistics
@@ -380,12 +386,14 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
     a single real root, which the last iterate certifies by its discriminant (with a margin
     of ``1e-8`` relative); otherwise ``ls`` is reset to ``nan`` and the call fails.
 
-    ``xcur``, ``gs``, ``ds`` are scratch rows. Returns the root ``y`` with ``xs`` holding
+    ``scratch = (xcur, gs, ds)`` are scratch rows. Returns the root ``y`` with ``xs`` holding
     ``x_a(y)``, or ``-1.0`` (``xs`` untouched) when an iterate leaves the domain, a second
     derivative is not positive, or no step of relative size ``<= 1e-10`` came within
     ``_JOINT_ITERS`` evaluations (a root at a jump of some ``l_a``, or a start too far);
     the caller then runs the safeguarded iteration.
     """
+    mu, s2, best, known = inst
+    xcur = scratch[0]
     K = mu.shape[0]
     mu1 = mu[best]
     s21 = s2[best]
@@ -396,7 +404,7 @@ def _joint_newton(mu, s2, best, known, ymax, y0, xs, xcur, gs, ds, ls, track):
             xcur[a] = xs[a]
             if track and not (ls[a] > mu[a] and ls[a] < mu1):
                 ls[a] = lambda_unknown(mu1, s21, 1.0, mu[a], s2[a], xs[a])[0]
-    y = _joint_iterate(mu, s2, best, known, ymax, y0, xcur, gs, ds, ls, track)
+    y = _joint_iterate(inst, ymax, y0, scratch, ls, track)
     if y > 0.0 and track:
         for a in range(K):
             if a != best and not single_stationary_point(mu1, s21, mu[a], s2[a], xcur[a]):
@@ -436,8 +444,11 @@ def _foc_newton(mu1, s21, mua, s2a, x, lam):
 
 
 @njit(cache=True, error_model="numpy")
-def _joint_iterate(mu, s2, best, known, ymax, y, xcur, gs, ds, ls, track):
-    """The iterations of :func:`_joint_newton` on ``(y, xcur)``: returns the root or ``-1``."""
+def _joint_iterate(inst, ymax, y, scratch, ls, track):
+    """The iterations of :func:`_joint_newton` on ``(y, xcur)``, ``scratch = (xcur, gs,
+    ds)``: returns the root or ``-1``."""
+    mu, s2, best, known = inst
+    xcur, gs, ds = scratch
     K = mu.shape[0]
     mu1 = mu[best]
     s21 = s2[best]
@@ -530,14 +541,12 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
         y_hint = 0.5 * ymax
     if beta <= 0.0 and y_hint > 0.0 and y_hint < ymax:
         y = -1.0
+        inst = (mu, s2, best, known)
+        scratch = (work[0], work[1], work[2])
         if track:
-            y = _joint_newton(
-                mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2], ls, True
-            )
+            y = _joint_newton(inst, ymax, y_hint, xs, scratch, ls, True)
         if not (y > 0.0):
-            y = _joint_newton(
-                mu, s2, best, known, ymax, y_hint, xs, work[0], work[1], work[2], ls, False
-            )
+            y = _joint_newton(inst, ymax, y_hint, xs, scratch, ls, False)
         if y > 0.0:
             T, w = _allocation_into(best, y, beta, xs, work[3])
             return T, w, y
@@ -579,7 +588,9 @@ def oracle_warm_work(mu, s2, best, known, beta, y_hint, xs, work):
                 y_new = 0.5 * (lo + hi)
         elif not (y_new > lo and y_new < hi) or abs(f) > 0.5 * abs(f_prev):
             if math.isfinite(f_lo) and math.isfinite(f_hi):
-                lo, hi = _jump_bisect(mu, s2, best, known, beta, xs, lo, hi, f_lo, f_hi, t_lo, t_hi)
+                lo, hi = _jump_bisect(
+                    (mu, s2, best, known), beta, xs, (lo, hi), (f_lo, f_hi), (t_lo, t_hi)
+                )
             y_new = 0.5 * (lo + hi)
         if hi - lo <= 4.0 * 2.2e-16 * hi:
             final = True

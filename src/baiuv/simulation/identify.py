@@ -640,7 +640,7 @@ class BestArmIdentifier:
         alg = self._alg
         size = tuple(alg.workspace)
         plus = self._counts + self._pending.per_arm  # (D282: pending requests count as samples)
-        return rules.init_workspace(plus, self._params, size, alg.step is None)
+        return rules.init_workspace(plus, self._params, size, alg.rule)
 
     def _check_thresholds(self, t: int, fail: int, out: np.ndarray) -> None:
         """The thresholds the stopping check at ``t`` compares with, written to ``out``

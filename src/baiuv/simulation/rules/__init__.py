@@ -10,11 +10,13 @@ Modules
 -------
 * :mod:`~baiuv.simulation.rules.tas`, :mod:`~baiuv.simulation.rules.tci`,
   :mod:`~baiuv.simulation.rules.dkm`, :mod:`~baiuv.simulation.rules.fws`: the wrapped
-  sampling rules (Section ``sec:sampling_rules``); :mod:`~baiuv.simulation.rules.select`
+  sampling rules (Section ``sec:sampling_rules``), each with its workspace (named rows,
+  size ``WORKSPACE``, initialisation); :mod:`~baiuv.simulation.rules.select`
   dispatches to them (and to the ``uniform`` and ``fixed`` baselines) by ``RULE_*`` code;
-* :mod:`~baiuv.simulation.rules.tracking` (C-tracking, forced exploration),
-  :mod:`~baiuv.simulation.rules.alternative` (best response, divergence) and
-  :mod:`~baiuv.simulation.rules.workspace` (the rules' workspace): shared by the rules;
+* :mod:`~baiuv.simulation.rules.tracking` (C-tracking, forced exploration, the ``fixed``
+  baseline's workspace), :mod:`~baiuv.simulation.rules.alternative` (best response,
+  divergence) and :mod:`~baiuv.simulation.rules.workspace` (allocation, and each built-in
+  rule's initialisation by its code): shared by the rules;
 * :mod:`~baiuv.simulation.rules.statistics` (Welford updates, GLR statistic, degeneracy
   guard), :mod:`~baiuv.simulation.rules.zcache` (the statistics cache) and
   :mod:`~baiuv.simulation.rules.stopping` (the GLR stopping rule, the lazy grid): shared
@@ -46,9 +48,9 @@ from baiuv.registry import (
 )
 
 from .alternative import closest_alternative, closest_alternative_work, divergence
-from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, step_dkm
+from .dkm import bonus_wins, dkm_gains, hedge_update, hedge_weights, init_dkm, step_dkm
 from .fhn import fhn_eliminate, run_fhn
-from .fws import fws_direction, fws_direction_work, is_perfect_square, step_fws
+from .fws import fws_direction, fws_direction_work, init_fws, is_perfect_square, step_fws
 from .loop import run_glr, run_glr_levels, run_glr_levels_loop, run_glr_loop
 from .select import RuleWork, select_arm, select_arms
 from .statistics import (
@@ -71,14 +73,13 @@ from .stopping import (
     states_at_level,
     stops_builtin,
 )
-from .tas import step_tas
+from .tas import init_tas, step_tas
 from .tci import eps_challenger, step_tci, tci_challenger
-from .tracking import c_tracking, forced_exploration
-from .workspace import N_WS, W_ORACLE, W_SUMW, W_X, init_workspace
+from .tracking import c_tracking, forced_exploration, init_tracking
+from .workspace import W_SUMW, init_workspace, new_workspace
 from .zcache import N_ZC, N_ZF, ZC_Z, exact_zcache, invalidate, new_zcache, refresh_zcache
 
 __all__ = [
-    "N_WS",
     "N_ZC",
     "N_ZF",
     "RULE_DKM",
@@ -88,9 +89,7 @@ __all__ = [
     "RULE_TCI",
     "RULE_UNIFORM",
     "RuleWork",
-    "W_ORACLE",
     "W_SUMW",
-    "W_X",
     "ZC_Z",
     "bonus_wins",
     "c_tracking",
@@ -115,11 +114,16 @@ __all__ = [
     "glr_stop_check_builtin",
     "hedge_update",
     "hedge_weights",
+    "init_dkm",
+    "init_fws",
+    "init_tas",
+    "init_tracking",
     "init_workspace",
     "invalidate",
     "is_perfect_square",
     "lazy_check_time",
     "lazy_next_index",
+    "new_workspace",
     "new_zcache",
     "observe_update",
     "pair_stat",

@@ -8,9 +8,23 @@ import math
 
 from numba import njit
 
+from baiuv.registry import P_HEDGE_DELTA0, Workspace
+
 from .alternative import closest_alternative_work, divergence
-from .tracking import c_tracking
-from .workspace import W_GAINS, W_HI, W_LO, W_LOSS, W_SUMW, W_TMP, W_TMP2
+from .tracking import W_SUMW, c_tracking, init_tracking
+
+# rows of DKM's ws (its workspace, WORKSPACE; :func:`init_dkm`)
+DKM_SUMW = W_SUMW  # cumulative tracked weights (C-tracking, starting at the counts)
+DKM_LOSS = 1  # AdaHedge cumulative losses
+DKM_W = 2  # AdaHedge weights of the step
+DKM_LAM = 3  # the best response's alternative means
+DKM_GAINS = 4  # optimistic gains
+DKM_LO = 5  # certified lower bounds of the unknown-variance costs (decision D214)
+DKM_HI = 6  # their upper bounds
+# its scal
+S_GAP = 0  # AdaHedge cumulative mixability gap (starting at the hedge_delta0 parameter)
+#: DKM's workspace: the rows and the scalar above.
+WORKSPACE = Workspace(rows=DKM_HI + 1, scalars=S_GAP + 1)
 
 
 @njit(cache=True)
@@ -126,17 +140,25 @@ def step_dkm(counts, means, variances, best, t, plug_in, ws, scal):
     """DKM / EV-DKM: one AdaHedge learner on the simplex against the best response, fed
     with optimistic gains, and C-tracking of the learner's cumulative weights."""
     K = counts.shape[0]
-    w = ws[W_TMP]
-    eta, pre = _hedge_weights_mix(ws[W_LOSS], scal[0], w)
-    k, lam, _ = closest_alternative_work(means, variances, w, best, plug_in, ws[W_LO], ws[W_HI])
-    lam_vec = ws[W_TMP2]
+    w = ws[DKM_W]
+    eta, pre = _hedge_weights_mix(ws[DKM_LOSS], scal[S_GAP], w)
+    k, lam, _ = closest_alternative_work(means, variances, w, best, plug_in, ws[DKM_LO], ws[DKM_HI])
+    lam_vec = ws[DKM_LAM]
     for a in range(K):
         lam_vec[a] = means[a]
     lam_vec[best] = lam
     lam_vec[k] = lam
-    gains = ws[W_GAINS]
+    gains = ws[DKM_GAINS]
     dkm_gains(counts, means, variances, lam_vec, t, plug_in, gains)
     for a in range(K):
         gains[a] = -gains[a]
-    scal[0] = _hedge_update_pre(ws[W_LOSS], scal[0], w, eta, gains, pre)
-    return c_tracking(ws[W_SUMW], counts, w)
+    scal[S_GAP] = _hedge_update_pre(ws[DKM_LOSS], scal[S_GAP], w, eta, gains, pre)
+    return c_tracking(ws[DKM_SUMW], counts, w)
+
+
+@njit(cache=True)
+def init_dkm(ws, scal, counts, params):
+    """DKM's workspace (zero, of the size :data:`WORKSPACE`) at the start of the sampling:
+    the C-tracking sums at the counts, the AdaHedge gap budget at ``params[P_HEDGE_DELTA0]``."""
+    init_tracking(ws, scal, counts, params)
+    scal[S_GAP] = params[P_HEDGE_DELTA0]

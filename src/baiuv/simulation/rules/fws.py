@@ -10,11 +10,22 @@ import numpy as np
 from numba import njit
 
 from baiuv.model.transport import lambda_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
+from baiuv.registry import Workspace
 from baiuv.simulation.game import solve_game
 
 from .alternative import divergence
-from .tracking import c_tracking
-from .workspace import N_WS, W_F, W_HI, W_LO, W_SUMW, W_TMP, W_X
+from .tracking import W_SUMW, c_tracking, init_tracking
+
+# rows of FWS's ws (its workspace, WORKSPACE; :func:`init_fws`)
+FWS_SUMW = W_SUMW  # cumulative tracked weights (C-tracking, starting at the counts)
+FWS_X = 1  # Frank-Wolfe iterate x(t) (starting uniform)
+FWS_Z = 2  # the direction z of the step
+FWS_F = 3  # values f_j
+FWS_LO = 4  # certified lower bounds of the unknown-variance costs (decision D214)
+FWS_HI = 5  # their upper bounds
+FWS_GRADS = 6  # K rows (rows_per_arm = 1): gradients, zero outside the entries being used
+#: FWS's workspace: the rows above, a ``K x K`` block of gradients, no scalar.
+WORKSPACE = Workspace(rows=FWS_GRADS, rows_per_arm=1, scalars=0)
 
 
 @njit(cache=True)
@@ -42,25 +53,15 @@ def fws_direction(x, means, variances, best, r, plug_in, z):
     Returns ``|H|``.
     """
     K = means.shape[0]
-    return fws_direction_work(
-        x,
-        means,
-        variances,
-        best,
-        r,
-        plug_in,
-        z,
-        np.zeros((K, K)),
-        np.empty(K),
-        np.empty(K),
-        np.empty(K),
-    )
+    scratch = (np.zeros((K, K)), np.empty(K), np.empty(K), np.empty(K))
+    return fws_direction_work((x, means, variances, best, plug_in), r, z, scratch)
 
 
 @njit(cache=True)
-def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, hi):
-    """:func:`fws_direction` with its gradients in ``grads`` (``(K, K)``, zero on entry, left
-    zero on return), values in ``f`` and bounds in ``lo``, ``hi`` (scratch), so that FWS
+def fws_direction_work(game, r, z, scratch):
+    """:func:`fws_direction` of ``game = (x, means, variances, best, plug_in)`` with
+    ``scratch = (grads, f, lo, hi)``: its gradients in ``grads`` (``(K, K)``, zero on
+    entry, left zero on return), values in ``f`` and bounds in ``lo``, ``hi``, so that FWS
     allocates nothing per sample outside the game solver.
 
     With unknown variances and at least two challengers, ``f_j`` is solved only for the arms
@@ -73,6 +74,8 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
     ``H`` nor the minimum (its ``f_j`` stays ``inf``, its gradient is not written). When a
     solved ``f_j`` lies outside its enclosure, every ``f_j`` is solved.
     """
+    x, means, variances, best, plug_in = game
+    grads, f, lo, hi = scratch
     K = means.shape[0]
     cut = math.inf
     done = -1
@@ -89,9 +92,7 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
                 if hi[j] < hmin or astar < 0:
                     hmin = hi[j]
                     astar = j
-        fa = _fws_values(
-            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf, astar
-        )[0]
+        fa = _fws_values(game, scratch, math.inf, (-1, math.inf), astar)[0]
         if lo[astar] <= fa <= hi[astar]:
             c = fa + r
             if not (c >= fa):
@@ -104,13 +105,9 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
             cut = c
             done = astar
             f_done = fa
-    fmin, ok = _fws_values(
-        x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done, -1
-    )
+    fmin, ok = _fws_values(game, scratch, cut, (done, f_done), -1)
     if not ok:
-        fmin, ok = _fws_values(
-            x, means, variances, best, plug_in, grads, f, lo, hi, math.inf, -1, math.inf, -1
-        )
+        fmin, ok = _fws_values(game, scratch, math.inf, (-1, math.inf), -1)
     n_act = 0
     for j in range(K):
         if j != best and (f[j] <= fmin or f[j] < fmin + r):
@@ -142,15 +139,20 @@ def fws_direction_work(x, means, variances, best, r, plug_in, z, grads, f, lo, h
 
 
 @njit(cache=True)
-def _fws_values(x, means, variances, best, plug_in, grads, f, lo, hi, cut, done, f_done, only):
-    """``f_j(x) = C(best, j; x)`` through its alternative mean, with the gradient entries
-    ``grads[j, best]``, ``grads[j, j]`` (decision D44), for every ``j != best`` with
-    ``not (lo_j > cut)`` (every ``j`` when ``cut`` is ``inf``), ``f_j = inf`` for the others;
-    arm ``done`` (or ``-1``) was solved already, with value ``f_done``. Returns ``(min f,
+def _fws_values(game, scratch, cut, solved, only):
+    """``f_j(x) = C(best, j; x)`` of ``game = (x, means, variances, best, plug_in)``
+    through its alternative mean, with the gradient entries ``grads[j, best]``,
+    ``grads[j, j]`` (decision D44; ``scratch = (grads, f, lo, hi)``), for every
+    ``j != best`` with ``not (lo_j > cut)`` (every ``j`` when ``cut`` is ``inf``),
+    ``f_j = inf`` for the others; ``solved = (done, f_done)``: arm ``done`` (or ``-1``) was
+    solved already, with value ``f_done``. Returns ``(min f,
     ok)``; ``ok`` is ``False`` when ``cut`` is finite and a solved ``f_j`` lies outside
     ``[lo_j, hi_j]``. With ``only >= 0``, solves that arm alone (``f`` otherwise untouched)
     and returns ``(f_only, True)``. The arithmetic is written here, not in a helper that
     binds the arrays (decision D210)."""
+    x, means, variances, best, plug_in = game
+    grads, f, lo, hi = scratch
+    done, f_done = solved
     K = means.shape[0]
     if only < 0:
         for j in range(K):
@@ -199,7 +201,7 @@ def step_fws(counts, means, variances, best, t, plug_in, ws, exponent):
     square or the empirical best arm is not unique, else :func:`fws_direction`; then
     ``x <- x (t-1)/t + z/t`` and C-tracking of ``x`` (decision D44)."""
     K = counts.shape[0]
-    z = ws[W_TMP]
+    z = ws[FWS_Z]
     n_best = 0
     for a in range(K):
         if means[a] == means[best]:
@@ -209,20 +211,19 @@ def step_fws(counts, means, variances, best, t, plug_in, ws, exponent):
             z[a] = 1.0 / K
     else:
         r = t ** (-exponent) / K
-        fws_direction_work(
-            ws[W_X],
-            means,
-            variances,
-            best,
-            r,
-            plug_in,
-            z,
-            ws[N_WS : N_WS + K],
-            ws[W_F],
-            ws[W_LO],
-            ws[W_HI],
-        )
-    x = ws[W_X]
+        scratch = (ws[FWS_GRADS : FWS_GRADS + K], ws[FWS_F], ws[FWS_LO], ws[FWS_HI])
+        fws_direction_work((ws[FWS_X], means, variances, best, plug_in), r, z, scratch)
+    x = ws[FWS_X]
     for a in range(K):
         x[a] = x[a] * (t - 1.0) / t + z[a] / t
-    return c_tracking(ws[W_SUMW], counts, x)
+    return c_tracking(ws[FWS_SUMW], counts, x)
+
+
+@njit(cache=True)
+def init_fws(ws, scal, counts, params):
+    """FWS's workspace (zero, of the size :data:`WORKSPACE`) at the start of the sampling:
+    the C-tracking sums at the counts, the iterate ``x`` uniform."""
+    K = counts.shape[0]
+    init_tracking(ws, scal, counts, params)
+    for a in range(K):
+        ws[FWS_X, a] = 1.0 / K

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.registry import BUILTIN_WORKSPACE, P_SAMPLING_EPSILON, RULE_TCI
+from baiuv.registry import P_SAMPLING_EPSILON, RULE_TCI
 from baiuv.thresholds.kernels import P_EPS, has_state, pair_threshold_kernel, update_state
 
 from .borrow import alive, borrowed
@@ -56,7 +56,7 @@ from .zcache import (
     share_statistics,
 )
 
-_BUILTIN_WS = tuple(BUILTIN_WORKSPACE)  # (rows, rows_per_arm, scalars), a compile-time constant
+_BUILTIN_WS = (0, 0, 0)  # unused: a built-in rule's module sizes its workspace (D390)
 
 # columns of the integer bookkeeping of the levels (new_levels)
 _I_THI = 0  # t_hi of glr_stop_check
@@ -158,7 +158,7 @@ def glr_run(step, threshold, ws_size, multi, run_args):
     n_more = codes.shape[0] - 1 if multi else 0
     initial_rounds(n0, mu, sd, rng, stats, levels, states)
     t0 = float(n0 * K)
-    ws, scal = init_workspace(counts, params, ws_size, rule >= 0)
+    ws, scal = init_workspace(counts, params, ws_size, rule)
     table0 = borrowed(tables[offsets[0] : offsets[1]])
     stop = stop_rule(codes[0], borrowed(fparams[0]), table0, plug_in, ratios[0], t0)
     # the statistics cache (zcache, D160: exact speed-ups by cached statistics), each entry

@@ -17,7 +17,7 @@ import math
 from numba import njit
 
 from baiuv.model.transport import tc_unknown, tc_unknown_bounds, tc_unknown_rational_bounds
-from baiuv.registry import P_BETA
+from baiuv.registry import P_BETA, Workspace
 
 from .statistics import pair_stat
 from .zcache import (
@@ -36,6 +36,9 @@ from .zcache import (
     ZF_RAT,
     exact_zcache,
 )
+
+#: TCI's workspace: none (its challenger reads the statistics cache, its leader the means).
+WORKSPACE = Workspace()
 
 
 @njit(cache=True)

@@ -1,11 +1,28 @@
 """Tracking shared by the rules that follow a weight vector: C-tracking (TaS, DKM, FWS and
-the ``fixed`` baseline) and the forced exploration of Track-and-Stop."""
+the ``fixed`` baseline) and the forced exploration of Track-and-Stop. The workspace of
+every tracking rule has the cumulative weights in its row :data:`W_SUMW` (:func:`init_tracking`);
+the ``fixed`` baseline's has that row alone (:data:`WORKSPACE`)."""
 
 from __future__ import annotations
 
 import math
 
 from numba import njit
+
+from baiuv.registry import Workspace
+
+#: Row of the cumulative tracked weights in the workspace of every rule that C-tracks.
+W_SUMW = 0
+#: The workspace of the ``fixed`` baseline (C-tracking of the true optimal allocation).
+WORKSPACE = Workspace(rows=W_SUMW + 1)
+
+
+@njit(cache=True)
+def init_tracking(ws, scal, counts, params):
+    """A tracking rule's workspace at the start of the sampling: the cumulative weights
+    (row :data:`W_SUMW`) at the counts."""
+    for a in range(counts.shape[0]):
+        ws[W_SUMW, a] = counts[a]
 
 
 @njit(cache=True, inline="always")

@@ -1,60 +1,76 @@
 """The workspace of the sampling rules: a float64 array ``ws`` of ``K`` columns and the
 scalars ``scal``, owned by one run (or one identifier) and kept between steps, of the size
-the rule's registry record declares (:class:`baiuv.registry.Workspace`). The built-in
-rules share one layout, :data:`baiuv.registry.BUILTIN_WORKSPACE`, whose rows are named
-below; a rule registered with its own step kernel gets a workspace of its own size, zero
-at the start."""
+``Workspace(rows, rows_per_arm, scalars)`` of the rule's registry record
+(:class:`baiuv.registry.Workspace`), zero at the start of a run.
+
+Each built-in rule's module names its rows and scalars, declares its size
+(``WORKSPACE``, its record's) and initialises them (``init_*``): :mod:`.tas`,
+:mod:`.dkm`, :mod:`.fws`, :mod:`.tracking` (the ``fixed`` baseline), :mod:`.tci` (none);
+``uniform`` keeps none. :func:`init_workspace` allocates a workspace and runs the
+built-in rule's initialisation by its ``RULE_*`` code (D390: each rule owns its
+workspace, as a registered rule does)."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
 
-from baiuv.registry import BUILTIN_WORKSPACE, P_HEDGE_DELTA0
+from baiuv.registry import RULE_DKM, RULE_FIXED, RULE_FWS, RULE_TAS, RULE_TCI
 
-# rows of the built-in rules' ws (float64 array (N_WS + K, K) made by init_workspace)
-W_SUMW = 0  # cumulative tracked weights (C-tracking)
-W_LOSS = 1  # AdaHedge cumulative losses (DKM)
-W_X = 2  # Frank-Wolfe iterate x(t) (FWS)
-W_TMP = 3  # scratch
-W_TMP2 = 4  # scratch
-W_XS = 5  # per-arm solutions x_a of the TaS oracle (warm start, decision D95)
-W_GAINS = 6  # DKM gains
-W_F = 7  # FWS values f_j
-W_ORACLE = 8  # 5 rows: scratch of the TaS oracle (oracle_warm_work), row 4 its l_a
-W_XS2 = 13  # TaS oracle: x_a of the previous empirical best arm (decision D213)
-W_LS2 = 14  # TaS oracle: l_a of the previous empirical best arm
-W_LO = 15  # DKM/FWS: certified lower bounds of the unknown-variance costs (decision D214)
-W_HI = 16  # DKM/FWS: their upper bounds
-N_WS = BUILTIN_WORKSPACE.rows  # 17
-# rows N_WS .. N_WS + K - 1 (rows_per_arm = 1): FWS gradients (K x K, zero outside the
-# entries being used)
-#: Number of scalars in the built-in rules' ``scal``.
-N_SCAL = BUILTIN_WORKSPACE.scalars
-if N_WS != W_HI + 1 or BUILTIN_WORKSPACE.rows_per_arm != 1 or N_SCAL != 5:
-    raise ImportError("BUILTIN_WORKSPACE does not match the rows named here")
+from . import dkm, fws, tas, tci, tracking
+from .dkm import init_dkm
+from .fws import init_fws
+from .tas import init_tas
+from .tracking import W_SUMW, init_tracking
+
+__all__ = ["BUILTIN_SIZES", "W_SUMW", "init_workspace", "new_workspace"]
+
+#: The built-in rules' workspace sizes, by ``RULE_*`` code (their modules' ``WORKSPACE``).
+BUILTIN_SIZES = {
+    RULE_FIXED: tracking.WORKSPACE,
+    RULE_TAS: tas.WORKSPACE,
+    RULE_TCI: tci.WORKSPACE,
+    RULE_DKM: dkm.WORKSPACE,
+    RULE_FWS: fws.WORKSPACE,
+}
+_TAS = tuple(tas.WORKSPACE)
+_DKM = tuple(dkm.WORKSPACE)
+_FWS = tuple(fws.WORKSPACE)
+_FIXED = tuple(tracking.WORKSPACE)
+_NONE = tuple(tci.WORKSPACE)  # TCI's, and uniform's
+
+
+@njit(cache=True, inline="always")
+def new_workspace(K, size):
+    """A zero workspace ``(ws, scal)`` of ``size = (rows, rows_per_arm, scalars)`` for
+    ``K`` arms: ``ws`` of ``rows + rows_per_arm * K`` rows of ``K``, ``scal`` of
+    ``scalars``."""
+    return np.zeros((size[0] + size[1] * K, K)), np.zeros(size[2])
 
 
 @njit(cache=True)
-def init_workspace(counts, params, size, builtin):
-    """Workspace ``(ws, scal)`` of a sampling rule after the initialisation phase, of the
-    ``size = (rows, rows_per_arm, scalars)`` its registry record declares
-    (:class:`baiuv.registry.Workspace`): zeros, and for a built-in rule (``builtin``,
-    ``size`` = :data:`~baiuv.registry.BUILTIN_WORKSPACE`) C-tracking sums starting at the
-    counts, the FWS iterate uniform, ``scal[0]`` the AdaHedge gap budget, ``scal[1:3]`` the
-    TaS oracle warm-start hint (none), ``scal[3:5]`` that of the previous empirical best
-    arm (none)."""
+def init_workspace(counts, params, size, rule):
+    """The workspace ``(ws, scal)`` of the sampling rule ``rule`` (its ``RULE_*`` code)
+    after the initialisation phase (``counts`` the counts then, ``params`` the rule's
+    parameters): a built-in rule's, of the size its module declares, initialised by it
+    (``init_tas``, ``init_dkm``, ``init_fws``, ``init_tracking``; zero for ``uniform``
+    and TCI); otherwise (``RULE_CUSTOM``, a rule registered with its own step kernel)
+    zero, of the ``size = (rows, rows_per_arm, scalars)`` of its record."""
     K = counts.shape[0]
-    ws = np.zeros((size[0] + size[1] * K, K))
-    scal = np.zeros(size[2])
-    if builtin:
-        for a in range(K):
-            ws[W_SUMW, a] = counts[a]
-            ws[W_X, a] = 1.0 / K
-            ws[W_ORACLE + 4, a] = math.nan  # TaS oracle: no minimisers l_a to follow yet
-        scal[2] = -1.0  # TaS: empirical best arm of the stored oracle hint
-        scal[4] = -1.0  # TaS: the previous empirical best arm (hint in scal[3])
-        scal[0] = params[P_HEDGE_DELTA0]
+    if rule == RULE_TAS:
+        ws, scal = new_workspace(K, _TAS)
+        init_tas(ws, scal, counts, params)
+    elif rule == RULE_DKM:
+        ws, scal = new_workspace(K, _DKM)
+        init_dkm(ws, scal, counts, params)
+    elif rule == RULE_FWS:
+        ws, scal = new_workspace(K, _FWS)
+        init_fws(ws, scal, counts, params)
+    elif rule == RULE_FIXED:
+        ws, scal = new_workspace(K, _FIXED)
+        init_tracking(ws, scal, counts, params)
+    elif rule >= 0:  # uniform, TCI: none
+        ws, scal = new_workspace(K, _NONE)
+    else:
+        ws, scal = new_workspace(K, size)
     return ws, scal
