@@ -160,8 +160,6 @@ def test_every_configuration_runs_the_paper_configuration_as_the_main_experiment
     [
         (lambda c: c["ev_remedies"].update(max_samples=200000),
          r"ev_remedies.max_samples = 200000 but simulation.max_samples = 10000000"),
-        (lambda c: c["ev_remedies"].update(delta=0.05), r"ev_remedies.delta = 0.05"),
-        (lambda c: c["simulation"].update(beta=0.6), r"the study's beta = 0.5 but simulation"),
         (lambda c: c["ev_remedies"]["named"].update(easy=4),
          r"ev_remedies.named.easy = 4 runs but simulation.experiments.easy.runs = 6"),
         (lambda c: c["ev_remedies"]["random"].update(n_instances=2),
@@ -182,16 +180,23 @@ def test_config_refuses_runs_the_main_experiment_runs_otherwise(change, message)
     "change",
     [
         lambda c: c["simulation"].update(n0=4),  # the main experiment is not the baseline
+        lambda c: c["simulation"].update(delta=0.05),  # another delta
+        lambda c: c["simulation"].update(beta=0.6),  # another rule
+        lambda c: (c["simulation"].pop("delta"), c["simulation"].update(log_inv_delta=1000.0)),
         lambda c: c["simulation"].update(algorithms=["TaS", "TCI"]),  # no EV rule there
         lambda c: c["simulation"]["experiments"].pop("easy"),  # easy: the study's own runs
     ],
 )
 def test_nothing_shared_nothing_required(change):
-    """Where the main experiment does not run the baseline of an instance and rule, the study
-    keeps its own streams and its own numbers of runs."""
+    """Where the main experiment does not run the study's baseline (its threshold, n0, δ and
+    rule parameters) on an instance with a rule, the study keeps its own streams and its
+    own numbers of runs and max_samples."""
     cfg = copy.deepcopy(_config())
     change(cfg)
     cfg["ev_remedies"]["named"]["easy"] = 4
+    cfg["ev_remedies"]["max_samples"] = (
+        200000 if "easy" in cfg["simulation"]["experiments"] else 10**7
+    )
     sec, sim = cfg["ev_remedies"], cfg["simulation"]
     named = {i["name"]: i for i in cfg["instances"]}
     check_ev_remedies_config(sec, named, cfg["seed"], simulation=sim)

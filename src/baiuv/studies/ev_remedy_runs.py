@@ -181,9 +181,10 @@ def main_groups(
 ) -> dict[str, str]:
     """``{group: experiment}``: the groups of the study whose runs of the authors' code's
     configuration are those of an experiment of the ``simulation`` section (the main
-    experiment, Figure 2). Empty unless that section runs the baseline (threshold
-    ``heuristic``, ``n0 = 2``), and, when given, runs ``algorithm`` and ``n0`` is the
-    baseline's. A named instance is run by the first named experiment of that instance,
+    experiment, Figure 2). Empty unless that section runs the study's baseline (threshold
+    ``heuristic``, ``n0 = 2``, the study's δ, the rule parameters the study runs; its
+    ``max_samples`` is :func:`check_main_config`'s), and, when given, runs ``algorithm``
+    and ``n0`` is the baseline's. A named instance is run by the first named experiment of that instance,
     the random group by the experiment ``random`` (the one whose instances the study draws,
     :func:`ev_instances`)."""
     if not simulation or (n0 is not None and int(n0) != BASELINE_REMEDY.n0):
@@ -192,8 +193,8 @@ def main_groups(
         name = get_algorithm(algorithm).name
         if all(get_algorithm(a).name != name for a in simulation.get("algorithms") or ()):
             return {}
-    main = RunSettings(**run_parameters(simulation))
-    if (main.threshold, main.n0) != (BASELINE_REMEDY.threshold, BASELINE_REMEDY.n0):
+    main = {**RunSettings(**run_parameters(simulation)).to_dict(), "max_samples": None}
+    if main != {**_study_settings(section, BASELINE_REMEDY).to_dict(), "max_samples": None}:
         return {}
     exps = dict(simulation.get("experiments") or {})
     out = {}
@@ -248,19 +249,17 @@ _RANDOM_FIELDS = {"n_instances": None, "runs_per_instance": 1, "K": 10,
 def check_main_config(section: Mapping, simulation: Mapping) -> None:
     """``ValueError`` naming the fields unless the study's runs of the authors' code's
     configuration on the main experiment's instances (:func:`main_groups`) can be that
-    experiment's runs: the same settings (δ, ``max_samples`` and the rule parameters),
-    the same number of runs of each named instance, the same random instances and runs
-    (D400: the authors' code's configuration is the main experiment's runs)."""
+    experiment's runs: the same ``max_samples``, the same number of runs of each named
+    instance, the same random instances and runs (D400: the authors' code's
+    configuration is the main experiment's runs)."""
     if not main_pairs(section, simulation):
         return
     groups = main_groups(section, simulation)
     why = []
-    mine = _study_settings(section, BASELINE_REMEDY).to_dict()
-    theirs = RunSettings(**run_parameters(simulation)).to_dict()
-    for k, v in mine.items():
-        if theirs[k] != v:
-            where = f"ev_remedies.{k}" if k in section else f"the study's {k}"
-            why.append(f"{where} = {v!r} but simulation.{k} = {theirs[k]!r}")
+    mine = _study_settings(section, BASELINE_REMEDY).max_samples
+    theirs = RunSettings(**run_parameters(simulation)).max_samples
+    if mine != theirs:
+        why.append(f"ev_remedies.max_samples = {mine} but simulation.max_samples = {theirs}")
     exps = simulation["experiments"]
     for group, exp in groups.items():
         if group == "random":
