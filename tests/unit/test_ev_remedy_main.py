@@ -111,7 +111,9 @@ def test_baseline_rows_are_the_main_experiments_runs(algorithm):
         assert c["main_experiment"] == e
         assert cells.loc[(g, "heuristic n0=4"), "main_experiment"] == ""
     assert cells.loc[("audit", BASELINE), "main_experiment"] == ""
-    assert "| standard | " + algorithm in main_markdown(cells.reset_index())
+    md = main_markdown(cells.reset_index())
+    assert f"| standard | {algorithm} | {BASELINE} | standard | 3 |" in md
+    assert "ev-box" not in md  # the other levels have no cell in the main experiment
 
 
 def test_check_main_rows_fails_loudly():

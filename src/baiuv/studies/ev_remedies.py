@@ -335,13 +335,14 @@ def remedy_markdown(
 
 
 def main_markdown(cells: pd.DataFrame) -> str:
-    """The section of the cells whose runs are the main experiment's (column
-    ``main_experiment`` of :func:`remedy_cells`): per cell the experiment, runs, wrong
+    """The section of the baseline's cells whose runs are the main experiment's (column
+    ``main_experiment`` of :func:`remedy_cells`; the other levels of those trajectories
+    have no cell there): per cell the experiment, runs, wrong
     recommendations (the main experiment's errors), truncated runs and mean stopping time,
     the numbers of that experiment's tables (D400: those cells are its runs)."""
     from baiuv.tables import markdown_table
 
-    c = cells[cells["main_experiment"] != ""]
+    c = cells[(cells["main_experiment"] != "") & (cells["remedy"] == BASELINE)]
     head = "## The authors' code's configuration: the main experiment's runs\n\n"
     if c.empty:
         return head + "No cell of this study is a cell of the main experiment.\n"
