@@ -7,7 +7,7 @@ Usage: ``python benchmarks/bench_ev_remedies_levels.py [--config config/config.y
 ``--mode both`` (default) runs the ``ev_remedies`` section of the config twice in this
 process, after a warm-up that compiles every kernel: once as the study runs it (one job per
 (algorithm, n0), every threshold of that n0 a stopping level,
-:func:`baiuv.studies.ev_remedies.run_remedy_shard` with the group), once with one job per
+:func:`baiuv.studies.ev_remedy_runs.run_remedy_shard` with the group), once with one job per
 (algorithm, remedy) (the same function with one remedy), and prints the CPU seconds
 (``time.process_time``: the machine is shared) of each job and the ratio of the totals.
 
@@ -27,7 +27,7 @@ from collections import defaultdict
 
 import yaml
 
-from baiuv.studies.ev_remedies import (
+from baiuv.studies.ev_remedy_runs import (
     ev_instances,
     remedies_by_n0,
     remedies_from_config,

@@ -26,14 +26,16 @@ from baiuv.studies.ev_mechanism import (
 )
 from baiuv.studies.ev_paired import paired_costs
 from baiuv.studies.ev_remedies import (
+    cheapest_resolved,
+    ev_claims,
+    remedy_cells,
+    remedy_markdown,
+)
+from baiuv.studies.ev_remedy_runs import (
     BASELINE,
     EXPERIMENT,
     Remedy,
-    cheapest_resolved,
-    ev_claims,
     ev_instances,
-    remedy_cells,
-    remedy_markdown,
     run_remedy_shard,
 )
 
@@ -107,7 +109,8 @@ def _runs(errors_base, errors_fix, n=1000):
                 rows.append(
                     dict(group=g, instance=g, algorithm="EV-TCI", remedy=rem,
                          threshold="heuristic", n0=int(rem[-1]) if rem != BASELINE else 2,
-                         run=r, stopping_time=tau, recommendation=0, best_arm=0,
+                         run=r, stream=EXPERIMENT, stream_instance=g, spawn_key="",
+                         stopping_time=tau, recommendation=0, best_arm=0,
                          correct=r >= err, truncated=False, count_best=1, count_rec=1,
                          lower_bound=50.0)
                 )  # fmt: skip
@@ -152,13 +155,13 @@ def test_shard_replay_and_student_remedy_run():
     assert (stud["stopping_time"] > base["stopping_time"]).any()
     base.loc[0, "correct"] = False  # replay a run (whatever its outcome) through the identifier
     err = erring_runs(base, {"standard": insts[0][1].instance}, seed=3, delta=0.01,
-                      max_samples=10**6, experiment=EXPERIMENT)  # fmt: skip
+                      max_samples=10**6)  # fmt: skip
     assert len(err) >= 1
     bad = base.copy()
     bad.loc[0, "stopping_time"] += 1
     with pytest.raises(RuntimeError, match="does not reproduce"):
         erring_runs(bad.iloc[:1], {"standard": insts[0][1].instance}, seed=3, delta=0.01,
-                    max_samples=10**6, experiment=EXPERIMENT)  # fmt: skip
+                    max_samples=10**6)  # fmt: skip
 
 
 def test_identifier_warns_for_heuristic_ev_small_n0():
@@ -214,7 +217,7 @@ def test_cli_prints_the_advice_as_one_plain_stderr_line(capsys):
 
 
 def test_config_checks_name_the_field():
-    from baiuv.studies.ev_remedies import check_ev_remedies_config
+    from baiuv.studies.ev_remedy_runs import check_ev_remedies_config
 
     named = {"standard": STANDARD}
     ok = {"delta": 0.01, "algorithms": ["EV-TCI"], "named": {"standard": 10},
@@ -238,7 +241,8 @@ def _two_instance_runs(errors_b: int, remedy: str, n0: int) -> list[dict]:
         for r in range(n):
             rows.append(
                 dict(group="audit", instance=inst, algorithm="EV-TaS", remedy=remedy,
-                     threshold="heuristic", n0=n0, run=r, stopping_time=100 + 10 * n0,
+                     threshold="heuristic", n0=n0, run=r, stream=EXPERIMENT,
+                     stream_instance=inst, spawn_key="", stopping_time=100 + 10 * n0,
                      recommendation=0, best_arm=0, correct=r >= err, truncated=False,
                      count_best=1, count_rec=1, lower_bound=50.0)
             )  # fmt: skip

@@ -11,7 +11,7 @@ import yaml
 
 from baiuv.simulation.engine import RunSettings, simulate_run
 from baiuv.simulation.rng import generator_of, run_seed
-from baiuv.studies.ev_remedies import (
+from baiuv.studies.ev_remedy_runs import (
     EXPERIMENT,
     RUN_COLUMNS,
     Remedy,
@@ -84,17 +84,17 @@ def test_shard_refuses_mixed_n0_and_rules_that_read_the_level():
 
     assert not ALGORITHMS["FHN1"].shares_levels and ALGORITHMS["EV-TCI"].shares_levels
     from baiuv.registry import Algorithm
-    from baiuv.studies import ev_remedies
+    from baiuv.studies import ev_remedy_runs
 
     reads = Algorithm(name="EV-ELIM", kernel="fhn", plug_in=True)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ev_remedies, "get_algorithm", lambda name: reads)
+        mp.setattr(ev_remedy_runs, "get_algorithm", lambda name: reads)
         with pytest.raises(ValueError, match="EV-ELIM reads the stopping level"):
             run_remedy_shard(insts, "EV-ELIM", Remedy("heuristic", 2), **kw)
         sec = {"delta": 0.01, "algorithms": ["EV-ELIM"], "named": {"standard": 1},
                "remedies": [{"threshold": "heuristic", "n0": 2}]}  # fmt: skip
         with pytest.raises(ValueError, match=r"algorithms\[0\]: EV-ELIM reads"):
-            ev_remedies.check_ev_remedies_config(
+            ev_remedy_runs.check_ev_remedies_config(
                 sec, {"standard": {"mu": [1, 0], "sigma2": [1, 1]}}, 0
             )
 
@@ -158,7 +158,8 @@ def _study(scale: np.ndarray, n: int = 500, seed: int = 1) -> pd.DataFrame:
             for k, (i, r) in enumerate(units):
                 rows.append(
                     dict(group=g, instance=i, algorithm="EV-TCI", remedy=rem, threshold="heuristic",
-                         n0=n0, run=r, stopping_time=int(t[k]), recommendation=0, best_arm=0,
+                         n0=n0, run=r, stream=EXPERIMENT, stream_instance=i, spawn_key="",
+                         stopping_time=int(t[k]), recommendation=0, best_arm=0,
                          correct=not (n0 == 2 and k < 30), truncated=False, count_best=1,
                          count_rec=1, lower_bound=50.0)
                 )  # fmt: skip
@@ -294,6 +295,7 @@ def test_truncated_runs_count_as_errors_and_a_deciding_truncation_is_flagged():
                 cut = rem == "heuristic n0=6" and r < n_cut
                 rows.append(dict(group="standard", instance="standard", algorithm="EV-TCI",
                                  remedy=rem, threshold="heuristic", n0=n0, run=r,
+                                 stream=EXPERIMENT, stream_instance="standard", spawn_key="",
                                  stopping_time=10**6 if cut else 100 + r, recommendation=0,
                                  best_arm=0, correct=not (n0 == 2 and r < 200), truncated=cut,
                                  count_best=1, count_rec=1, lower_bound=50.0))  # fmt: skip

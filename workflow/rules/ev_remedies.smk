@@ -2,9 +2,19 @@
 # thresholds, the Student-calibrated heuristic) and their cost; the mechanism of the errors
 # (tested model at the first check, erring runs replayed). One shard job per (algorithm,
 # n0, shard): every threshold of that n0 is a stopping level of one trajectory per run.
-# Seeds: (seed, "ev_remedies", instance, algorithm, run), common to every remedy.
+# Seeds: (seed, "ev_remedies", instance, algorithm, run), common to every remedy, but the
+# n0 = 2 trajectories on the instances of Figure 2 are the main experiment's runs (its
+# seeds and settings), checked against its tables by the aggregation (D400).
 if config.get("ev_remedies"):
+    from baiuv.studies.ev_remedy_runs import main_groups, main_pairs
+
     EVR = config["ev_remedies"]
+    # the main experiment's cells whose runs the study shares, and their tables
+    EVR_MAIN = main_pairs(EVR, config.get("simulation"))
+    EVR_MAIN_TABLES = [
+        f"results/simulations/{e}.parquet"
+        for e in dict.fromkeys(e for e, _ in EVR_MAIN)
+    ]
     EVR_N0 = {}
     for _r in EVR["remedies"]:
         EVR_N0.setdefault(str(_r["n0"]), []).append(_r)
@@ -36,6 +46,9 @@ if config.get("ev_remedies"):
             section=EVR,
             instances=INSTANCES,
             remedies=lambda wc: EVR_N0[wc.n0],
+            main=lambda wc: main_groups(
+                EVR, config.get("simulation"), wc.algorithm, int(wc.n0)
+            ),
             seed=config["seed"],
             code=SRC_HASH,
         script:
@@ -55,6 +68,7 @@ if config.get("ev_remedies"):
                 n0=list(EVR_N0),
                 shard=range(EVR["shards"]),
             ),
+            main=EVR_MAIN_TABLES,
         output:
             runs="results/ev_remedies/runs.parquet",
             cells="results/ev_remedies/cells.parquet",
@@ -71,7 +85,8 @@ if config.get("ev_remedies"):
         params:
             delta=float(EVR["delta"]),
             level=EVR["level"],
-            max_samples=int(EVR.get("max_samples", 1000000)),
+            max_samples=int(EVR["max_samples"]),
+            main=EVR_MAIN,
             code=SRC_HASH,
             # what each shard must have recorded, in the order of the input
             expect=[
@@ -80,6 +95,7 @@ if config.get("ev_remedies"):
                     "algorithm": a,
                     "seed": config["seed"],
                     "shard": s,
+                    "main": main_groups(EVR, config.get("simulation"), a, int(n)),
                     "code": SRC_HASH,
                 }
                 for a in EVR["algorithms"]

@@ -4,7 +4,7 @@ from baiuv.pipeline.logs import end_job, setup_logging
 from baiuv.report.pages import for_readers
 from baiuv.storage.io import read_table, write_table, write_text
 from baiuv.studies.ev_mechanism import erring_runs, init_comparison, mechanism_markdown
-from baiuv.studies.ev_remedies import EXPERIMENT, ev_instances
+from baiuv.studies.ev_remedy_runs import ev_instances
 
 log = setup_logging(snakemake.log[0])
 p = snakemake.params
@@ -18,7 +18,6 @@ err = erring_runs(
     seed=p.seed,
     delta=delta,
     max_samples=int(sec["max_samples"]),
-    experiment=EXPERIMENT,
 )
 comp = init_comparison(runs, insts, delta=delta, level=float(sec["level"]))
 meta = {"delta": delta, "code": p.code}

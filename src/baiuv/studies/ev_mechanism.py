@@ -156,16 +156,15 @@ def monte_carlo_init(
     return np.bincount(best[stop], minlength=K) / n
 
 
-def erring_runs(
-    runs, instances: dict, *, seed: int, delta: float, max_samples: int, experiment: str
-):
+def erring_runs(runs, instances: dict, *, seed: int, delta: float, max_samples: int):
     """One row per erring run of the authors' code's configuration (heuristic, ``n0 = 2`` rows of
     ``runs``): stopping time, whether it stopped at the first check (``tau = n0 K``) or by
     ``2 n0 K``, and, from :func:`replay_state`, the count, plug-in variance and empirical
     mean of the wrongly-beaten (best) and the wrongly-chosen (recommended) arms, with their
     variance ratios ``sigma_hat^2 / sigma^2``. ``instances`` maps instance ids to
-    :class:`GaussianInstance`. The replay must reproduce the run's ``tau`` and
-    recommendation (else ``RuntimeError``)."""
+    :class:`GaussianInstance`. A run is replayed from its stream (columns ``stream`` and
+    ``stream_instance``: the study's or the main experiment's, D400); the replay must
+    reproduce the run's ``tau`` and recommendation (else ``RuntimeError``)."""
     import pandas as pd
 
     from baiuv.simulation.rng import run_seed
@@ -174,7 +173,7 @@ def erring_runs(
     rows = []
     for r in base.itertuples(index=False):
         inst = instances[r.instance]
-        ss = run_seed(seed, experiment, r.instance, r.algorithm, int(r.run))
+        ss = run_seed(seed, r.stream, r.stream_instance, r.algorithm, int(r.run))
         st = replay_state(
             inst, r.algorithm, n0=2, delta=delta, seed_sequence=ss, max_samples=max_samples
         )

@@ -2,13 +2,15 @@
 
 Every remedy of the study (:mod:`baiuv.studies.ev_remedies`) runs on the same random
 streams: the remedies of one ``n0`` are stopping levels of one trajectory, and different
-``n0`` use the same seeds (common random numbers). So the cost of a remedy against a
-reference is a paired statistic: ``mean τ(remedy) / mean τ(reference)`` over the runs both
-have, with a percentile bootstrap that resamples the runs with both their stopping times
-(the random group has one run per instance: the instances are resampled), and the ratio of
-medians beside (D331: paired ratios of the remedies' costs).
+``n0`` use the same seeds (common random numbers), but for the ``n0 = 2`` trajectories on
+the instances of Figure 2, which are the main experiment's runs (D400) and so are paired
+with the other ``n0`` by run only. So the cost of a remedy against a reference is a paired
+statistic (valid whether or not the two runs of a pair share a stream): ``mean τ(remedy)
+/ mean τ(reference)`` over the runs both have, with a percentile bootstrap that resamples
+the runs with both their stopping times (the random group has one run per instance: the
+instances are resampled), and the ratio of medians beside (D331: paired ratios of the remedies' costs).
 
-References: the authors' code's configuration (:data:`~baiuv.studies.ev_remedies.BASELINE`)
+References: the authors' code's configuration (:data:`~baiuv.studies.ev_remedy_runs.BASELINE`)
 and the cheapest remedy resolved below δ on every group (of the rule, and over every
 rule; :func:`~baiuv.studies.ev_remedies.cheapest_resolved`).
 

@@ -20,309 +20,49 @@ Remedies (:data:`THRESHOLD_KINDS`):
   freedom (the conservative end of Welch-Satterthwaite) is below the Gaussian tail the
   heuristic accepts. No constant is fitted: it is the heuristic itself with Student tails.
 
-Random streams: run ``r`` of algorithm ``A`` on instance ``i`` uses ``run_seed(seed,
-"ev_remedies", i, A, r)`` for every remedy (common random numbers). The remedies of one
-``n0`` are stopping levels of one trajectory (:func:`run_remedy_shard`; D330: one
-trajectory for every threshold of an n0), each row equal to that of the remedy run alone.
-The costs are compared as paired ratios (:mod:`baiuv.studies.ev_paired`), and the
-runs that reach ``max_samples`` are replayed for the evidence of why
-(:mod:`baiuv.studies.ev_truncation`). Random instances of
-Figure 2 are those of the simulation's ``random`` experiment (``run_seed(seed, "random",
-"instances", 0, j)``), the audit's those of ``audit_<family>``.
+The runs (:mod:`baiuv.studies.ev_remedy_runs`): the remedies of one ``n0`` are stopping
+levels of one trajectory (D330: one trajectory for every threshold of an n0), with common
+random numbers ``run_seed(seed, "ev_remedies", i, A, r)``; the trajectories of the
+authors' code's configuration on the instances of Figure 2 are the main experiment's runs
+(D400: the authors' code's configuration is the main experiment's runs), checked row by row when
+the runs are aggregated. This module summarises the runs (cells per group and per
+instance, Wilson intervals), ranks the remedies, writes the trade-off table and the report
+rows. The costs are compared as paired ratios (:mod:`baiuv.studies.ev_paired`), and the
+runs that reach ``max_samples`` are explained from their final statistics
+(:mod:`baiuv.studies.ev_truncation`).
 """
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
 from baiuv.experiments.spec import ExperimentSpec, figure_files, instances_of
-from baiuv.experiments.stopping_times import Experiment, wilson_interval
-from baiuv.model.characteristic import characteristic_time
-from baiuv.model.instance import GaussianInstance
+from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.validate import check_delta
-from baiuv.registry import get_algorithm
-from baiuv.simulation.engine import (
-    Runner,
-    RunSettings,
-    shard_runs,
-    warm_up,
+from baiuv.studies.audit import runs_to_resolve
+from baiuv.studies.ev_remedy_runs import (
+    BASELINE,
+    EXPERIMENT,
+    RUN_COLUMNS,
+    check_ev_remedies_config,
 )
-from baiuv.simulation.rng import generator_of, run_seed
-from baiuv.studies.audit import AuditInstance, audit_instances, runs_to_resolve
 
 __all__ = [
-    "BASELINE",
-    "EXPERIMENT",
-    "RUN_COLUMNS",
-    "THRESHOLD_KINDS",
-    "Remedy",
+    "SPEC",
     "TOPIC",
+    "TRUNCATED_AS",
     "cheapest_resolved",
-    "check_ev_remedies_config",
     "ev_claims",
-    "ev_instances",
     "instance_cells",
+    "main_markdown",
     "recommended",
-    "remedies_from_config",
     "remedy_cells",
     "remedy_markdown",
-    "run_remedy_shard",
 ]
-
-#: Key of the random streams.
-EXPERIMENT = "ev_remedies"
-#: The authors' code's configuration (heuristic threshold, n0 = 2: D51), the reference of
-#: the costs.
-BASELINE = "heuristic n0=2"
-#: Threshold kinds of a remedy.
-THRESHOLD_KINDS = ("heuristic", "ev-box", "ev-bob", "ev-heuristic-student")
-
-RUN_COLUMNS = [
-    "group",
-    "instance",
-    "algorithm",
-    "remedy",
-    "threshold",
-    "n0",
-    "run",
-    "stopping_time",
-    "recommendation",
-    "best_arm",
-    "correct",
-    "truncated",
-    "count_best",
-    "count_rec",
-    "lower_bound",
-]
-
-
-@dataclass(frozen=True)
-class Remedy:
-    """A remedy: threshold kind and initial pulls ``n0``; a stopping level of every run of
-    every instance, the trajectories of its ``n0`` (D333: every remedy at the full run
-    count)."""
-
-    threshold: str
-    n0: int
-
-    def __post_init__(self):
-        if self.threshold not in THRESHOLD_KINDS:
-            raise ValueError(f"threshold must be one of {THRESHOLD_KINDS}, got {self.threshold!r}")
-        if int(self.n0) != self.n0 or self.n0 < 2:
-            raise ValueError(f"n0 must be an integer >= 2, got {self.n0!r}")
-
-    @property
-    def name(self) -> str:
-        """``"<threshold> n0=<n0>"``."""
-        return f"{self.threshold} n0={self.n0}"
-
-
-def remedies_from_config(specs: Sequence[Mapping], *, baseline: bool = True) -> list[Remedy]:
-    """Remedies of the ``ev_remedies.remedies`` list (or a part of it, ``baseline=False``:
-    the remedies of one n0); the whole list must contain the baseline."""
-    out = []
-    for j, spec in enumerate(specs):
-        try:
-            if extra := set(spec) - {"threshold", "n0"}:
-                raise ValueError(f"unknown fields {sorted(extra)} (a remedy has threshold, n0)")
-            out.append(Remedy(str(spec["threshold"]), int(spec["n0"])))
-        except (KeyError, ValueError, TypeError) as exc:
-            raise ValueError(f"ev_remedies.remedies[{j}]: {exc}") from None
-    names = [r.name for r in out]
-    if len(set(names)) != len(names):
-        raise ValueError("ev_remedies.remedies: duplicate remedy")
-    if baseline and BASELINE not in names:
-        raise ValueError(f"ev_remedies.remedies must contain the baseline ({BASELINE})")
-    return out
-
-
-def check_ev_remedies_config(section: Mapping, named: Mapping[str, Mapping], seed: int) -> None:
-    """Cross-field checks of the ``ev_remedies`` section (``ValueError`` naming the field):
-    EV rules whose trajectory serves every threshold as a stopping level
-    (:func:`check_shares_levels`), valid remedies including the baseline, valid
-    instances."""
-    check_delta(section["delta"])
-    for j, a in enumerate(section["algorithms"]):
-        try:
-            check_shares_levels(a)
-        except ValueError as exc:
-            raise ValueError(f"ev_remedies.algorithms[{j}]: {exc}") from None
-    remedies_from_config(section["remedies"])
-    ev_instances(section, named, seed)
-
-
-def ev_instances(section: Mapping, named: Mapping[str, Mapping], seed: int) -> list[tuple]:
-    """``(group, AuditInstance, runs)`` of the ``ev_remedies`` section, in canonical order.
-
-    ``named``: ``{name: runs}`` (group = name); ``random``: Figure 2's random instances
-    (``{n_instances, runs_per_instance, K, gap_range, var_range}``, group ``random``, ids
-    ``random-<j>``); ``audit_families`` with ``audit_runs``: random instances drawn like the
-    audit's (group ``audit``).
-    """
-    out = []
-    for name, runs in dict(section.get("named") or {}).items():
-        if name not in named:
-            raise ValueError(f"ev_remedies.named: unknown instance {name!r}")
-        inst = named[name]
-        gi = GaussianInstance(np.asarray(inst["mu"], float), inst["sigma2"], str(name))
-        out.append((str(name), AuditInstance(str(name), "named", gi), int(runs)))
-    rnd = section.get("random")
-    if rnd:
-        exp = Experiment(
-            "random",
-            "random",
-            int(rnd.get("runs_per_instance", 1)),
-            None,
-            int(rnd["n_instances"]),
-            int(rnd.get("K", 10)),
-            tuple(rnd.get("gap_range", (0.2, 1.0))),
-            tuple(rnd.get("var_range", (0.1, 10.0))),
-        )
-        for i in range(exp.n_instances):
-            _, gi = exp.instance_at(i, seed)
-            iid = f"random-{i}"
-            out.append(("random", AuditInstance(iid, "random", gi), exp.runs))
-    fams = section.get("audit_families") or []
-    if fams:
-        for a in audit_instances({"families": fams}, named, seed):
-            out.append(("audit", a, int(section["audit_runs"])))
-    if not out:
-        raise ValueError("ev_remedies: at least one instance is required")
-    return out
-
-
-@functools.lru_cache(maxsize=8192)
-def _lower_bound(mu: tuple, sigma2: tuple, lid: float) -> float:
-    return float(characteristic_time(np.array(mu), np.array(sigma2))) * lid
-
-
-def remedies_by_n0(remedies: Sequence[Remedy]) -> dict[int, list[Remedy]]:
-    """The remedies grouped by ``n0``, in the order of ``remedies``: the remedies of one
-    group are the stopping levels of one trajectory (:func:`run_remedy_shard`)."""
-    out: dict[int, list[Remedy]] = {}
-    for r in remedies:
-        out.setdefault(int(r.n0), []).append(r)
-    return out
-
-
-def check_shares_levels(algorithm: str) -> None:
-    """``ValueError`` unless ``algorithm`` is an EV rule whose trajectory can serve every
-    threshold as a stopping level (:attr:`baiuv.registry.Algorithm.shares_levels`)."""
-    alg = get_algorithm(algorithm)
-    if not alg.plug_in:
-        raise ValueError(f"{algorithm!r} is not an EV rule")
-    if not alg.shares_levels:
-        raise ValueError(
-            f"{alg.name} reads the stopping level: its remedies cannot share a trajectory"
-        )
-
-
-def run_remedy_shard(
-    instances: Sequence[tuple],
-    algorithm: str,
-    remedies: Remedy | Sequence[Remedy],
-    *,
-    seed: int,
-    delta: float,
-    max_samples: int,
-    n_shards: int = 1,
-    shard: int = 0,
-    evidence: bool = False,
-):
-    """Simulate one shard of ``algorithm`` with the ``remedies`` of one ``n0`` (a
-    :class:`Remedy` or a list of them) on ``instances`` (from :func:`ev_instances`).
-
-    Run ``r`` of an instance is one trajectory (stream ``run_seed(seed, EXPERIMENT,
-    instance, algorithm, r)``) whose stopping levels are the thresholds of the remedies
-    (D330: one trajectory for every threshold of an n0). No EV rule reads the threshold or
-    δ, so each remedy's row equals, bit for bit, that of a run with the remedy alone
-    (D306). One row per run and remedy (:data:`RUN_COLUMNS`), runs in order, remedies in
-    the order given. With ``evidence``, also the evidence of the truncated rows, from the
-    final statistics of their levels
-    (:func:`baiuv.studies.ev_truncation.truncation_evidence`): returns ``(rows,
-    evidence)``."""
-    group = [remedies] if isinstance(remedies, Remedy) else list(remedies)
-    if not group or not all(isinstance(r, Remedy) for r in group):
-        raise ValueError("remedies must be a Remedy or a non-empty list of them")
-    if len({r.n0 for r in group}) != 1:
-        raise ValueError(f"remedies of one trajectory share n0, got {[r.name for r in group]}")
-    if len({r.threshold for r in group}) != len(group):
-        raise ValueError(f"remedies: duplicate threshold in {[r.name for r in group]}")
-    check_shares_levels(algorithm)
-    alg = get_algorithm(algorithm)
-    d = check_delta(delta)
-    n0 = int(group[0].n0)
-    s = RunSettings(delta=d, threshold=group[0].threshold, n0=n0, max_samples=int(max_samples))
-    jobs = [(g, a, r) for g, a, runs in instances for r in range(runs)]
-    mine = [jobs[k] for k in shard_runs(len(jobs), n_shards, shard)]
-    if mine:
-        warm_up(mine[0][1].instance, alg, s, seed=seed)
-    # the heuristic last: the kernel's first level, checked on its fastest path, is then
-    # one that stops late (the order changes no level's outcome)
-    order = sorted(range(len(group)), key=lambda j: group[j].threshold == "heuristic")
-    runner = Runner(alg, s, [{"threshold": group[j].threshold} for j in order])
-    lid = s.resolved_log_inv_delta
-    rows, proof = [], []
-    for g, a, r in mine:
-        inst = a.instance
-        rng = generator_of(run_seed(seed, EXPERIMENT, a.instance_id, alg.name, r))
-        taus, recs, counts, truncs, means, variances, states, _ = runner.final_outcomes(
-            inst.mu, inst.sigma2, rng
-        )
-        best = inst.best_arm
-        lb = _lower_bound(tuple(inst.mu.tolist()), tuple(inst.sigma2.tolist()), lid)
-        for j in range(len(group)):
-            k = order.index(j)
-            rem, rec = group[j], int(recs[k])
-            rows.append(
-                {
-                    "group": g,
-                    "instance": a.instance_id,
-                    "algorithm": alg.name,
-                    "remedy": rem.name,
-                    "threshold": rem.threshold,
-                    "n0": n0,
-                    "run": int(r),
-                    "stopping_time": int(taus[k]),
-                    "recommendation": rec,
-                    "best_arm": int(best),
-                    "correct": bool(rec == best),
-                    "truncated": bool(truncs[k]),
-                    "count_best": int(counts[k][best]),
-                    "count_rec": int(counts[k][rec]),
-                    "lower_bound": lb,
-                }
-            )
-        cut = {
-            group[j].threshold: (counts[k], means[k], variances[k], states[k])
-            for k, j in enumerate(order)
-            if truncs[k]
-        }
-        if evidence and cut:
-            from baiuv.studies.ev_truncation import truncation_evidence
-
-            proof += truncation_evidence(
-                inst,
-                alg.name,
-                cut,
-                n0=n0,
-                delta=d,
-                max_samples=int(max_samples),
-                keys={"group": g, "instance": a.instance_id, "run": int(r)},
-            )
-    out = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    if not evidence:
-        return out
-    from baiuv.studies.ev_truncation import EVIDENCE_COLUMNS
-
-    return out, pd.DataFrame(proof, columns=EVIDENCE_COLUMNS)
 
 
 #: How a truncated run counts in a cell's errors (D333): ``"error"``, the verdicts'
@@ -359,6 +99,13 @@ def _errors(c: pd.DataFrame, delta: float, level: float, truncated_as: str = "er
     }
 
 
+def _main_experiment(c: pd.DataFrame) -> str:
+    """The experiment of the main experiment whose runs are the runs ``c`` of a cell (D400:
+    every run drawn from its streams), ``""`` for the study's own."""
+    streams = set(c["stream"])
+    return streams.pop() if len(streams) == 1 and EXPERIMENT not in streams else ""
+
+
 def remedy_cells(
     runs: pd.DataFrame, *, delta: float, level: float = 0.95, truncated_as: str = "error"
 ) -> pd.DataFrame:
@@ -366,7 +113,11 @@ def remedy_cells(
     ``truncated_as``, :func:`_errors`), error rate and Wilson interval, ``resolved`` (upper
     bound below ``delta``), truncated runs, whether they decide the cell's verdict, mean
     stopping time, its ratio to the baseline's mean in the same group and algorithm
-    (``cost_vs_paper``), and the mean of ``tau / (T* ln(1/delta))`` (``cost_vs_lb``)."""
+    (``cost_vs_paper``), the mean of ``tau / (T* ln(1/delta))`` (``cost_vs_lb``), the
+    runs whose recommendation is not the best arm, truncated or not (``wrong``: the main
+    experiment's count of errors), and ``main_experiment``: the experiment of Figure 2
+    whose runs the cell's runs are (D400: the authors' code's configuration is the main
+    experiment's runs), else ``""``."""
     d = check_delta(delta)
     need = set(RUN_COLUMNS)
     if missing := need - set(runs.columns):
@@ -383,11 +134,15 @@ def remedy_cells(
                 "threshold": c["threshold"].iloc[0],
                 "n0": int(c["n0"].iloc[0]),
                 **_errors(c, d, level, truncated_as),
+                "wrong": int((~c["correct"].astype(bool)).sum()),
                 "mean_tau": float(c["stopping_time"].mean()),
                 "cost_vs_lb": float((c["stopping_time"] / c["lower_bound"]).mean()),
             }
         )
     cells = pd.DataFrame(rows)
+    cells["main_experiment"] = [
+        _main_experiment(c) for _, c in runs.groupby(["group", "algorithm", "remedy"], sort=False)
+    ]
     base = cells[cells["remedy"] == BASELINE].set_index(["group", "algorithm"])["mean_tau"]
     cells["cost_vs_paper"] = [
         m / base.get((g, a), math.nan)
@@ -576,6 +331,40 @@ def remedy_markdown(
         + after
         + "\n## Ranking\n\n"
         + markdown_table(rank)
+    )
+
+
+def main_markdown(cells: pd.DataFrame) -> str:
+    """The section of the baseline's cells whose runs are the main experiment's (column
+    ``main_experiment`` of :func:`remedy_cells`; the other levels of those trajectories
+    have no cell there): per cell the experiment, runs, wrong
+    recommendations (the main experiment's errors), truncated runs and mean stopping time,
+    the numbers of that experiment's tables (D400: those cells are its runs)."""
+    from baiuv.tables import markdown_table
+
+    c = cells[(cells["main_experiment"] != "") & (cells["remedy"] == BASELINE)]
+    head = "## The authors' code's configuration: the main experiment's runs\n\n"
+    if c.empty:
+        return head + "No cell of this study is a cell of the main experiment.\n"
+    t = pd.DataFrame(
+        {
+            "group": c["group"],
+            "algorithm": c["algorithm"],
+            "remedy": c["remedy"],
+            "experiment": c["main_experiment"],
+            "runs": c["runs"],
+            "errors": c["wrong"],
+            "truncated": c["truncated"],
+            "mean τ": [f"{m:.1f}" for m in c["mean_tau"]],
+        }
+    )
+    return (
+        head + "These cells are the runs of the stopping-time experiment (Figure 2, "
+        "`results/tables/error_rates.md` and `stopping_times.md`): the same random streams "
+        "and settings, checked run by run when the runs are aggregated (stopping time, "
+        "recommendation, counts). `errors` counts the wrong recommendations as that "
+        "experiment does; the table above counts a truncated run as an error.\n\n"
+        + markdown_table(t.reset_index(drop=True))
     )
 
 
@@ -817,7 +606,7 @@ SPEC = ExperimentSpec(
     name="ev_remedies",
     section="ev_remedies",
     check=lambda section, config: check_ev_remedies_config(
-        section, instances_of(config), config["seed"]
+        section, instances_of(config), config["seed"], simulation=config.get("simulation")
     ),
     targets=lambda config: [
         *figure_files("ev_remedies"),
