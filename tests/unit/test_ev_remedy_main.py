@@ -160,8 +160,8 @@ def test_every_configuration_runs_the_paper_configuration_as_the_main_experiment
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda c: c["ev_remedies"].update(max_samples=200000),
-         r"ev_remedies.max_samples = 200000 but simulation.max_samples = 10000000"),
+        (lambda c: c["ev_remedies"].update(max_samples=c["simulation"]["max_samples"] + 1),
+         r"ev_remedies.max_samples = \d+ but simulation.max_samples = \d+"),
         (lambda c: c["ev_remedies"]["named"].update(easy=4),
          r"ev_remedies.named.easy = 4 runs but simulation.experiments.easy.runs = 6"),
         (lambda c: c["ev_remedies"]["random"].update(n_instances=2),
@@ -196,9 +196,8 @@ def test_nothing_shared_nothing_required(change):
     cfg = copy.deepcopy(_config())
     change(cfg)
     cfg["ev_remedies"]["named"]["easy"] = 4
-    cfg["ev_remedies"]["max_samples"] = (
-        200000 if "easy" in cfg["simulation"]["experiments"] else 10**7
-    )
+    m = cfg["simulation"]["max_samples"]  # another cap where nothing is shared
+    cfg["ev_remedies"]["max_samples"] = m + 1 if "easy" in cfg["simulation"]["experiments"] else m
     sec, sim = cfg["ev_remedies"], cfg["simulation"]
     named = {i["name"]: i for i in cfg["instances"]}
     check_ev_remedies_config(sec, named, cfg["seed"], simulation=sim)
