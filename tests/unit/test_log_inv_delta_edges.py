@@ -33,8 +33,8 @@ ALLOWED_FUNCTIONS = {
     ("baiuv.thresholds.concentration", "box_initial_count"),
     ("baiuv.thresholds.concentration", "monotonicity_initial_count"),
     ("baiuv.thresholds.families", "ThresholdParams.etas"),
-    ("baiuv.thresholds.families", "student_log_ratio"),
-    ("baiuv.thresholds.families", "student_quantile"),
+    ("baiuv.thresholds.builtin.student", "student_log_ratio"),
+    ("baiuv.thresholds.builtin.student", "student_quantile"),
     ("baiuv.thresholds.families", "initial_count"),
     ("baiuv.thresholds.families", "make_threshold"),
     ("baiuv.thresholds.families", "update_arm_state"),
@@ -147,6 +147,7 @@ def test_an_edge_resolves_delta_exactly_once(monkeypatch):
     from baiuv.simulation import engine
     from baiuv.thresholds import concentration as conc
     from baiuv.thresholds import families as fam
+    from baiuv.thresholds.builtin import student
 
     x = np.linspace(-1.0, 1.0, 300)
     st = fam.arm_state_from_samples("bob", x, K=2, delta=0.01)
@@ -156,7 +157,7 @@ def test_an_edge_resolves_delta_exactly_once(monkeypatch):
         calls.append(args)
         return validate.log_inv_delta_of(*args, **kwargs)
 
-    for module in (conc, fam, engine):
+    for module in (conc, fam, engine, student):
         monkeypatch.setattr(module, "log_inv_delta_of", counting)
     cases = {
         "pair_threshold bob": lambda: fam.pair_threshold(
