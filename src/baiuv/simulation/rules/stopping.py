@@ -251,9 +251,10 @@ def pair_threshold_verdict(threshold, rule, run, a, z, bounds, zr):
     :func:`~baiuv.thresholds.kernels.lower_bound_nmin` is kept in the cache (row
     ``ZC_LB``, widened) as a lower bound of the pair's threshold at later counts while both
     arms' states stay at the same peeling levels (D254: cached lower bounds of the pair
-    thresholds); below that count, a family with a frozen or floor bound keeps one
-    (D349); and a pass keeps an upper bound of the threshold over windows of the counts
-    (D348)."""
+    thresholds); below that count, a family with a frozen or floor bound keeps one (D349:
+    the lower bound of a pair with one arm below its monotone count); and a pass keeps an
+    upper bound of the threshold over windows of the counts (D348: cached upper bounds of
+    the pair thresholds)."""
     lo, hi = bounds
     thr_fparams = rule.fparams
     counts = run.counts
