@@ -92,8 +92,8 @@ def glr_stop_check(threshold, run, rule):
     :func:`glr_stop_check_builtin`), or once per process and kernel from Python.
 
     A statistic missing from the cache ``run.zc, run.zf`` (:mod:`.zcache`) is computed
-    (:func:`store_statistic`) unless its enclosures decide (:func:`enclosure_verdict`), on
-    the block of the indifference zone (:func:`epsilon_block`). For a family of ``t`` alone
+    unless its enclosures decide (:func:`statistic_verdict`), on the block of the
+    indifference zone (:func:`epsilon_block`). For a family of ``t`` alone
     (``depends_on_t_only``), ``run.thr_lo`` is a certified lower bound of the threshold
     from now on and ``run.thr_hi`` an upper bound up to ``run.t_hi`` (D160: certified skips
     of the threshold; D192: its certified upper bound); for any other family the pair
@@ -126,13 +126,12 @@ def glr_stop_check(threshold, run, rule):
         # a certified upper bound of a pair threshold (inf when none; D348)
         hi = thr_hi if t_only else pair_upper_bound_cached(run, a)
         if zf[ZF_OK + fr, a] == 0:
-            if bounds and (t_only or lo > -math.inf or hi < math.inf):
-                verdict = enclosure_verdict(run, a, (lo, hi, t_only, t_hi), block)
-                if verdict == FAILS:
-                    return a, thr_lo, thr_hi, t_hi
-                if verdict == PASSES:
-                    continue
-            store_statistic(run, rule.plug_in, a, block)
+            bnd = (bounds, lo, hi, t_only, t_hi)
+            verdict = statistic_verdict(run, rule.plug_in, a, bnd, block)
+            if verdict == FAILS:
+                return a, thr_lo, thr_hi, t_hi
+            if verdict == PASSES:
+                continue
         z = zc[ZC_Z + zr, a]
         if t_only:
             if not (z > thr_lo):  # then not (z > c(t)) either
@@ -182,61 +181,56 @@ def epsilon_block(thr_fparams):
 
 
 @njit(inline="always")
-def enclosure_verdict(run, a, thr_bounds, block):
-    """Whether the certified enclosures of ``Z_a`` decide the challenger ``a`` against the
-    bounds ``thr_bounds = (lo, hi, t_only, t_hi)`` of its threshold: ``FAILS``, ``PASSES``
-    or ``UNDECIDED``; the enclosures are computed once and kept in the cache's block
-    ``block`` (:func:`epsilon_block`).
+def statistic_verdict(run, plug_in, a, thr_bounds, block):
+    """Compute and store ``Z_a`` (:func:`~baiuv.simulation.rules.statistics.pair_stat`,
+    ``Z^EV_a`` with ``plug_in``) against ``run.best`` in the cache's block ``block``
+    (:func:`epsilon_block`), the pair's threshold there marked as not computed; return
+    ``UNDECIDED``, or ``FAILS`` or ``PASSES`` when the certified enclosures of ``Z_a``
+    decide first against the bounds ``thr_bounds = (enclose, lo, hi, t_only, t_hi)`` of
+    its threshold (the enclosures are kept in the block too).
 
-    Only with unknown variances and every arm certified (``run.n_uncert == 0``, decision
-    D191), and a bound to compare with. An upper bound of ``Z_a`` at most ``lo`` decides:
-    not (``Z_a > c``) (D210); a lower bound above ``hi`` (an upper bound of ``c`` while
-    ``t <= t_hi`` for a family of ``t`` alone) decides: ``Z_a > c`` (D218: a challenger
-    passed on a certified lower bound). The rational enclosure first (D216: certified
-    enclosures of ``Z_a``, the rational one first), then the logarithmic one."""
-    lo, hi, t_only, t_hi = thr_bounds
+    The enclosures are used with unknown variances and every arm certified (``enclose``:
+    ``run.n_uncert == 0``, decision D191) and a bound to compare with. An upper bound of
+    ``Z_a`` at most ``lo`` decides: not (``Z_a > c``) (D210); a lower bound above ``hi``
+    (an upper bound of ``c`` while ``t <= t_hi`` for a family of ``t`` alone) decides:
+    ``Z_a > c`` (D218: a challenger passed on a certified lower bound). The rational
+    enclosure first (D216: certified enclosures of ``Z_a``, the rational one first), then
+    the logarithmic one, then ``Z_a``."""
+    enclose, lo, hi, t_only, t_hi = thr_bounds
     eps, zr, fr = block
     zc = run.zc
     zf = run.zf
     best = run.best
-    mb = run.means[best]
-    sb = run.variances[best]
-    nb = run.counts[best]
-    ma = run.means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
-    sa = run.variances[a]
-    na = run.counts[a]
-    if zf[ZF_RAT + fr, a] == 0:
-        zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(mb, sb, nb, ma, sa, na)
-        zf[ZF_RAT + fr, a] = 1
-    if zc[ZC_RHI + zr, a] <= lo:
-        return FAILS
-    if (run.t <= t_hi or not t_only) and zc[ZC_RLO + zr, a] > hi:
-        return PASSES
-    if zf[ZF_BND + fr, a] == 0:
-        zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(mb, sb, nb, ma, sa, na)
-        zf[ZF_BND + fr, a] = 1
-    if zc[ZC_ZHI + zr, a] <= lo:
-        return FAILS
-    if (run.t <= t_hi or not t_only) and zc[ZC_ZLO + zr, a] > hi:
-        return PASSES
-    return UNDECIDED
-
-
-@njit(inline="always")
-def store_statistic(run, plug_in, a, block):
-    """Compute ``Z_a`` (:func:`~baiuv.simulation.rules.statistics.pair_stat`, ``Z^EV_a``
-    with ``plug_in``) against ``run.best`` and store it in the cache's block ``block``
-    (:func:`epsilon_block`), the pair's threshold there marked as not computed."""
-    eps, zr, fr = block
-    best = run.best
     means = run.means
     variances = run.variances
     counts = run.counts
-    run.zc[ZC_Z + zr, a] = pair_stat(
-        plug_in, means[best], variances[best], counts[best], means[a] - eps, variances[a], counts[a]
-    )
-    run.zc[ZC_THR + zr, a] = math.nan
-    run.zf[ZF_OK + fr, a] = 1
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    ma = means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
+    if enclose and (t_only or lo > -math.inf or hi < math.inf):
+        if zf[ZF_RAT + fr, a] == 0:
+            zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(
+                mb, sb, nb, ma, variances[a], counts[a]
+            )
+            zf[ZF_RAT + fr, a] = 1
+        if zc[ZC_RHI + zr, a] <= lo:
+            return FAILS
+        if (run.t <= t_hi or not t_only) and zc[ZC_RLO + zr, a] > hi:
+            return PASSES
+        if zf[ZF_BND + fr, a] == 0:
+            zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
+                mb, sb, nb, ma, variances[a], counts[a]
+            )
+            zf[ZF_BND + fr, a] = 1
+        if zc[ZC_ZHI + zr, a] <= lo:
+            return FAILS
+        if (run.t <= t_hi or not t_only) and zc[ZC_ZLO + zr, a] > hi:
+            return PASSES
+    zc[ZC_Z + zr, a] = pair_stat(plug_in, mb, sb, nb, ma, variances[a], counts[a])
+    zc[ZC_THR + zr, a] = math.nan
+    zf[ZF_OK + fr, a] = 1
+    return UNDECIDED
 
 
 @njit(inline="always")
