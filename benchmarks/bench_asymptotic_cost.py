@@ -46,6 +46,21 @@ from baiuv.studies.asymptotic import (
 from baiuv.studies.asymptotic_claims import runs_for_resolution
 
 
+def asymptotic_setup(config: str) -> tuple[dict, dict, list[float]]:
+    """``(section, named, levels)`` of the config file ``config``: its ``asymptotic``
+    section, its named instances by name and the section's levels ``ln(1/delta)``
+    (:func:`~baiuv.studies.asymptotic.asymptotic_levels`); an overlay without
+    ``instances`` (``config/paper-extended.yaml``) is read over ``config/paper.yaml``."""
+    with open(config) as fh:
+        cfg = yaml.safe_load(fh)
+    if "instances" not in cfg:
+        with open("config/paper.yaml") as fh:
+            cfg = {**yaml.safe_load(fh), **cfg}
+    sec = cfg["asymptotic"]
+    named = {i["name"]: i for i in cfg["instances"]}
+    return sec, named, asymptotic_levels(sec)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--config", default="config/paper-extended.yaml")
@@ -55,12 +70,7 @@ def main() -> None:
     ap.add_argument("--resolution", type=float, default=0.01)
     ap.add_argument("--runs-csv", default=None)
     a = ap.parse_args()
-    cfg = yaml.safe_load(open(a.config))
-    if "instances" not in cfg:  # an overlay (config/paper-extended.yaml) of config/paper.yaml
-        cfg = {**yaml.safe_load(open("config/paper.yaml")), **cfg}
-    sec = cfg["asymptotic"]
-    named = {i["name"]: i for i in cfg["instances"]}
-    levels = asymptotic_levels(sec)
+    sec, named, levels = asymptotic_setup(a.config)
     level = a.level if a.level is not None else levels[-1]
     levels_run = [x for x in levels if x < level] + [level]
     n0, beta, conf = int(sec.get("n0", 6)), float(sec.get("beta", 0.5)), float(sec["level"])

@@ -19,12 +19,12 @@ import argparse
 import sys
 import time
 
-import yaml
+from bench_asymptotic_cost import asymptotic_setup
 
 from baiuv.registry import get_algorithm
 from baiuv.simulation.engine import Runner, RunSettings, simulate_levels, simulate_run
 from baiuv.storage.provenance import machine_description
-from baiuv.studies.asymptotic import asymptotic_instances, asymptotic_levels
+from baiuv.studies.asymptotic import asymptotic_instances
 
 
 def main() -> None:
@@ -35,12 +35,7 @@ def main() -> None:
     ap.add_argument("--threshold", default="bob")
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
-    cfg = yaml.safe_load(open(a.config))
-    if "instances" not in cfg:  # an overlay (config/paper-extended.yaml) of config/paper.yaml
-        cfg = {**yaml.safe_load(open("config/paper.yaml")), **cfg}
-    sec = cfg["asymptotic"]
-    named = {i["name"]: i for i in cfg["instances"]}
-    levels = asymptotic_levels(sec)
+    sec, named, levels = asymptotic_setup(a.config)
     deepest = levels[-1]
     (ai,) = [x for x in asymptotic_instances(sec["instances"], named) if x.name == a.instance]
     n0 = int(sec.get("n0", 6))

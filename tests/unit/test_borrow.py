@@ -2,10 +2,9 @@
 reference counting left where an inlined kernel binds them (where it binds the arrays
 themselves, numba's pruning leaves an atomic update per array and call)."""
 
-import re
-
 import numpy as np
 from numba import njit
+from refcount_probe import refops
 
 from baiuv.simulation.rules.borrow import borrowed
 
@@ -49,23 +48,14 @@ def _loop_borrowed(a, m, n):
     return s
 
 
-def _refops(dispatcher):
-    ir = dispatcher.inspect_llvm(dispatcher.signatures[0])
-    name = dispatcher.py_func.__name__
-    head = re.search(r"define [^\n]*" + name + r"[^\n]*\{", ir)
-    body = ir[head.end() :]
-    body = body[: body.find("\n}\n")]
-    return body.count("@NRT_incref") + body.count("@NRT_decref")
-
-
 def test_borrowed_views_share_the_memory_and_leave_no_reference_counting():
     a = np.linspace(0.5, 6.0, 6)
     m1 = np.arange(18.0).reshape(6, 3)
     m2 = m1.copy()
     assert _loop_owned(a, m1, 6) == _loop_borrowed(a, m2, 6)
     assert np.array_equal(m1, m2)  # the kernel wrote through the borrowed view
-    assert _refops(_loop_owned) > 0  # the cause: updates numba's pruning leaves
-    assert _refops(_loop_borrowed) == 0
+    assert refops(_loop_owned) > 0  # the cause: updates numba's pruning leaves
+    assert refops(_loop_borrowed) == 0
 
 
 def test_borrowed_view_keeps_type_shape_and_strides():

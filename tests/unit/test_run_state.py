@@ -6,12 +6,12 @@ that leaves no reference counting (its arrays borrowed, D247)."""
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
+from refcount_probe import refops
 
 from baiuv.model.glr_kernels import glr_stats
 from baiuv.simulation.engine import threshold_spec
@@ -125,15 +125,6 @@ def _loop(run, stop, arms, values):
     return _steps(borrowed_state(run), borrowed_rule(stop), arms, values)
 
 
-def _refops(dispatcher):
-    ir = dispatcher.inspect_llvm(dispatcher.signatures[0])
-    name = dispatcher.py_func.__name__
-    head = re.search(r"define [^\n]*" + name + r"[^\n]*\{", ir)
-    body = ir[head.end() :]
-    body = body[: body.find("\n}\n")]
-    return body.count("@NRT_incref") + body.count("@NRT_decref")
-
-
 def test_a_loop_over_the_state_value_counts_no_references():
     """The steps inlined into a loop over borrowed views update no reference count: the
     only ones left are the loop's arguments ``arms`` and ``values`` (an increment and a
@@ -145,4 +136,4 @@ def test_a_loop_over_the_state_value_counts_no_references():
     arms = np.tile(np.arange(K, dtype=np.int64), 4)
     values = np.linspace(0.0, 1.0, arms.size)
     _loop(_new(K), stop, arms, values)
-    assert _refops(_loop) <= 6
+    assert refops(_loop) <= 6

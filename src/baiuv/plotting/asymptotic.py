@@ -189,7 +189,7 @@ def audit_figure(summary: pd.DataFrame, delta: float, algorithms: Sequence[str] 
     largest cell error rate (crosses) and the level ``delta`` (dashed line); symmetric-log
     y axis so that zero error rates stay visible.
 
-    ``summary`` is :func:`baiuv.studies.audit.audit_summary`.
+    ``summary`` is :func:`baiuv.studies.audit_report.audit_summary`.
     """
     need = {"algorithm", "n0", "error_rate", "wilson_low", "wilson_high", "max_cell_error_rate"}
     if missing := need - set(summary.columns):

@@ -113,7 +113,8 @@ class ShapeCheck:
             n_keys[s] = len(vals)
             keys[s, : len(vals)] = list(vals)
             kcounts[s, : len(vals)] = list(vals.values())
-        replay.shape_update(slot_of[arms], values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
+        shape = replay.ShapeStats(n, mean, m2, m3, keys, kcounts, n_keys, overflow)
+        replay.shape_update(slot_of[arms], values, shape)
         for s, a in enumerate(present.tolist()):
             self.n[a] = int(n[s])
             self.mean[a] = float(mean[s])

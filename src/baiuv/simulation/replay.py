@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -41,6 +43,7 @@ __all__ = [
     "STATUS_GLR",
     "STATUS_INIT_DONE",
     "STATUS_RAN_OUT",
+    "ShapeStats",
     "ingest",
     "ingest_loop",
     "ingest_with",
@@ -185,9 +188,18 @@ def ingest_loop(threshold, rows, run, stop, io, out):
     return owned_state(run, owner), (end, status, best, forced, checks, last_check_t)
 
 
+#: The per-arm arrays of :func:`shape_update`, one row per arm: the moments ``n, mean, m2,
+#: m3`` and the tracked distinct values ``keys[s, :n_keys[s]]`` with their counts
+#: ``kcounts``, ``overflow[s]`` set once a value could not be tracked.
+ShapeStats = namedtuple(
+    "ShapeStats", ("n", "mean", "m2", "m3", "keys", "kcounts", "n_keys", "overflow")
+)
+
+
 @njit(cache=True)
-def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow):
-    """Shape statistics of the identifier's data warnings over ``values``.
+def shape_update(slot, values, shape):
+    """Shape statistics of the identifier's data warnings over ``values``, updated in the
+    arrays of ``shape`` (a :class:`ShapeStats`).
 
     ``slot[i]`` is the row of the per-arm arrays that ``values[i]`` belongs to. For each
     value, in order: the one-pass update of the first three central moments (Pebay, 2008;
@@ -198,6 +210,8 @@ def shape_update(slot, values, n, mean, m2, m3, keys, kcounts, n_keys, overflow)
     through a hash table of twice the capacity, keyed by the bits of ``x + 0.0``, so
     that ``-0.0`` and ``0.0`` meet).
     """
+    n, mean, m2, m3 = shape.n, shape.mean, shape.m2, shape.m3
+    keys, kcounts, n_keys, overflow = shape.keys, shape.kcounts, shape.n_keys, shape.overflow
     cap = keys.shape[1]
     P = keys.shape[0]
     size = 2 * cap  # a power of two

@@ -10,7 +10,8 @@ state the claims checked in the reproduction report, and export the study's reco
   lower bound of Lemma ``lem:lower_bound_sample_complexity``, with its fits
   (:mod:`.asymptotic_fits`); claims and record in :mod:`.asymptotic_claims`;
 * :mod:`.audit` -- a delta-correctness audit of the heuristic threshold over many
-  instances, algorithms and initial sample sizes ``n0``;
+  instances, algorithms and initial sample sizes ``n0``; its tables and claims in
+  :mod:`.audit_report`;
 * :mod:`.ev_remedies` -- remedies for the EV-GLR rules' errors and what they cost, with
   :mod:`.ev_mechanism` (a tested model of why they err), :mod:`.ev_paired` (their costs as
   paired ratios) and :mod:`.ev_truncation` (the runs that reach ``max_samples``).

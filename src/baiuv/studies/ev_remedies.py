@@ -43,7 +43,7 @@ from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
 from baiuv.experiments.spec import ExperimentSpec, figure_files, instances_of
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.validate import check_delta
-from baiuv.studies.audit import runs_to_resolve
+from baiuv.studies.audit_report import runs_to_resolve
 from baiuv.studies.ev_remedy_runs import (
     BASELINE,
     EXPERIMENT,
@@ -155,7 +155,7 @@ def instance_cells(
     runs: pd.DataFrame, *, delta: float, level: float = 0.95, truncated_as: str = "error"
 ) -> pd.DataFrame:
     """Per ``(remedy, instance)``, the EV rules pooled, for the instances on which the remedy
-    has at least :func:`~baiuv.studies.audit.runs_to_resolve` runs (enough for a
+    has at least :func:`~baiuv.studies.audit_report.runs_to_resolve` runs (enough for a
     cell without error to be resolved below ``delta``): runs, errors, error rate, Wilson
     interval and ``resolved``. A group's cell pools its instances and can hide one that
     errs above ``delta``; this is the check per instance (the random instances of Figure

@@ -70,88 +70,54 @@ from .zcache import (
     ZF_UB,
 )
 
+#: Outcomes of a shortcut of :func:`glr_stop_check` for one challenger: the challenger
+#: fails (the rule does not stop), passes (its statistic is above its threshold), or the
+#: shortcut does not decide.
+FAILS = 0
+PASSES = 1
+UNDECIDED = 2
+
 
 @njit(inline="always")
 def glr_stop_check(threshold, run, rule):
     """GLR stopping rule at the run state ``run`` (a
-    :class:`~baiuv.simulation.rules.run_state.RunState`: its time ``t``, statistics,
-    threshold states, empirical best arm, statistics cache and threshold bounds) for the
-    stopping rule ``rule`` (a :class:`~baiuv.simulation.rules.run_state.StopRule`: the
-    threshold family ``code, fparams, table`` and the statistic ``plug_in``): stop when ``Z_a(t) > c_{hat a_t, a}(N_t, delta)`` for every
-    ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` / ``def_stopping_rule_evglrt``), the
-    thresholds coming from the kernel ``threshold``; the challengers are checked in index
-    order and the check ends at the first that fails.
+    :class:`~baiuv.simulation.rules.run_state.RunState`) for the stopping rule ``rule`` (a
+    :class:`~baiuv.simulation.rules.run_state.StopRule`): stop when ``Z_a(t) > c_{hat a_t,
+    a}(N_t, delta)`` for every ``a != hat a_t`` (eqs. ``def_stopping_rule_glrt`` /
+    ``def_stopping_rule_evglrt``), the thresholds from the kernel ``threshold`` (signature
+    of :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`); the challengers in index
+    order, up to the first that fails. This function and its helpers are inlined, so that
+    the kernel is never passed as a value, which numba cannot cache: they are compiled into
+    their cached callers (the simulator's loop, the batched replay,
+    :func:`glr_stop_check_builtin`), or once per process and kernel from Python.
 
-    ``threshold`` has the signature of
-    :func:`~baiuv.thresholds.kernels.pair_threshold_kernel`: that function for the
-    built-in families, a family's own kernel for a family registered with one. This
-    function and the threshold helpers it calls are inlined (``inline="always"``), so that
-    the kernel never passes a call as a value, which numba cannot cache: they are compiled
-    into their cached callers (the simulator's loop, the batched replay,
-    :func:`glr_stop_check_builtin` for the identifier), or once per process and kernel
-    when called from Python.
-
-    ``run.zc, run.zf`` is the statistics cache (:mod:`.zcache`): a statistic ``Z_a`` missing from it
-    is computed (:func:`~baiuv.simulation.rules.statistics.pair_stat`) and stored, and a
-    pair threshold of a family that does not depend on ``t`` is stored with it. For a
-    family that depends on ``t`` alone (``depends_on_t_only``), ``run.thr_lo`` is a certified
-    lower bound of the threshold at every time from now on and ``run.thr_hi`` an upper
-    bound at every time up to ``run.t_hi`` (D160: certified skips of the threshold; D192: its certified
-    upper bound): a statistic at most ``thr_lo`` fails and one above ``thr_hi`` passes
-    without the threshold at ``t``. For any other family, a pair threshold computed once
-    both counts reached the family's :func:`~baiuv.thresholds.kernels.lower_bound_nmin` is
-    kept in the cache (row ``ZC_LB``, widened) as a lower bound of the pair's threshold at
-    later counts while both arms' states stay at the same peeling levels: a statistic at
-    most that bound fails without the threshold (D254: cached lower bounds of the pair
-    thresholds). With unknown variances and every arm certified (``run.n_uncert == 0``,
-    decision D191)
-    the rational and then the logarithmic enclosure of ``Z_a`` decide first when they can
-    (D210, D216: certified enclosures of ``Z_a``, the rational one first; D218: a
-    challenger passed on a certified lower bound). Every shortcut takes the decision the
-    computed ``Z_a`` and threshold take (the rule stops on ``Z_a > c``: ``Z_a <= lo <= c``
-    fails).
-
-    Indifference zone: with ``epsilon = rule.fparams[P_EPS] > 0`` the statistic of ``a`` is
-    the GLR against the alternatives where ``a`` beats ``hat a_t`` by more than ``epsilon``,
-    which is ``Z_a`` (or ``Z^EV_a``) with ``a``'s empirical mean shifted by ``-epsilon``
-    (D290: the epsilon-GLR is the GLR with the challenger's mean shifted by -epsilon): every
-    statistic and enclosure is computed on that shifted mean and kept in the cache's
-    epsilon block (``EPS_ROWS``, ``EPS_FLAGS``), so the first block keeps the statistics of
-    ``epsilon = 0`` (D291: the epsilon-statistics in their own cache block, which the Top Two
-    challenger with the same sampling epsilon reads too). The
-    thresholds and their bounds do not depend on ``epsilon``. ``epsilon = 0`` (or ``nan``)
-    is the paper's rule, on the first block, bit for bit.
+    A statistic missing from the cache ``run.zc, run.zf`` (:mod:`.zcache`) is computed
+    unless its enclosures decide (:func:`statistic_verdict`), on the block of the
+    indifference zone (:func:`epsilon_block`). For a family of ``t`` alone
+    (``depends_on_t_only``), ``run.thr_lo`` is a certified lower bound of the threshold
+    from now on and ``run.thr_hi`` an upper bound up to ``run.t_hi`` (D160: certified skips
+    of the threshold; D192: its certified upper bound); for any other family the pair
+    thresholds and their cached bounds decide (:func:`pair_threshold_verdict`). Every
+    shortcut takes the decision ``Z_a`` and the threshold take (``Z_a <= lo <= c`` fails).
 
     Returns ``(fail, thr_lo, thr_hi, t_hi)``: ``fail`` is the first challenger that is not
     beaten, ``-1`` when the rule stops; the bounds ``thr_lo, thr_hi, t_hi`` of the next
     check (those of a new run state: ``-inf, inf, -1``).
     """
-    thr_fparams = rule.fparams
-    plug_in = rule.plug_in
     t = run.t
-    counts = run.counts
-    means = run.means
-    variances = run.variances
     best = run.best
     zc = run.zc
     zf = run.zf
     thr_lo = run.thr_lo
     thr_hi = run.thr_hi
     t_hi = run.t_hi
-    bounds = not plug_in and run.n_uncert == 0  # unknown variances, every arm certified
-    K = counts.shape[0]
-    t_only = depends_on_t_only(thr_fparams)
+    bounds = not rule.plug_in and run.n_uncert == 0  # unknown variances, every arm certified
+    t_only = depends_on_t_only(rule.fparams)
     thr_t = math.nan
     have_thr_t = False
-    eps = thr_fparams[P_EPS]
-    zr = 0  # the cache's block: the statistics of epsilon = 0, or the epsilon block
-    fr = 0
-    if eps > 0.0:
-        zr = EPS_ROWS
-        fr = EPS_FLAGS
-    else:
-        eps = 0.0  # means[a] - 0.0 is means[a], bit for bit
-    for a in range(K):
+    block = epsilon_block(rule.fparams)
+    zr, fr = block[1], block[2]
+    for a in range(run.counts.shape[0]):
         if a == best:
             continue
         # a certified lower bound of the threshold (-inf when none): thr_lo (t-only) or
@@ -160,36 +126,12 @@ def glr_stop_check(threshold, run, rule):
         # a certified upper bound of a pair threshold (inf when none; D348)
         hi = thr_hi if t_only else pair_upper_bound_cached(run, a)
         if zf[ZF_OK + fr, a] == 0:
-            mb = means[best]
-            sb = variances[best]
-            nb = counts[best]
-            ma = means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
-            if bounds and (t_only or lo > -math.inf or hi < math.inf):
-                # an upper bound of Z_a at most thr_lo decides: not (Z_a > c(t)) (D210); a
-                # lower bound above thr_hi (an upper bound of c(t) while t <= t_hi) decides:
-                # Z_a > c(t) (D218). Rational enclosure first (D216), then the logarithmic
-                # one, then Z_a.
-                if zf[ZF_RAT + fr, a] == 0:
-                    zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(
-                        mb, sb, nb, ma, variances[a], counts[a]
-                    )
-                    zf[ZF_RAT + fr, a] = 1
-                if zc[ZC_RHI + zr, a] <= lo:
-                    return a, thr_lo, thr_hi, t_hi
-                if (t <= t_hi or not t_only) and zc[ZC_RLO + zr, a] > hi:
-                    continue
-                if zf[ZF_BND + fr, a] == 0:
-                    zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
-                        mb, sb, nb, ma, variances[a], counts[a]
-                    )
-                    zf[ZF_BND + fr, a] = 1
-                if zc[ZC_ZHI + zr, a] <= lo:
-                    return a, thr_lo, thr_hi, t_hi
-                if (t <= t_hi or not t_only) and zc[ZC_ZLO + zr, a] > hi:
-                    continue
-            zc[ZC_Z + zr, a] = pair_stat(plug_in, mb, sb, nb, ma, variances[a], counts[a])
-            zc[ZC_THR + zr, a] = math.nan
-            zf[ZF_OK + fr, a] = 1
+            bnd = (bounds, lo, hi, t_only, t_hi)
+            verdict = statistic_verdict(run, rule.plug_in, a, bnd, block)
+            if verdict == FAILS:
+                return a, thr_lo, thr_hi, t_hi
+            if verdict == PASSES:
+                continue
         z = zc[ZC_Z + zr, a]
         if t_only:
             if not (z > thr_lo):  # then not (z > c(t)) either
@@ -205,33 +147,133 @@ def glr_stop_check(threshold, run, rule):
                     thr_lo = thr_t - 1e-9 * (1.0 + abs(thr_t))
             c = thr_t
         else:
-            if math.isnan(zc[ZC_THR + zr, a]):
-                if not (z > lo):  # then not (z > c) either (D254)
-                    return a, thr_lo, thr_hi, t_hi
-                if z > hi:  # then z > c too (D348)
-                    continue
-                nmin = lower_bound_nmin(thr_fparams)
-                monotone = (
-                    nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
-                )
-                if lo == -math.inf and not monotone:  # a window's bound, when the family has one
-                    lo = window_lower_bound(threshold, rule, run, a)
-                    if not (z > lo):
-                        return a, thr_lo, thr_hi, t_hi
-                c = pair_threshold(threshold, rule, run, a)
-                zc[ZC_THR + zr, a] = c
-                if monotone:  # c bounds the pair's threshold at every later count
-                    keep_lower_bound(run, a, c, (LB_MAX_COUNT, LB_MAX_COUNT))
-                elif lo == -math.inf and thr_fparams[P_LB_MODE] == LB_NONE:
-                    keep_frozen_lower_bound(run, a, c, nmin)
-                elif thr_fparams[P_LB_MODE] == LB_FLOOR:  # c >= its floor (D349)
-                    keep_smaller_frozen_lower_bound(run, a, c)
-                if z > c:  # a pass: bound the threshold over windows of the counts (D348)
-                    keep_upper_bound(rule, run, a)
             c = zc[ZC_THR + zr, a]
+            if math.isnan(c):
+                verdict, c = pair_threshold_verdict(threshold, rule, run, a, z, (lo, hi), zr)
+                if verdict == FAILS:
+                    return a, thr_lo, thr_hi, t_hi
+                if verdict == PASSES:
+                    continue
         if not (z > c):
             return a, thr_lo, thr_hi, t_hi
     return -1, thr_lo, thr_hi, t_hi
+
+
+@njit(inline="always")
+def epsilon_block(thr_fparams):
+    """``(eps, zr, fr)``: the indifference zone ``epsilon = thr_fparams[P_EPS]`` and the
+    first row of the statistics cache's block that holds its statistics (``zr`` in ``zc``,
+    ``fr`` in ``zf``).
+
+    With ``epsilon > 0`` the statistic of ``a`` is the GLR against the alternatives where
+    ``a`` beats ``hat a_t`` by more than ``epsilon``, which is ``Z_a`` (or ``Z^EV_a``) with
+    ``a``'s empirical mean shifted by ``-epsilon`` (D290: the epsilon-GLR is the GLR with
+    the challenger's mean shifted by -epsilon): every statistic and enclosure is computed on
+    that shifted mean and kept in the cache's epsilon block (``EPS_ROWS``, ``EPS_FLAGS``),
+    so the first block keeps the statistics of ``epsilon = 0`` (D291: the
+    epsilon-statistics in their own cache block, which the Top Two challenger with the same
+    sampling epsilon reads too). ``epsilon = 0`` (or ``nan``) is the paper's rule, on the
+    first block, bit for bit."""
+    eps = thr_fparams[P_EPS]
+    if eps > 0.0:
+        return eps, EPS_ROWS, EPS_FLAGS
+    return 0.0, 0, 0  # means[a] - 0.0 is means[a], bit for bit
+
+
+@njit(inline="always")
+def statistic_verdict(run, plug_in, a, thr_bounds, block):
+    """Compute and store ``Z_a`` (:func:`~baiuv.simulation.rules.statistics.pair_stat`,
+    ``Z^EV_a`` with ``plug_in``) against ``run.best`` in the cache's block ``block``
+    (:func:`epsilon_block`), the pair's threshold there marked as not computed; return
+    ``UNDECIDED``, or ``FAILS`` or ``PASSES`` when the certified enclosures of ``Z_a``
+    decide first against the bounds ``thr_bounds = (enclose, lo, hi, t_only, t_hi)`` of
+    its threshold (the enclosures are kept in the block too).
+
+    The enclosures are used with unknown variances and every arm certified (``enclose``:
+    ``run.n_uncert == 0``, decision D191) and a bound to compare with. An upper bound of
+    ``Z_a`` at most ``lo`` decides: not (``Z_a > c``) (D210); a lower bound above ``hi``
+    (an upper bound of ``c`` while ``t <= t_hi`` for a family of ``t`` alone) decides:
+    ``Z_a > c`` (D218: a challenger passed on a certified lower bound). The rational
+    enclosure first (D216: certified enclosures of ``Z_a``, the rational one first), then
+    the logarithmic one, then ``Z_a``."""
+    enclose, lo, hi, t_only, t_hi = thr_bounds
+    eps, zr, fr = block
+    zc = run.zc
+    zf = run.zf
+    best = run.best
+    means = run.means
+    variances = run.variances
+    counts = run.counts
+    mb = means[best]
+    sb = variances[best]
+    nb = counts[best]
+    ma = means[a] - eps  # (D290: the challenger's mean shifted by -epsilon)
+    if enclose and (t_only or lo > -math.inf or hi < math.inf):
+        if zf[ZF_RAT + fr, a] == 0:
+            zc[ZC_RLO + zr, a], zc[ZC_RHI + zr, a] = tc_unknown_rational_bounds(
+                mb, sb, nb, ma, variances[a], counts[a]
+            )
+            zf[ZF_RAT + fr, a] = 1
+        if zc[ZC_RHI + zr, a] <= lo:
+            return FAILS
+        if (run.t <= t_hi or not t_only) and zc[ZC_RLO + zr, a] > hi:
+            return PASSES
+        if zf[ZF_BND + fr, a] == 0:
+            zc[ZC_ZLO + zr, a], zc[ZC_ZHI + zr, a] = tc_unknown_bounds(
+                mb, sb, nb, ma, variances[a], counts[a]
+            )
+            zf[ZF_BND + fr, a] = 1
+        if zc[ZC_ZHI + zr, a] <= lo:
+            return FAILS
+        if (run.t <= t_hi or not t_only) and zc[ZC_ZLO + zr, a] > hi:
+            return PASSES
+    zc[ZC_Z + zr, a] = pair_stat(plug_in, mb, sb, nb, ma, variances[a], counts[a])
+    zc[ZC_THR + zr, a] = math.nan
+    zf[ZF_OK + fr, a] = 1
+    return UNDECIDED
+
+
+@njit(inline="always")
+def pair_threshold_verdict(threshold, rule, run, a, z, bounds, zr):
+    """``(verdict, c)`` for the challenger ``a`` with statistic ``z`` when its pair
+    threshold is not in the cache: ``FAILS`` or ``PASSES`` when the bounds ``(lo, hi)`` of
+    the threshold (:func:`pair_lower_bound`, :func:`pair_upper_bound_cached`) or a
+    window's lower bound (:func:`window_lower_bound`) decide, else ``UNDECIDED`` with the
+    threshold ``c`` (kernel ``threshold``), stored in the cache's row ``ZC_THR + zr``.
+
+    A pair threshold computed once both counts reached the family's
+    :func:`~baiuv.thresholds.kernels.lower_bound_nmin` is kept in the cache (row
+    ``ZC_LB``, widened) as a lower bound of the pair's threshold at later counts while both
+    arms' states stay at the same peeling levels (D254: cached lower bounds of the pair
+    thresholds); below that count, a family with a frozen or floor bound keeps one (D349:
+    the lower bound of a pair with one arm below its monotone count); and a pass keeps an
+    upper bound of the threshold over windows of the counts (D348: cached upper bounds of
+    the pair thresholds)."""
+    lo, hi = bounds
+    thr_fparams = rule.fparams
+    counts = run.counts
+    best = run.best
+    if not (z > lo):  # then not (z > c) either (D254)
+        return FAILS, lo
+    if z > hi:  # then z > c too (D348)
+        return PASSES, hi
+    nmin = lower_bound_nmin(thr_fparams)
+    monotone = nmin <= counts[a] <= LB_MAX_COUNT and nmin <= counts[best] <= LB_MAX_COUNT
+    if lo == -math.inf and not monotone:  # a window's bound, when the family has one
+        lo = window_lower_bound(threshold, rule, run, a)
+        if not (z > lo):
+            return FAILS, lo
+    c = pair_threshold(threshold, rule, run, a)
+    run.zc[ZC_THR + zr, a] = c
+    if monotone:  # c bounds the pair's threshold at every later count
+        keep_lower_bound(run, a, c, (LB_MAX_COUNT, LB_MAX_COUNT))
+    elif lo == -math.inf and thr_fparams[P_LB_MODE] == LB_NONE:
+        keep_frozen_lower_bound(run, a, c, nmin)
+    elif thr_fparams[P_LB_MODE] == LB_FLOOR:  # c >= its floor (D349)
+        keep_smaller_frozen_lower_bound(run, a, c)
+    if z > c:  # a pass: bound the threshold over windows of the counts (D348)
+        keep_upper_bound(rule, run, a)
+    return UNDECIDED, c
 
 
 @njit(inline="always")
