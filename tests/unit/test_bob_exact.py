@@ -617,8 +617,8 @@ def test_fast_paths_equal_the_general_enumeration(seed):
     for n, c, d, e, _ in cases:
         for ev in (False, True):
             args = (n[0], n[1], c[0], c[1], d[0], d[1], e, ev)
-            fast = _bob_core(*args, True)[0]
-            full = _bob_core(*args, False)[0]
+            fast = _bob_core(args[:7], ev, True)[0]
+            full = _bob_core(args[:7], ev, False)[0]
             assert fast == pytest.approx(full, rel=1e-9), (args, fast, full)
             assert bob_exact(*args) == fast
             if _box_proven(n[0], n[1], c[0], c[1], d[0], d[1], e):

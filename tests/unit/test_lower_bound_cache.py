@@ -308,3 +308,59 @@ def test_bob_program_bound_below_every_pair_of_its_window(fam, lid, K, gamma, mv
     cn, dn = k.box_constants(float(n), L, sp, e0)
     cm, dm = k.box_constants(float(m), L, sp, e0)
     assert cm <= cn * (1.0 + 1e-12) and dm >= dn - 1e-12, (n, m, cn, cm, dn, dm)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    fam=st.sampled_from(["bob", "ev-bob"]),
+    lid=st.floats(0.1, 60.0),
+    K=st.integers(2, 20),
+    data=st.data(),
+)
+def test_bob_program_bound_below_the_initial_count(fam, lid, K, data):
+    """With an arm below the initial count, ``program_lower_bound`` is finite, and the
+    threshold is ``+inf`` at every pair of counts of its window (D412: the arm stays below
+    the initial count)."""
+    spec = make_threshold(fam, K, log_inv_delta=lid)
+    fp = spec.fparams
+    nmin = int(fp[k.P_NMIN])
+    if nmin <= 1:
+        return
+    below = data.draw(st.integers(1, nmin - 1))
+    other = data.draw(st.integers(1, 10**7))
+    ns = [below, other] if data.draw(st.booleans()) else [other, below]
+    states = [k.new_state() for _ in ns]
+    for n, state in zip(ns, states, strict=True):
+        k.update_state(spec.code, fp, state, n, 0.0, 1.0)
+    lb, hi_a, hi_b = k.program_lower_bound(spec.code, fp, ns[0], ns[1], states[0], states[1])
+    assert math.isfinite(lb) and lb - k.LB_MARGIN * (1.0 + abs(lb)) > 1e299
+    for n, hi in zip(ns, (hi_a, hi_b), strict=True):
+        assert hi >= n and (n >= nmin or hi < nmin)
+    xs = [
+        data.draw(st.integers(n, int(min(hi, n + 10**6))))
+        for n, hi in zip(ns, (hi_a, hi_b), strict=True)
+    ]
+    for x, state in zip(xs, states, strict=True):
+        k.update_state(spec.code, fp, state, x, 0.0, 1.0)
+    c = k.pair_threshold_kernel(spec.code, fp, spec.table, 0.0, xs[0], xs[1], *states)
+    assert c == math.inf, (ns, xs, c)
+
+
+@settings(max_examples=300, deadline=None)
+@given(gamma=st.floats(1.01, 3.0), n=st.integers(1, 2**31), steps=st.integers(1, 300))
+def test_update_state_keeps_the_level_peeling_level_gives(gamma, n, steps):
+    """The level is ``i`` with ``gamma^i <= n < gamma^(i + 1)`` (the powers as
+    ``peeling_level`` computes them; ``i = 0`` from ``n = 1``), which ``update_state``
+    checks before computing it (D413): after every count of a run of counts the state
+    holds ``peeling_level``'s level, recorded at the level's first count of the run."""
+    spec = make_threshold("kl", 3, log_inv_delta=3.0, params=ThresholdParams(gamma=gamma))
+    fp = spec.fparams
+    i = k.peeling_level(float(n), gamma)
+    assert gamma**i <= n < gamma ** (i + 1) or (i == 0 and n < gamma)
+    state = k.new_state()
+    first = {}
+    for m in range(n, n + steps):
+        k.update_state(spec.code, fp, state, m, float(m), 1.0)
+        lvl = k.peeling_level(float(m), gamma)
+        first.setdefault(lvl, m)
+        assert state[k.S_LEVEL] == lvl and state[k.S_COUNT] == first[lvl], (m, lvl, state)

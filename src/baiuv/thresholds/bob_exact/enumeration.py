@@ -49,9 +49,12 @@ def _complete(y1, arm1, arm2, e2, ev):
 
 
 @njit(cache=True)
-def _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev):
-    """Feasible completion of an approximate stationary pair: keep the arm whose
-    ``y(lambda)`` is better conditioned, give the other the rest of the KL budget."""
+def _pair_candidate(y1, y2, lam, pc1, pc2, e2, ev):
+    """Feasible completion of an approximate stationary pair on the pieces ``pc1, pc2``
+    (:func:`_y_at`): keep the arm whose ``y(lambda)`` is better conditioned, give the other
+    the rest of the KL budget."""
+    k1, arm1 = pc1[0], pc1[1]
+    k2, arm2 = pc2[0], pc2[1]
     kap1 = abs(_dy_dlam(y1, lam, k1, arm1)) / max(y1, 1e-300)
     kap2 = abs(_dy_dlam(y2, lam, k2, arm2)) / max(y2, 1e-300)
     if kap1 <= kap2:
@@ -80,11 +83,21 @@ def _split_candidate(b1, arm1, arm2, e, ev):
 
 
 @njit(cache=True)
-def _eval_lam(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev):
-    y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
-    y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-    c1 = arm1.n * _h(y1, arm1, r1)
-    c2 = arm2.n * _h(y2, arm2, r2)
+def _y_at(lam, pc):
+    """``y(lambda)`` on the piece ``pc = (kind, arm, ylo, yhi, region)`` (a piece of
+    :func:`.arms._piece` with its arm)."""
+    return _y_of_lam(lam, pc[0], pc[1], pc[2], pc[3])
+
+
+@njit(cache=True)
+def _eval_lam(lam, pc1, pc2):
+    """``(y1, y2, N_1 h(y1), N_2 h(y2))`` at ``lambda`` on the pieces ``pc1, pc2``."""
+    y1 = _y_at(lam, pc1)
+    y2 = _y_at(lam, pc2)
+    arm1 = pc1[1]
+    arm2 = pc2[1]
+    c1 = arm1.n * _h(y1, arm1, pc1[4])
+    c2 = arm2.n * _h(y2, arm2, pc2[4])
     return y1, y2, c1, c2
 
 
@@ -104,8 +117,11 @@ def _dy_dlam(y, lam, kind, arm):
 
 
 @njit(cache=True)
-def _eval_fd(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
-    """``F(lambda)`` and ``F'(lambda) = sum_c N_c g'(y_c) y_c'(lambda) / lambda``."""
+def _eval_fd(lam, pc1, pc2, e2):
+    """``F(lambda)`` and ``F'(lambda) = sum_c N_c g'(y_c) y_c'(lambda) / lambda`` on the
+    pieces ``pc1, pc2``."""
+    k1, arm1, lo1, hi1, r1 = pc1
+    k2, arm2, lo2, hi2, r2 = pc2
     y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
     y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
     f = arm1.n * _h(y1, arm1, r1) + arm2.n * _h(y2, arm2, r2) - e2
@@ -117,11 +133,13 @@ def _eval_fd(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
 
 
 @njit(cache=True)
-def _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
-    """Root of ``F`` on ``[la, lb]`` given ``fa * fb <= 0``: Newton safeguarded by the
+def _root(bracket, pc1, pc2, e2):
+    """Root of ``F`` (:func:`_eval_fd` on the pieces ``pc1, pc2``) on ``[la, lb]`` given
+    ``bracket = (la, fa, lb, fb)``, ``fa * fb <= 0``: Newton safeguarded by the
     bracket. When a Newton step leaves the bracket, a Newton step from the bracket end on
     the other side of the root is tried (for a convex or concave ``F`` one of the two sides
     converges monotonically), then bisection."""
+    la, fa, lb, fb = bracket
     if fa == 0.0:
         return la
     if fb == 0.0:
@@ -132,7 +150,7 @@ def _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
     if not (la < lam < lb):
         lam = 0.5 * (la + lb)
     for _ in range(200):
-        f, df = _eval_fd(lam, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+        f, df = _eval_fd(lam, pc1, pc2, e2)
         if f == 0.0:
             return lam
         if (f > 0.0) == (fa > 0.0):
@@ -152,11 +170,11 @@ def _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2):
             # Newton from the opposite end of the bracket
             if other == 0:
                 if math.isnan(da):
-                    _, da = _eval_fd(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                    _, da = _eval_fd(la, pc1, pc2, e2)
                 nxt = la - fa / da if da != 0.0 and math.isfinite(da) else _INF
             else:
                 if math.isnan(db):
-                    _, db = _eval_fd(lb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                    _, db = _eval_fd(lb, pc1, pc2, e2)
                 nxt = lb - fb / db if db != 0.0 and math.isfinite(db) else _INF
             if not (la < nxt < lb):
                 nxt = 0.5 * (la + lb)
@@ -181,6 +199,8 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
     needs_bb = s1 * s2 < 0 and not special
     if needs_bb != bb:
         return best
+    pc1 = (k1, arm1, lo1, hi1, r1)
+    pc2 = (k2, arm2, lo2, hi2, r2)
     if s1 == 0 and s2 == 0:
         return best  # V affine on the pair: its maximum is at a piece boundary
     if s1 == 0 or s2 == 0:
@@ -219,17 +239,17 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
         return best
     if s1 > 0 and s2 > 0:
         return best  # every stationary point is a strict local minimum of V
-    ya1, ya2, ca1, ca2 = _eval_lam(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
-    yb1, yb2, cb1, cb2 = _eval_lam(lb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+    ya1, ya2, ca1, ca2 = _eval_lam(la, pc1, pc2)
+    yb1, yb2, cb1, cb2 = _eval_lam(lb, pc1, pc2)
     if s1 < 0 and s2 < 0:
         fa = ca1 + ca2 - e2
         fb = cb1 + cb2 - e2
         if fa < 0.0 or fb > 0.0:
             return best
-        lam = _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
-        y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
-        y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-        cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
+        lam = _root((la, fa, lb, fb), pc1, pc2, e2)
+        y1 = _y_at(lam, pc1)
+        y2 = _y_at(lam, pc2)
+        cand = _pair_candidate(y1, y2, lam, pc1, pc2, e2, ev)
         if cand[0] > best[0]:
             return cand
         return best
@@ -251,15 +271,15 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
             return best
         if lam_m > la:
             la = lam_m
-            ya1, ya2, ca1, ca2 = _eval_lam(la, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+            ya1, ya2, ca1, ca2 = _eval_lam(la, pc1, pc2)
         fa = ca1 + ca2 - e2
         fb = cb1 + cb2 - e2
         if fa > 0.0 or fb < 0.0:
             return best
-        lam = _root(la, fa, lb, fb, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
-        y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
-        y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-        cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
+        lam = _root((la, fa, lb, fb), pc1, pc2, e2)
+        y1 = _y_at(lam, pc1)
+        y2 = _y_at(lam, pc2)
+        cand = _pair_candidate(y1, y2, lam, pc1, pc2, e2, ev)
         if cand[0] > best[0]:
             return cand
         return best
@@ -277,8 +297,8 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
         top -= 1
         p = stack_p[top]
         q = stack_q[top]
-        yp1, yp2, cp1, cp2 = _eval_lam(p, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
-        yq1, yq2, cq1, cq2 = _eval_lam(q, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, ev)
+        yp1, yp2, cp1, cp2 = _eval_lam(p, pc1, pc2)
+        yq1, yq2, cq1, cq2 = _eval_lam(q, pc1, pc2)
         if s1 > 0:  # arm 1 cost increases with lambda, arm 2 cost decreases
             f_lo = cp1 + cq2 - e2
             f_hi = cq1 + cp2 - e2
@@ -293,12 +313,12 @@ def _solve_pair(p1, p2, arm1, arm2, e, ev, best, bb):
         fq = cq1 + cq2 - e2
         if q - p <= width_min or top >= _STACK - 2:
             if fp * fq <= 0.0:
-                lam = _root(p, fp, q, fq, k1, arm1, lo1, hi1, r1, k2, arm2, lo2, hi2, r2, e2)
+                lam = _root((p, fp, q, fq), pc1, pc2, e2)
             else:
                 lam = 0.5 * (p + q)
-            y1 = _y_of_lam(lam, k1, arm1, lo1, hi1)
-            y2 = _y_of_lam(lam, k2, arm2, lo2, hi2)
-            cand = _pair_candidate(y1, y2, lam, k1, k2, arm1, arm2, e2, ev)
+            y1 = _y_at(lam, pc1)
+            y2 = _y_at(lam, pc2)
+            cand = _pair_candidate(y1, y2, lam, pc1, pc2, e2, ev)
             if cand[0] > best[0]:
                 best = cand
             continue

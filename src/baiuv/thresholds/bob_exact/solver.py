@@ -35,13 +35,15 @@ from baiuv.thresholds.bob_exact.shortcuts import (
 
 
 @njit(cache=True)
-def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
-    """Optimal ``(value, y1, y2)``; ``value`` is NaN on invalid input.
+def _bob_core(prog, ev, fast):
+    """Optimal ``(value, y1, y2)`` of the program ``prog = (n1, n2, c1, c2, d1, d2, e)``;
+    ``value`` is NaN on invalid input.
 
     ``fast=False`` skips the shortcuts that are not needed for correctness (log-free Box
     test, non-EV and EV water filling): the general enumeration then runs; it exists so
     that tests can compare both paths.
     """
+    n1, n2, c1, c2, d1, d2, e = prog
     nan = math.nan
     if fast:
         st, v, y1, y2 = _bob_front(n1, n2, c1, c2, d1, d2, e, ev)
@@ -51,13 +53,14 @@ def _bob_core(n1, n2, c1, c2, d1, d2, e, ev, fast):
             return (nan, nan, nan)
     elif not _valid(n1, n2, c1, c2, d1, d2, e):
         return (nan, nan, nan)
-    return _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast)
+    return _bob_general(prog, ev, fast)
 
 
 @njit(cache=True)
-def _bob_general(n1, n2, c1, c2, d1, d2, e, ev, fast):
+def _bob_general(prog, ev, fast):
     """:func:`_bob_core` after the input check and :func:`_bob_front`: exact Box test,
     region-A case, water filling (``fast``) and the general enumeration."""
+    n1, n2, c1, c2, d1, d2, e = prog
     # KL cost of the Box maximiser (x, y) = (D, C/D): h(Y) = C + D - 1 - ln D
     hy1 = c1 + _phi(d1)
     hy2 = c2 + _phi(d2)
@@ -156,7 +159,7 @@ def bob_exact(
         return v
     if st == 1:
         return math.nan
-    return _bob_general(n1, n2, c1, c2, d1, d2, e, ev, True)[0]
+    return _bob_general((n1, n2, c1, c2, d1, d2, e), ev, True)[0]
 
 
 @njit(cache=True)
@@ -170,7 +173,7 @@ def bob_exact_solution(
     ``x_c`` is the projection of ``1/(1 + y_c)`` on ``[D_c, C_c / y_c]`` (Step 1 of
     ``docs/bob-exact-proof.md``). NaNs on invalid input.
     """
-    val, y1, y2 = _bob_core(n1, n2, c1, c2, d1, d2, e, ev, True)
+    val, y1, y2 = _bob_core((n1, n2, c1, c2, d1, d2, e), ev, True)
     if math.isnan(val):
         return (val, val, val, val, val)
     x1 = _x_hat(y1, Arm(n1, c1, d1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))

@@ -36,6 +36,9 @@ from .kl import LN2, check_state, kl_value, update_state  # noqa: F401 (the KL s
 
 NAMES = ("bob", "ev-bob")
 LN6 = math.log(6.0)
+#: the lower bound of a pair threshold that is ``+inf`` (D412): finite, so that the cache's
+#: widening ``c - LB_MARGIN (1 + |c|)`` stays finite, and far above any statistic
+UNREACHABLE = 1e300
 
 
 # ----------------------------------------------------------------------------- numba
@@ -87,7 +90,18 @@ def program_lower_bound(
     ``E`` at ``(n_a, n_b)`` has a feasible set inside the program's at every pair of the
     window (``C`` does not increase with the count, ``D`` does not decrease, ``E`` does not
     decrease at fixed levels, and ``N f <= hi f``), and its objective times
-    ``r = min(n_a/hi_a, n_b/hi_b)`` is at most theirs: ``lb = r bob_exact(...)``."""
+    ``r = min(n_a/hi_a, n_b/hi_b)`` is at most theirs: ``lb = r bob_exact(...)``.
+
+    With an arm below the initial count the threshold is ``+inf`` while that arm stays
+    below it (D412): ``lb = UNREACHABLE`` (finite, above every statistic), the window of
+    that arm ending one count before the initial count, the other's at ``LB_MAX_COUNT``."""
+    nmin = fparams[P_NMIN]
+    if n_a < nmin or n_b < nmin:
+        if n_a > LB_MAX_COUNT or n_b > LB_MAX_COUNT:
+            return -math.inf, -1.0, -1.0
+        hi_a = nmin - 1.0 if n_a < nmin else float(LB_MAX_COUNT)
+        hi_b = nmin - 1.0 if n_b < nmin else float(LB_MAX_COUNT)
+        return UNREACHABLE, hi_a, hi_b
     if n_a < fparams[P_NMIN_KL] or n_b < fparams[P_NMIN_KL]:
         return -math.inf, -1.0, -1.0
     if n_a > LB_MAX_COUNT or n_b > LB_MAX_COUNT:

@@ -146,6 +146,12 @@ def update_state(code, fparams, state, n, mean, var) -> None:
     if n < 1:
         return
     gamma = fparams[P_GAMMA]
+    if state[S_LEVEL] >= 0.0:
+        # D413: the recorded level i holds when gamma^i <= n < gamma^(i + 1), the powers
+        # computed as peeling_level computes them (no logarithm)
+        held = int(state[S_LEVEL])
+        if gamma**held <= n and n < gamma ** (held + 1):
+            return
     lvl = peeling_level(float(n), gamma)
     if state[S_LEVEL] == lvl:
         return
