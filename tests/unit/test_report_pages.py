@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.pipeline.specs import specs
 from baiuv.report.pages import (
     BEYOND_THE_PAPER,
     ReportEntries,
@@ -22,7 +23,6 @@ from baiuv.report.pages import (
     table_page,
     verdict_summary_rst,
 )
-from baiuv.pipeline.specs import specs
 from baiuv.report.paper_refs import LABELS
 from baiuv.report.tables import markdown_to_html
 from baiuv.tables import markdown_table
