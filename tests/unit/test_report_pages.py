@@ -173,7 +173,7 @@ def test_bad_entries_are_refused():
 
 def test_records_entries_are_numbered_and_unique():
     """The categories are numbered in the records' order after the reproduction report's;
-    a record's entries need its category, and an entry's key is used once (D401)."""
+    a record's entries need its category, and an entry's key is used once (D403)."""
     from dataclasses import replace
 
     from baiuv.experiments.spec import ReportEntry

@@ -1,6 +1,6 @@
 """The experiments' records (D370): what the pipeline reads of each experiment, checked
 against the configuration files, the report's entries and the records' own shard plans;
-the records found in their packages (D401) and the functions they name for the workflow's
+the records found in their packages (D402) and the functions they name for the workflow's
 shared scripts."""
 
 import importlib
@@ -140,7 +140,7 @@ def test_shard_plans_of_the_tiny_configuration():
 
 
 def test_records_are_found_in_their_packages():
-    """Every module of the packages that assigns ``SPEC`` is found, and no other (D401):
+    """Every module of the packages that assigns ``SPEC`` is found, and no other (D402):
     a new experiment's module is its record's whole registration."""
     found = set(spec_modules())
     for package in SPEC_PACKAGES:
@@ -210,3 +210,18 @@ def test_rules_of_the_shared_scripts_name_a_record_with_the_step():
             assert name, f"{smk.name}: rule {rule.split(':')[0]} names no experiment"
             assert script.group(1) in steps[name.group(1)], (smk.name, name.group(1))
     assert calls >= 9
+
+
+def test_outputs_page_names_every_figure_and_table():
+    """``docs/outputs.md`` names every figure and Markdown table of the records' targets
+    (a path, ``name.{pdf,png}`` or a glob such as ``audit_*.md``)."""
+    import fnmatch
+
+    text = (ROOT / "docs" / "outputs.md").read_text()
+    named = set()
+    for token in re.findall(r"`([^`\s]+)`", text):
+        named |= {token.replace("{pdf,png}", ext) for ext in ("pdf", "png")}
+    cfg = _config()
+    targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
+    missing = [t for t in targets if not any(fnmatch.fnmatch(t, n) for n in named)]
+    assert not missing, f"results missing from docs/outputs.md: {missing}"

@@ -142,7 +142,7 @@ def reproduction_inputs(wildcards):
 
 
 # Report layout: the category and labels of every report entry, from the records of every
-# experiment (their category and entries, D401), the paper's printed numbering from
+# experiment (their category and entries, D403), the paper's printed numbering from
 # baiuv.report.paper_refs.
 from baiuv.pipeline.specs import specs  # noqa: E402
 from baiuv.report.pages import report_entries  # noqa: E402

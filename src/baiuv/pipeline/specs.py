@@ -2,7 +2,7 @@
 first, then the artifact's own studies (D371: the paper's experiments before the studies).
 Each module of :data:`SPEC_PACKAGES` that assigns ``SPEC`` at its top level exports its
 record (:class:`baiuv.experiments.spec.ExperimentSpec`); the modules are found by reading
-their sources, without importing those that hold no record (D401: the records are found,
+their sources, without importing those that hold no record (D402: the records are found,
 not listed), and the records are sorted by their ``order``. The configuration loader, the
 shard runner, the workflow's targets, batch rules, shared scripts and report, and the
 reproduction report iterate over them (D370: one record per experiment).

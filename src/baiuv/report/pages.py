@@ -75,7 +75,7 @@ REPRODUCTION_CATEGORY = "Reproduction report"
 
 
 def report_entries(records: Sequence[ExperimentSpec]) -> ReportEntries:
-    """The report's categories and entries (D401: built from the records): the
+    """The report's categories and entries (D403: built from the records): the
     reproduction report first, then the ``category`` and ``entries`` of every record, in
     the records' order; a category's title is numbered by its place (the report's menu
     sorts categories by name), and keyed by its first record's name."""
