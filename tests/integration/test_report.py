@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 from pipeline_helpers import REPO, run_snakemake
 
+from baiuv.pipeline.specs import specs
+from baiuv.report.pages import report_entries
 from baiuv.report.paper_refs import LABELS
 
 RULES = sorted((REPO / "workflow" / "rules").glob("*.smk"))
@@ -38,9 +39,8 @@ def _captions() -> list[tuple[str, str]]:
     for smk in RULES:
         for m in CAPTION.finditer(smk.read_text()):
             out.append((smk.name, m.group(1)))
-    # the tables' HTML pages (report.smk) take their captions from entries.yaml
-    entries = yaml.safe_load((REPO / "workflow" / "report" / "entries.yaml").read_text())
-    for e in entries["entries"].values():
+    # the tables' HTML pages (report.smk) take their captions from the records' entries
+    for e in report_entries(specs()).entries.values():
         if "caption" in e:
             out.append(("report.smk", f"../report/{e['caption']}"))
     return out

@@ -65,21 +65,16 @@ NUMBA = {"numba", "baiuv.simulation.rules", "baiuv.model.oracle", "baiuv.thresho
 #: Adapters of jobs that call no numba kernel: they aggregate shard files, render tables and
 #: pages, draw figures or copy files.
 NO_KERNEL_ADAPTERS = (
-    "asym_figure",
-    "asym_table",
-    "audit_aggregate",
-    "audit_figure",
-    "audit_tables",
+    "aggregate",
     "characteristic_figure",
     "characteristic_table",
     "copy_file",
-    "delta_correct_aggregate",
-    "delta_correct_figure",
-    "delta_correct_table",
+    "figure",
     "report_html",
     "sim_aggregate",
     "sim_figure",
     "sim_tables",
+    "table",
     "thresholds_bob_slope_figure",
     "thresholds_bob_slope_table",
     "thresholds_figure",
@@ -89,7 +84,6 @@ NO_KERNEL_ADAPTERS = (
 #: Adapters of jobs that compute characteristic times (the oracle, numba) after reading or
 #: building their inputs, but import nothing compiled.
 ORACLE_ADAPTERS = (
-    "asym_aggregate",
     "audit_instances",
     "characteristic_instances",
     "characteristic_sweep",
@@ -123,6 +117,20 @@ def test_adapters_import_no_numba(name):
     jobs that aggregate, render or draw never load them, and the jobs that compute
     characteristic times load them with the first one, not with their imports."""
     assert not NUMBA & _modules_after(_adapter_imports(name))
+
+
+def _record_steps() -> list[tuple[str, str]]:
+    from baiuv.pipeline.specs import specs
+
+    return [(s.name, step) for s in specs() for step in s.steps]
+
+
+@pytest.mark.parametrize("name,step", _record_steps(), ids=str)
+def test_shared_adapters_steps_import_no_numba(name, step):
+    """The shared scripts (``aggregate``, ``figure``, ``table``) import the function their
+    record names, with the record's module (D401): neither loads numba (D227)."""
+    code = f"from baiuv.pipeline.specs import experiment_step\nexperiment_step({name!r}, {step!r})"
+    assert not NUMBA & _modules_after(code)
 
 
 def test_workflow_parse_imports_no_numba():

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
+from baiuv.pipeline.specs import specs
 from baiuv.report.pages import (
     BEYOND_THE_PAPER,
     ReportEntries,
-    load_entries,
+    report_entries,
     rst_escape,
     table_page,
     verdict_summary_rst,
@@ -27,7 +28,6 @@ from baiuv.report.tables import markdown_to_html
 from baiuv.tables import markdown_table
 
 REPO = Path(__file__).resolve().parents[2]
-ENTRIES = REPO / "workflow" / "report" / "entries.yaml"
 
 
 class _Cells(HTMLParser):
@@ -119,8 +119,8 @@ def test_table_page_is_self_contained_and_cites_printed_numbers():
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # no external resource
 
 
-def test_entries_file_is_valid_and_ordered_as_the_paper():
-    rep = load_entries(ENTRIES)
+def test_entries_are_valid_and_ordered_as_the_paper():
+    rep = report_entries(specs())
     names = list(rep.categories.values())
     assert names == sorted(names), "the report sorts categories by name: keep them numbered"
     for name in names:
@@ -140,7 +140,7 @@ def test_entries_file_is_valid_and_ordered_as_the_paper():
 
 
 def test_every_report_flag_uses_an_entry():
-    rep = load_entries(ENTRIES)
+    rep = report_entries(specs())
     used = set()
     for smk in (REPO / "workflow" / "rules").glob("*.smk"):
         text = smk.read_text()
@@ -169,6 +169,27 @@ def test_bad_entries_are_refused():
         )
     with pytest.raises(ValueError, match="missing fields"):
         ReportEntries({"a": "1. A"}, {"x": {"path": "p", "category": "a"}})
+
+
+def test_records_entries_are_numbered_and_unique():
+    """The categories are numbered in the records' order after the reproduction report's;
+    a record's entries need its category, and an entry's key is used once (D403)."""
+    from dataclasses import replace
+
+    from baiuv.experiments.spec import ReportEntry
+
+    records = specs()
+    rep = report_entries(records)
+    assert rep.category("reproduction") == "1. Reproduction report"
+    titled = [s for s in records if s.category]
+    assert [rep.categories[s.name] for s in titled] == [
+        f"{i}. {s.category}" for i, s in enumerate(titled, start=2)
+    ]
+    entry = ReportEntry(key="x", path="results/figures/x.png", shows="s")
+    with pytest.raises(ValueError, match="entries without a category"):
+        report_entries([replace(records[0], category=None, entries=(entry,))])
+    with pytest.raises(ValueError, match="report entry 'x' twice"):
+        report_entries([replace(records[0], entries=(entry, entry))])
 
 
 def _claims():

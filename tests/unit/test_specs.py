@@ -1,7 +1,12 @@
 """The experiments' records (D370): what the pipeline reads of each experiment, checked
-against the configuration files, the report's entries and the records' own shard plans."""
+against the configuration files, the report's entries and the records' own shard plans;
+the records found in their packages (D402) and the functions they name for the workflow's
+shared scripts."""
 
+import importlib
 import itertools
+import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +14,15 @@ import yaml
 
 from baiuv.experiments.spec import ExperimentSpec
 from baiuv.pipeline.config import merge_config_files, optional_sections, validate_config
-from baiuv.pipeline.specs import SPEC_MODULES, enabled_specs, specs
+from baiuv.pipeline.specs import (
+    SPEC_PACKAGES,
+    enabled_specs,
+    experiment_step,
+    spec_modules,
+    spec_named,
+    specs,
+)
+from baiuv.report.pages import report_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -23,7 +36,9 @@ def _config(*overlays):
 
 def test_one_record_per_module_with_unique_names():
     records = specs()
-    assert len(records) == len(SPEC_MODULES)
+    assert len(records) == len(spec_modules())
+    orders = [s.order for s in records]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
     assert all(isinstance(s, ExperimentSpec) for s in records)
     assert len({s.name for s in records}) == len(records)
     kinds = [k.name for s in records for k in s.shard_kinds]
@@ -38,11 +53,11 @@ def test_the_paper_first_then_the_studies():
     paper's, each named "Beyond the paper"."""
     beyond = [s.beyond_paper for s in specs()]
     assert beyond == sorted(beyond) and any(beyond) and not all(beyond)
-    for module, spec in zip(SPEC_MODULES, specs(), strict=True):
+    for module, spec in zip(spec_modules(), specs(), strict=True):
         assert module.startswith("baiuv.studies.") == spec.beyond_paper, module
     cfg = _config()
-    entries = yaml.safe_load((ROOT / "workflow" / "report" / "entries.yaml").read_text())
-    by_path = {e["path"]: entries["categories"][e["category"]] for e in entries["entries"].values()}
+    entries = report_entries(specs())
+    by_path = {e["path"]: entries.categories[e["category"]] for e in entries.entries.values()}
     order = []  # the categories of the records' figures, in the records' order
     for spec in enabled_specs(cfg):
         for t in spec.targets(cfg):
@@ -71,13 +86,13 @@ def test_targets_hold_every_figure_of_the_report():
     cfg = _config()
     targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
     assert len(targets) == len(set(targets))
-    entries = yaml.safe_load((ROOT / "workflow" / "report" / "entries.yaml").read_text())
-    figures = {e["path"] for e in entries["entries"].values() if "/figures/" in e["path"]}
+    entries = report_entries(specs()).entries
+    figures = {e["path"] for e in entries.values() if "/figures/" in e["path"]}
     assert {t for t in targets if t.endswith(".png")} == figures
     assert {t for t in targets if t.endswith(".pdf")} == {
         f.removesuffix(".png") + ".pdf" for f in figures
     }
-    tables = {e["markdown"] for e in entries["entries"].values() if "markdown" in e}
+    tables = {e["markdown"] for e in entries.values() if "markdown" in e}
     markdown = {t for t in targets if t.endswith(".md")}
     # every table with a page of the report; a timing table may have none
     assert tables <= markdown
@@ -122,3 +137,91 @@ def test_shard_plans_of_the_tiny_configuration():
             assert p["code"] == "h" and p["shard"] == cell["shard"], name
             assert set(kind.output) == {"runs", "timings"}
             kind.output["runs"].format(**cell)  # the cell fills the pattern
+
+
+def test_records_are_found_in_their_packages():
+    """Every module of the packages that assigns ``SPEC`` is found, and no other (D402):
+    a new experiment's module is its record's whole registration."""
+    found = set(spec_modules())
+    for package in SPEC_PACKAGES:
+        for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            module = f"{package}.{info.name}"
+            source = Path(importlib.util.find_spec(module).origin).read_text()
+            has_spec = re.search(r"^SPEC\b.*=", source, re.M) is not None
+            assert (module in found) == has_spec, module
+    for module in found:
+        spec = importlib.import_module(module).SPEC
+        assert spec_named(spec.name) is spec
+
+
+def test_a_new_record_is_found_and_ordered(tmp_path, monkeypatch):
+    """A module written into a package with a ``SPEC`` takes its place by ``order``."""
+    import sys
+
+    import baiuv.studies
+    from baiuv.pipeline import specs as specs_module
+
+    (tmp_path / "toy_study.py").write_text(
+        "from baiuv.experiments.spec import ExperimentSpec\n"
+        'SPEC = ExperimentSpec(name="toy_study", order=65, beyond_paper=True)\n'
+    )
+    monkeypatch.setattr(baiuv.studies, "__path__", [*baiuv.studies.__path__, str(tmp_path)])
+    specs_module._declared.cache_clear()
+    specs_module.specs.cache_clear()
+    try:
+        names = [s.name for s in specs()]
+        assert names.index("toy_study") == names.index("delta_correct") + 1
+        assert spec_named("toy_study").order == 65
+    finally:
+        monkeypatch.undo()
+        sys.modules.pop("baiuv.studies.toy_study", None)
+        specs_module._declared.cache_clear()
+        specs_module.specs.cache_clear()
+    assert "toy_study" not in [s.name for s in specs()]
+
+
+@pytest.mark.parametrize(
+    "name,step", [(s.name, step) for s in specs() for step in s.steps], ids=str
+)
+def test_named_steps_resolve(name, step):
+    """Every function a record names for the shared scripts exists and is callable."""
+    assert callable(experiment_step(name, step))
+
+
+def test_a_missing_step_or_record_is_named():
+    with pytest.raises(KeyError, match="names no 'aggregate' step"):
+        experiment_step("ev_remedies", "aggregate")
+    with pytest.raises(KeyError, match="no experiment record named 'nowhere'"):
+        spec_named("nowhere")
+
+
+def test_rules_of_the_shared_scripts_name_a_record_with_the_step():
+    """A rule calling ``aggregate.py``, ``figure.py`` or ``table.py`` passes
+    ``params: experiment=`` the name of a record naming that step."""
+    steps = {s.name: set(s.steps) for s in specs()}
+    calls = 0
+    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+        for rule in re.split(r"\n\s*rule ", smk.read_text())[1:]:
+            script = re.search(r'"\.\./scripts/(aggregate|figure|table)\.py"', rule)
+            if script is None:
+                continue
+            calls += 1
+            name = re.search(r'experiment="(\w+)"', rule)
+            assert name, f"{smk.name}: rule {rule.split(':')[0]} names no experiment"
+            assert script.group(1) in steps[name.group(1)], (smk.name, name.group(1))
+    assert calls >= 9
+
+
+def test_outputs_page_names_every_figure_and_table():
+    """``docs/outputs.md`` names every figure and Markdown table of the records' targets
+    (a path, ``name.{pdf,png}`` or a glob such as ``audit_*.md``)."""
+    import fnmatch
+
+    text = (ROOT / "docs" / "outputs.md").read_text()
+    named = set()
+    for token in re.findall(r"`([^`\s]+)`", text):
+        named |= {token.replace("{pdf,png}", ext) for ext in ("pdf", "png")}
+    cfg = _config()
+    targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
+    missing = [t for t in targets if not any(fnmatch.fnmatch(t, n) for n in named)]
+    assert not missing, f"results missing from docs/outputs.md: {missing}"

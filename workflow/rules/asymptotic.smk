@@ -86,6 +86,7 @@ if "asymptotic" in config:
         resources:
             mem_mb=2000,
         params:
+            experiment="asymptotic",
             instances={k: v.instance.to_dict() for k, v in ASY_INSTANCES.items()},
             beta=ASY["beta"],
             level=ASY["level"],
@@ -107,11 +108,11 @@ if "asymptotic" in config:
                 for c in ASY_SHARD_CELLS
             ],
         script:
-            "../scripts/asym_aggregate.py"
+            "../scripts/aggregate.py"
 
     rule asym_figure:
         input:
-            "results/asymptotic/summary.parquet",
+            summary="results/asymptotic/summary.parquet",
         output:
             pdf="results/figures/asymptotic.pdf",
             png=report(
@@ -125,11 +126,12 @@ if "asymptotic" in config:
         conda:
             CONDA_ENV
         params:
+            experiment="asymptotic",
             code=FIGURE_HASH,
             cells=[list(c) for c in ASY_PAIRS],
             instances=list(ASY_INSTANCES),
         script:
-            "../scripts/asym_figure.py"
+            "../scripts/figure.py"
 
     rule asym_table:
         input:
@@ -138,17 +140,18 @@ if "asymptotic" in config:
             verdicts="results/asymptotic/verdicts.parquet",
             paired="results/asymptotic/paired.parquet",
         output:
-            "results/tables/asymptotic_slopes.md",
+            table="results/tables/asymptotic_slopes.md",
         log:
             "logs/asymptotic/table.log",
         conda:
             CONDA_ENV
         params:
+            experiment="asymptotic",
             level=ASY["level"],
             fit_points=ASY["fit_points"],
             n0=ASY["n0"],
         script:
-            "../scripts/asym_table.py"
+            "../scripts/table.py"
 
     localrules:
         asym_aggregate,

@@ -57,7 +57,7 @@ if "audit" in config:
     rule audit_aggregate:
         input:
             instances="results/audit/instances.parquet",
-            shards=shard_files(AUD_SHARD_OUTPUT["runs"], AUD_SHARD_CELLS),
+            runs=shard_files(AUD_SHARD_OUTPUT["runs"], AUD_SHARD_CELLS),
             timings=shard_files(AUD_SHARD_OUTPUT["timings"], AUD_SHARD_CELLS),
         output:
             runs="results/audit/runs.parquet",
@@ -71,10 +71,11 @@ if "audit" in config:
         resources:
             mem_mb=4000,
         params:
+            experiment="audit",
             delta=float(AUD["delta"]),
             level=AUD["level"],
             code=SRC_HASH,
-            # what each shard must have recorded, in the order of input.shards
+            # what each shard must have recorded, in the order of input.runs
             expect=[
                 {
                     "algorithm": c["algorithm"],
@@ -88,7 +89,7 @@ if "audit" in config:
                 for c in AUD_SHARD_CELLS
             ],
         script:
-            "../scripts/audit_aggregate.py"
+            "../scripts/aggregate.py"
 
     rule audit_tables:
         input:
@@ -102,15 +103,16 @@ if "audit" in config:
         conda:
             CONDA_ENV
         params:
+            experiment="audit",
             delta=float(AUD["delta"]),
             level=AUD["level"],
             threshold=AUD["threshold"],
         script:
-            "../scripts/audit_tables.py"
+            "../scripts/table.py"
 
     rule audit_figure:
         input:
-            "results/audit/summary.parquet",
+            summary="results/audit/summary.parquet",
         output:
             pdf="results/figures/audit.pdf",
             png=report(
@@ -124,11 +126,12 @@ if "audit" in config:
         conda:
             CONDA_ENV
         params:
+            experiment="audit",
             code=FIGURE_HASH,
             delta=float(AUD["delta"]),
             algorithms=list(AUD["algorithms"]),
         script:
-            "../scripts/audit_figure.py"
+            "../scripts/figure.py"
 
     localrules:
         audit_instances,

@@ -141,13 +141,13 @@ def reproduction_inputs(wildcards):
     return out
 
 
-# Report layout (workflow/report/entries.yaml): the category and labels of every report
-# entry, the paper's printed numbering from baiuv.report.paper_refs.
-from baiuv.report.pages import load_entries  # noqa: E402
+# Report layout: the category and labels of every report entry, from the records of every
+# experiment (their category and entries, D403), the paper's printed numbering from
+# baiuv.report.paper_refs.
+from baiuv.pipeline.specs import specs  # noqa: E402
+from baiuv.report.pages import report_entries  # noqa: E402
 
-REPORT = load_entries(
-    os.path.join(workflow.basedir, "workflow", "report", "entries.yaml")
-)
+REPORT = report_entries(specs())
 
 
 def report_category(key):

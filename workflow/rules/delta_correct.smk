@@ -63,6 +63,7 @@ if "delta_correct" in config:
         resources:
             mem_mb=2000,
         params:
+            experiment="delta_correct",
             code=SRC_HASH,
             # what each shard must have recorded, in the order of input.runs
             expect=[
@@ -77,11 +78,11 @@ if "delta_correct" in config:
                 for c in DC_SHARD_CELLS
             ],
         script:
-            "../scripts/delta_correct_aggregate.py"
+            "../scripts/aggregate.py"
 
     rule delta_correct_figure:
         input:
-            "results/delta_correct.parquet",
+            runs="results/delta_correct.parquet",
         output:
             pdf="results/figures/delta_correct_stopping.pdf",
             png=report(
@@ -95,12 +96,13 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
+            experiment="delta_correct",
             code=FIGURE_HASH,
             instances=DC["instances"],
             algorithms=DC["algorithms"],
             delta=DC_DELTA,
         script:
-            "../scripts/delta_correct_figure.py"
+            "../scripts/figure.py"
 
     rule delta_correct_table:
         input:
@@ -114,9 +116,10 @@ if "delta_correct" in config:
         conda:
             CONDA_ENV
         params:
+            experiment="delta_correct",
             delta=DC_DELTA,
         script:
-            "../scripts/delta_correct_table.py"
+            "../scripts/table.py"
 
     localrules:
         delta_correct_aggregate,

@@ -126,7 +126,7 @@ if config.get("ev_remedies"):
 
     rule ev_remedies_figure:
         input:
-            "results/ev_remedies/cells.parquet",
+            cells="results/ev_remedies/cells.parquet",
         output:
             pdf="results/figures/ev_remedies.pdf",
             png=report(
@@ -140,10 +140,11 @@ if config.get("ev_remedies"):
         conda:
             CONDA_ENV
         params:
+            experiment="ev_remedies",
             code=FIGURE_HASH,
             delta=float(EVR["delta"]),
         script:
-            "../scripts/ev_remedies_figure.py"
+            "../scripts/figure.py"
 
     localrules:
         ev_remedies_aggregate,

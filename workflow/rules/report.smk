@@ -1,6 +1,7 @@
 # HTML pages of the Markdown tables for the Snakemake report, which shows HTML inline but
 # offers Markdown for download only. The Markdown stays the output read on GitHub; one rule
-# per table (caption, category and labels from workflow/report/entries.yaml).
+# per table (caption, category and labels from the experiments' records, REPORT of
+# common.smk).
 
 
 for _key, _entry in REPORT.entries.items():

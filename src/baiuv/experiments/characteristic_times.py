@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from baiuv.claims import NOT_CHECKABLE, Claim, verdict
-from baiuv.experiments.spec import ExperimentSpec, figure_files
+from baiuv.experiments.spec import ExperimentSpec, ReportEntry, figure_files
 from baiuv.model.characteristic import characteristic_time, complexity_d, optimal_allocation
 from baiuv.tables import markdown_table
 
@@ -282,6 +282,7 @@ def _claims(tables, config) -> list[Claim]:
 
 SPEC = ExperimentSpec(
     name="characteristic_times",
+    order=10,
     targets=lambda config: [
         *figure_files("characteristic_times_ratio"),
         "results/tables/characteristic_times.md",
@@ -293,4 +294,21 @@ SPEC = ExperimentSpec(
     },
     claims=_claims,
     rules="characteristic_times.smk",
+    category="Characteristic times",
+    entries=(
+        ReportEntry(
+            key="characteristic_times_table",
+            path="results/tables/characteristic_times.html",
+            paper=("ssec:experiments", "lem:complexity_inequalities"),
+            shows="T⋆(μ, σ²), T⋆_σ²(μ), their ratio and w⋆ on the standard and easy instances",
+            markdown="results/tables/characteristic_times.md",
+            caption="characteristic_times_table.rst",
+        ),
+        ReportEntry(
+            key="characteristic_times_ratio",
+            path="results/figures/characteristic_times_ratio.png",
+            paper=("fig:evolution_ratios_characteristic_times",),
+            shows="ratio T⋆(μ, σ²)/T⋆_σ²(μ) and its bound d/ln(1+d) against Δ and r",
+        ),
+    ),
 )

@@ -173,6 +173,7 @@ def fhn_n0_claims(runs: pd.DataFrame) -> list[Claim]:
 #: The FHN n0 experiment: runs when ``simulation.fhn_n0_grid`` is set.
 SPEC = ExperimentSpec(
     name="fhn_n0",
+    order=40,
     enabled=lambda config: bool(config["simulation"].get("fhn_n0_grid")),
     report_inputs=lambda config: {"fhn_n0": "results/fhn_n0.parquet"},
     claims=lambda tables, config: fhn_n0_claims(tables["fhn_n0"]),

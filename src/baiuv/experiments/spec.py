@@ -1,12 +1,14 @@
 """The record of one experiment, :class:`ExperimentSpec`, that every experiment module (and
 every study of the artifact's own) exports as ``SPEC``; the pipeline iterates over them
-(:mod:`baiuv.pipeline.specs` lists the modules) instead of naming each experiment
+(:mod:`baiuv.pipeline.specs` finds the modules) instead of naming each experiment
 (D370: one record per experiment).
 
 A record holds what the configuration loader, the shard runner, the workflow's default
-targets, the batch rules and the reproduction report need of an experiment: its optional
-configuration section and that section's checks, its shard kinds, its targets, the result
-files its claims read and its claims. The functions it holds take the validated
+targets, the batch rules, the workflow's shared scripts, the report's entries and the
+reproduction report need of an experiment: its place in the report, its optional
+configuration section and that section's checks, its shard kinds, its targets, the
+functions its aggregate, figure and table jobs call, its report category and entries, the
+result files its claims read and its claims. The functions it holds take the validated
 configuration (a mapping), so a record is built once, at import, with keywords.
 """
 
@@ -17,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "Aggregated",
     "ExperimentSpec",
+    "ReportEntry",
     "ShardKind",
     "ShardPlan",
     "figure_files",
@@ -64,6 +68,52 @@ class ShardKind:
     modules: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Aggregated:
+    """What an experiment's ``aggregate`` step returns to the shared aggregate job
+    (``workflow/scripts/aggregate.py``): ``tables`` maps output names of the rule to the
+    tables written (Parquet, with ``meta``), the shards' timing files are aggregated into
+    the output ``timings`` with ``timings_meta`` (``meta`` when ``None``); ``message`` is
+    logged."""
+
+    tables: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    timings_meta: Mapping[str, Any] | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ReportEntry:
+    """One entry of the Snakemake report (a figure's PNG or a table's HTML page).
+
+    ``key`` names it for ``report_category(key)`` and ``report_labels(key)`` of the rule
+    files; ``path`` is the file shown; ``shows`` the short description next to it;
+    ``paper`` the LaTeX labels of what it reproduces, printed through
+    :mod:`baiuv.report.paper_refs` (empty beyond the paper); ``item`` replaces the printed
+    labels when given. A table gives ``markdown``, the Markdown file the pipeline writes,
+    and ``caption``, the caption (``workflow/report/``) of its HTML page (the rules of
+    ``workflow/rules/report.smk``)."""
+
+    key: str
+    path: str
+    shows: str
+    paper: tuple[str, ...] = ()
+    markdown: str | None = None
+    caption: str | None = None
+    item: str | None = None
+
+    def as_dict(self, category: str) -> dict[str, Any]:
+        """The entry as :class:`baiuv.report.pages.ReportEntries` holds it."""
+        out: dict[str, Any] = {"path": self.path, "category": category, "paper": list(self.paper)}
+        if self.item is not None:
+            out["item"] = self.item
+        out["shows"] = self.shows
+        if self.markdown is not None:
+            out["markdown"] = self.markdown
+            out["caption"] = self.caption
+        return out
+
+
 def _no_targets(config: Mapping) -> list[str]:
     return []
 
@@ -80,6 +130,10 @@ class ExperimentSpec:
     ----------
     name : str
         Its name (the module's).
+    order : int
+        Its place among the records: the reproduction report, the report's categories and
+        the rule files follow the records sorted by it (the paper's experiments before the
+        studies, D371).
     section : str or None
         Its optional top-level configuration section (absent or ``null`` skips the
         experiment; :func:`baiuv.pipeline.config.optional_sections`), ``None`` when it has
@@ -106,9 +160,24 @@ class ExperimentSpec:
     rules : str or None
         Its rule file in ``workflow/rules/``, included by the ``Snakefile`` when the
         configuration runs it.
+    steps : mapping of str to str
+        The functions its jobs of the workflow's shared scripts call, as
+        ``"module:function"`` (D401: shared scripts call the functions the record names):
+        ``aggregate(frames, metas, params, **tables)`` returning :class:`Aggregated`
+        (``workflow/scripts/aggregate.py``), ``figure(tables, params)`` returning the
+        figure (``figure.py``), ``table(tables, params)`` returning the Markdown text of
+        each output by name (``table.py``); ``tables`` maps each named input of the rule
+        to the table read (a list of them for a list of paths), ``params`` the rule's
+        parameters.
+    category : str or None
+        The title of its category of the report, numbered by the records' order
+        (:func:`baiuv.report.pages.report_entries`); "Beyond the paper, ..." for a study.
+    entries : sequence of ReportEntry
+        Its entries of the report, in the category's order.
     """
 
     name: str
+    order: int
     section: str | None = None
     check: Callable[[Mapping, Mapping], None] | None = None
     enabled: Callable[[Mapping], bool] | None = None
@@ -118,6 +187,9 @@ class ExperimentSpec:
     claims: Callable[[Mapping[str, Any], Mapping], list] | None = None
     beyond_paper: bool = False
     rules: str | None = None
+    steps: Mapping[str, str] = field(default_factory=dict)
+    category: str | None = None
+    entries: Sequence[ReportEntry] = field(default=())
 
     def runs(self, config: Mapping) -> bool:
         """Whether the configuration ``config`` runs this experiment."""

@@ -37,6 +37,7 @@ from baiuv.claims import (
 from baiuv.experiments import stopping_times
 from baiuv.experiments.spec import (
     ExperimentSpec,
+    ReportEntry,
     ShardKind,
     figure_files,
     section_delta,
@@ -778,6 +779,7 @@ def _claims(tables: Mapping, config: Mapping) -> list[Claim]:
 #: (:mod:`.settings_claims`).
 SPEC = ExperimentSpec(
     name="stopping_times",
+    order=30,
     shard_kinds=(
         ShardKind(
             name="simulations",
@@ -796,4 +798,32 @@ SPEC = ExperimentSpec(
     report_inputs=_report_inputs,
     claims=_claims,
     rules="simulations.smk",
+    category="Stopping times",
+    entries=(
+        ReportEntry(
+            key="stopping_times_figure",
+            path="results/figures/stopping_times.png",
+            paper=("fig:random_instances_heuristic_threshold",),
+            shows="stopping times of every algorithm (random, standard, easy instances)",
+        ),
+        ReportEntry(
+            key="stopping_times_table",
+            path="results/tables/stopping_times.html",
+            paper=("fig:random_instances_heuristic_threshold",),
+            shows=(
+                "mean stopping time ± s.e. against the lower bound T⋆(μ, σ²) ln(1/(2.4δ)) "
+                "of Lemma 2"
+            ),
+            markdown="results/tables/stopping_times.md",
+            caption="stopping_times_table.rst",
+        ),
+        ReportEntry(
+            key="error_rates",
+            path="results/tables/error_rates.html",
+            paper=("ssec:experiments",),
+            shows="empirical error rates with 95% Wilson intervals",
+            markdown="results/tables/error_rates.md",
+            caption="stopping_times_errors.rst",
+        ),
+    ),
 )

@@ -22,7 +22,7 @@ from baiuv.claims import (
     judge,
     verdict,
 )
-from baiuv.experiments.spec import ExperimentSpec, figure_files
+from baiuv.experiments.spec import ExperimentSpec, ReportEntry, figure_files
 from baiuv.experiments.threshold_params import PAPER_VALUES, RANK_GROUPS
 from baiuv.experiments.thresholds import FIGURE_RANGE, agreement_summary, backend_label
 from baiuv.registry import THRESHOLD_FAMILIES, label
@@ -734,8 +734,71 @@ def _claims(tables: Mapping, config: Mapping) -> list[Claim]:
 #: (:mod:`.threshold_params`), BoB's slope (:mod:`.bob_slope`) and Ipopt's agreement.
 SPEC = ExperimentSpec(
     name="thresholds",
+    order=20,
     targets=_targets,
     report_inputs=_report_inputs,
     claims=_claims,
     rules="thresholds.smk",
+    category="Stopping thresholds",
+    entries=(
+        ReportEntry(
+            key="thresholds_glr",
+            path="results/figures/thresholds_glr.png",
+            paper=("fig:stopping_thresholds_evolutions_glrt",),
+            shows="GLR thresholds (Student, Box, KL, BoB) against ln(1/δ) and t",
+        ),
+        ReportEntry(
+            key="thresholds_evglr",
+            path="results/figures/thresholds_evglr.png",
+            paper=("fig:stopping_thresholds_evolutions_evglrt",),
+            shows="EV-GLR thresholds (EV-Student, EV-Box, EV-BoB)",
+        ),
+        ReportEntry(
+            key="thresholds_all",
+            path="results/figures/thresholds_all.png",
+            paper=("fig:stopping_thresholds_evolutions_glrt_evglrt",),
+            shows="GLR and EV-GLR thresholds together",
+        ),
+        ReportEntry(
+            key="threshold_initial_times",
+            path="results/tables/threshold_initial_times.html",
+            paper=("ssec:simple_ideas", "ssec:beyond_box"),
+            shows="samples per arm before each threshold is finite",
+            markdown="results/tables/threshold_initial_times.md",
+            caption="thresholds_initial_times.rst",
+        ),
+        ReportEntry(
+            key="threshold_costs",
+            path="results/timings/threshold_costs.html",
+            paper=("ssec:simulations_stopping_thresholds",),
+            shows="cost of one evaluation of each threshold family",
+            markdown="results/timings/threshold_costs.md",
+            caption="thresholds_costs.rst",
+        ),
+        ReportEntry(
+            key="bob_slope_figure",
+            path="results/figures/bob_slope.png",
+            paper=(
+                "app:ss_asymptotically_tight_thresholds",
+                "fig:stopping_thresholds_evolutions_glrt",
+            ),
+            shows="where BoB takes the KL threshold's slope in ln(1/δ)",
+        ),
+        ReportEntry(
+            key="bob_slope_table",
+            path="results/tables/bob_slope.html",
+            paper=("app:ss_asymptotically_tight_thresholds",),
+            shows="local slopes of BoB, KL and Box in ln(1/δ)",
+            markdown="results/tables/bob_slope.md",
+            caption="bob_slope.rst",
+        ),
+        ReportEntry(
+            key="ipopt_agreement",
+            path="results/tables/ipopt_agreement.html",
+            paper=("app:ss_implementation_details",),
+            shows="BoB through Pyomo + Ipopt against the exact solver",
+            markdown="results/tables/ipopt_agreement.md",
+            caption="ipopt_agreement.rst",
+        ),
+    ),
 )

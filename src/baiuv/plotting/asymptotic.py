@@ -244,3 +244,16 @@ def audit_figure(summary: pd.DataFrame, delta: float, algorithms: Sequence[str] 
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     return fig
+
+
+def figure_of(tables, params):
+    """The asymptotic study's figure of its summary (``tables["summary"]``), with the rule's
+    ``cells`` and ``instances`` (the record's ``figure`` step)."""
+    cells = [tuple(c) for c in params.cells]
+    return asymptotic_figure(tables["summary"], cells, params.instances)
+
+
+def audit_figure_of(tables, params):
+    """The audit's figure of its summary (``tables["summary"]``), with the rule's ``delta``
+    and ``algorithms`` (the record's ``figure`` step)."""
+    return audit_figure(tables["summary"], params.delta, params.algorithms)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from baiuv.plotting.style import algorithm_colours, setup
 
-__all__ = ["RULE_MARKERS", "ZERO_MARKER", "remedies_figure"]
+__all__ = ["RULE_MARKERS", "ZERO_MARKER", "figure_of", "remedies_figure"]
 
 #: One marker shape per EV rule (distinct at page width; the colours repeat the palette).
 RULE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h")
@@ -95,3 +95,9 @@ def remedies_figure(cells: pd.DataFrame, delta: float):
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=7, frameon=False)
     fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
     return fig
+
+
+def figure_of(tables, params):
+    """The figure of the remedies' cells (``tables["cells"]``) with the rule's ``delta``
+    (the record's ``figure`` step)."""
+    return remedies_figure(tables["cells"], params.delta)

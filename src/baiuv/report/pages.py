@@ -1,8 +1,8 @@
 """Pages of the Snakemake report: entry layout, HTML tables, the landing page's verdicts.
 
-* :class:`ReportEntries` (``workflow/report/entries.yaml``): the category and the
-  ``labels=`` of every report entry, citing the paper by its printed numbering
-  (:mod:`baiuv.report.paper_refs`); results beyond the paper say so.
+* :class:`ReportEntries` (:func:`report_entries`, from the experiments' records): the
+  category and the ``labels=`` of every report entry, citing the paper by its printed
+  numbering (:mod:`baiuv.report.paper_refs`); results beyond the paper say so.
 * :func:`table_page`: a Markdown file of the pipeline as a self-contained HTML page
   (Snakemake's report offers Markdown for download only; HTML it shows inline).
 * :func:`verdict_summary_rst`: the verdict counts and the findings that differ from the
@@ -13,10 +13,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
+from baiuv.experiments.spec import ExperimentSpec, ReportEntry
 from baiuv.report.paper_refs import cite, notation, ref
 from baiuv.report.tables import html_page, markdown_to_html
 
@@ -47,7 +47,7 @@ class ReportEntries:
         try:
             return self.entries[key]
         except KeyError:
-            raise KeyError(f"no report entry {key!r} in entries.yaml") from None
+            raise KeyError(f"no report entry {key!r} in the records' entries") from None
 
     def category(self, key: str) -> str:
         return self.categories[self._entry(key)["category"]]
@@ -64,12 +64,34 @@ class ReportEntries:
         return {"paper": self.item(key), "shows": self._entry(key)["shows"]}
 
 
-def load_entries(path: str | Path) -> ReportEntries:
-    # yaml for the entries file only: the table jobs import for_readers alone
-    import yaml
+#: The reproduction report's own entry, the report's first category.
+REPRODUCTION = ReportEntry(
+    key="reproduction",
+    path="results/reproduction.html",
+    item="Every claim",
+    shows="each claim of the paper, our value, a verdict",
+)
+REPRODUCTION_CATEGORY = "Reproduction report"
 
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    return ReportEntries(categories=dict(data["categories"]), entries=dict(data["entries"]))
+
+def report_entries(records: Sequence[ExperimentSpec]) -> ReportEntries:
+    """The report's categories and entries (D403: built from the records): the
+    reproduction report first, then the ``category`` and ``entries`` of every record, in
+    the records' order; a category's title is numbered by its place (the report's menu
+    sorts categories by name), and keyed by its first record's name."""
+    categories = {REPRODUCTION.key: f"1. {REPRODUCTION_CATEGORY}"}
+    entries = {REPRODUCTION.key: REPRODUCTION.as_dict(REPRODUCTION.key)}
+    for spec in records:
+        if spec.category is None:
+            if spec.entries:
+                raise ValueError(f"record {spec.name!r}: entries without a category")
+            continue
+        categories[spec.name] = f"{len(categories) + 1}. {spec.category}"
+        for entry in spec.entries:
+            if entry.key in entries:
+                raise ValueError(f"record {spec.name!r}: report entry {entry.key!r} twice")
+            entries[entry.key] = entry.as_dict(spec.name)
+    return ReportEntries(categories=categories, entries=entries)
 
 
 def for_readers(text: str) -> str:

@@ -13,16 +13,27 @@ from statistics import NormalDist
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, Claim, judge
-from baiuv.experiments.spec import ExperimentSpec, ShardKind, ShardPlan, figure_files, instances_of
+from baiuv.experiments.spec import (
+    Aggregated,
+    ExperimentSpec,
+    ReportEntry,
+    ShardKind,
+    ShardPlan,
+    figure_files,
+    instances_of,
+)
 from baiuv.model.instance import GaussianInstance
 from baiuv.registry import TIGHT
+from baiuv.storage.shards import concat_runs
 from baiuv.studies import asymptotic
 from baiuv.studies.asymptotic import CONSTANT_LABELS, THEORY, cell_name, is_plug_in
 
 __all__ = [
     "FIT_CHI2_MAX",
+    "aggregate_runs",
     "asymptotic_claims",
     "limit_verdict",
+    "markdown_of",
     "resolution_of_runs",
     "runs_for_resolution",
     "trend_text",
@@ -318,9 +329,51 @@ def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
     return df, meta, f"{label} shard {p['shard']}/{p['n_shards']}"
 
 
+def aggregate_runs(frames, metas, params) -> Aggregated:
+    """The shards' runs, the per-level summary, the fitted slopes, the verdicts and the
+    paired comparison of the levels (the record's ``aggregate`` step)."""
+    keys = ["instance", "algorithm", "threshold", "log_inv_delta", "run"]
+    runs = concat_runs(frames, keys, sort_by=keys, what="asymptotic shards")
+    insts = {k: GaussianInstance(v["mu"], v["sigma2"], k) for k, v in params.instances.items()}
+    level = params.level
+    summary = asymptotic.summarize_asymptotic(runs, insts, beta=params.beta, level=level)
+    summary = summary.reset_index(drop=True)
+    slopes = asymptotic.slope_table(summary, fit_points=params.fit_points, level=level, runs=runs)
+    verdicts = asymptotic.verdict_table(summary, tol=params.tolerance, level=level, runs=runs)
+    paired = asymptotic.paired_level_table(runs, tol=params.tolerance, level=level)
+    meta = {
+        "beta": params.beta,
+        "level": level,
+        "fit_points": params.fit_points,
+        "tolerance": params.tolerance,
+        "code": params.code,
+    }
+    tables = {"runs": runs, "summary": summary, "slopes": slopes, "verdicts": verdicts}
+    return Aggregated(
+        tables={**tables, "paired": paired},
+        meta=meta,
+        message=f"{len(runs)} runs, {len(summary)} cells, {len(verdicts)} verdicts",
+    )
+
+
+def markdown_of(tables, params) -> dict[str, str]:
+    """The table of the verdicts and fitted slopes (the record's ``table`` step)."""
+    text = asymptotic.asymptotic_markdown(
+        tables["verdicts"],
+        tables["slopes"],
+        tables["summary"],
+        fit_points=params.fit_points,
+        level=params.level,
+        n0=params.n0,
+        paired=tables["paired"],
+    )
+    return {"table": text}
+
+
 #: The asymptotic study (:mod:`.asymptotic`), with its claims.
 SPEC = ExperimentSpec(
     name="asymptotic",
+    order=50,
     section="asymptotic",
     check=asymptotic.check_section,
     shard_kinds=(
@@ -343,4 +396,24 @@ SPEC = ExperimentSpec(
     ),
     beyond_paper=True,
     rules="asymptotic.smk",
+    steps={
+        "aggregate": "baiuv.studies.asymptotic_claims:aggregate_runs",
+        "figure": "baiuv.plotting.asymptotic:figure_of",
+        "table": "baiuv.studies.asymptotic_claims:markdown_of",
+    },
+    category="Beyond the paper, asymptotic regime",
+    entries=(
+        ReportEntry(
+            key="asymptotic",
+            path="results/figures/asymptotic.png",
+            shows="E[τ]/log(1/δ) as δ → 0 against T⋆(μ, σ²), T⋆_{1/2}(μ, σ²), T⋆_σ²(μ)",
+        ),
+        ReportEntry(
+            key="asymptotic_slopes",
+            path="results/tables/asymptotic_slopes.html",
+            shows="fitted slopes of E[τ] in log(1/δ) against the asymptotic constants",
+            markdown="results/tables/asymptotic_slopes.md",
+            caption="asymptotic_slopes.rst",
+        ),
+    ),
 )

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from baiuv.experiments.spec import ExperimentSpec, ShardKind, ShardPlan, figure_files, instances_of
+from baiuv.experiments.spec import (
+    Aggregated,
+    ExperimentSpec,
+    ReportEntry,
+    ShardKind,
+    ShardPlan,
+    figure_files,
+    instances_of,
+)
 from baiuv.experiments.stopping_times import Experiment
 from baiuv.model.characteristic import characteristic_time, complexity_d
 from baiuv.model.instance import GaussianInstance
@@ -43,6 +51,7 @@ from baiuv.simulation.engine import (
     run_cell,
     shard_runs,
 )
+from baiuv.storage.shards import concat_runs
 from baiuv.studies.audit_report import (
     FEATURES,
     audit_cells,
@@ -60,6 +69,7 @@ __all__ = [
     "FEATURES",
     "SHARED_SETTINGS",
     "AuditInstance",
+    "aggregate_runs",
     "audit_cells",
     "audit_claims",
     "audit_instances",
@@ -70,6 +80,7 @@ __all__ = [
     "check_audit_config",
     "explain_flagged",
     "instance_features",
+    "markdown_of",
     "resolution_note",
     "run_audit_shard",
     "runs_to_resolve",
@@ -355,8 +366,41 @@ def _claims(tables: Mapping, config: Mapping) -> list:
     )
 
 
+def aggregate_runs(frames, metas, params, instances) -> Aggregated:
+    """The shards' runs, their cells with the features of ``instances`` and the summary
+    (the record's ``aggregate`` step)."""
+    runs = concat_runs(
+        frames,
+        ["instance", "algorithm", "n0", "run"],
+        sort_by=["algorithm", "n0", "instance", "run"],
+        what="audit shards",
+    )
+    feats = instances.drop(columns=["mu", "sigma2", "family"])
+    cells = audit_cells(runs, feats, delta=params.delta, level=params.level)
+    summary = audit_summary(cells, delta=params.delta, level=params.level)
+    flagged = int(cells["flagged"].sum())
+    return Aggregated(
+        tables={"runs": runs, "cells": cells, "summary": summary},
+        meta={"delta": params.delta, "level": params.level, "code": params.code},
+        message=f"{len(runs)} runs, {len(cells)} cells, {flagged} flagged",
+    )
+
+
+def markdown_of(tables, params) -> dict[str, str]:
+    """The flagged cells' and the summary's tables (the record's ``table`` step)."""
+    flagged, summary = audit_markdown(
+        tables["cells"],
+        tables["summary"],
+        delta=params.delta,
+        level=params.level,
+        threshold=params.threshold,
+    )
+    return {"flagged": flagged, "summary": summary}
+
+
 SPEC = ExperimentSpec(
     name="audit",
+    order=70,
     section="audit",
     check=lambda section, config: check_audit_config(section, instances_of(config), config["seed"]),
     shard_kinds=(
@@ -381,4 +425,31 @@ SPEC = ExperimentSpec(
     claims=_claims,
     beyond_paper=True,
     rules="audit.smk",
+    steps={
+        "aggregate": "baiuv.studies.audit:aggregate_runs",
+        "figure": "baiuv.plotting.asymptotic:audit_figure_of",
+        "table": "baiuv.studies.audit:markdown_of",
+    },
+    category="Beyond the paper, δ-correctness audit",
+    entries=(
+        ReportEntry(
+            key="audit",
+            path="results/figures/audit.png",
+            shows="pooled error rate of every algorithm per initial size n0",
+        ),
+        ReportEntry(
+            key="audit_summary",
+            path="results/tables/audit_summary.html",
+            shows="error rates per algorithm and n0, flagged cells",
+            markdown="results/tables/audit_summary.md",
+            caption="audit_summary.rst",
+        ),
+        ReportEntry(
+            key="audit_flagged",
+            path="results/tables/audit_flagged.html",
+            shows="cells whose error rate is above δ, and what they have in common",
+            markdown="results/tables/audit_flagged.md",
+            caption="audit_flagged.rst",
+        ),
+    ),
 )

@@ -39,7 +39,9 @@ from baiuv.claims import (
     judge,
 )
 from baiuv.experiments.spec import (
+    Aggregated,
     ExperimentSpec,
+    ReportEntry,
     ShardKind,
     ShardPlan,
     figure_files,
@@ -63,15 +65,18 @@ from baiuv.simulation.engine import (
     RunSettings,
     run_cell,
 )
+from baiuv.storage.shards import concat_runs
 from baiuv.tables import markdown_table
 
 __all__ = [
     "EXPERIMENT",
+    "aggregate_runs",
     "check_delta_correct_config",
     "conclusion_claims",
     "delta_correct_markdown",
     "delta_correct_timings_markdown",
     "lemma2_claim",
+    "markdown_of",
     "parse_variant",
     "run_delta_correct_cell",
     "summarize_delta_correct",
@@ -755,8 +760,30 @@ def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
     return df, meta, f"{inst.name}/{p['algorithm']}/{p['threshold']} runs {runs}"
 
 
+def aggregate_runs(frames, metas, params) -> Aggregated:
+    """The shards' runs in one table (the record's ``aggregate`` step)."""
+    out = concat_runs(frames, ["instance", "algorithm", "threshold", "run"])
+    cells = out.groupby(["instance", "algorithm", "threshold"]).ngroups
+    return Aggregated(
+        tables={"runs": out},
+        meta={"shards": metas, "code": params.code},
+        timings_meta={"shards": metas},
+        message=f"{len(out)} runs in {cells} cells",
+    )
+
+
+def markdown_of(tables, params) -> dict[str, str]:
+    """The study's table and its timing table (the record's ``table`` step)."""
+    summary = summarize_delta_correct(tables["runs"])
+    return {
+        "table": delta_correct_markdown(summary, params.delta),
+        "timings": delta_correct_timings_markdown(tables["timings"], params.delta),
+    }
+
+
 SPEC = ExperimentSpec(
     name="delta_correct",
+    order=60,
     section="delta_correct",
     check=lambda section, config: check_delta_correct_config(section, list(instances_of(config))),
     shard_kinds=(
@@ -779,4 +806,24 @@ SPEC = ExperimentSpec(
     ),
     beyond_paper=True,
     rules="delta_correct.smk",
+    steps={
+        "aggregate": "baiuv.studies.delta_correct:aggregate_runs",
+        "figure": "baiuv.plotting.delta_correct:figure_of",
+        "table": "baiuv.studies.delta_correct:markdown_of",
+    },
+    category="Beyond the paper, δ-correct stopping",
+    entries=(
+        ReportEntry(
+            key="delta_correct_stopping",
+            path="results/figures/delta_correct_stopping.png",
+            shows="stopping times and error rates with δ-correct thresholds vs the heuristic",
+        ),
+        ReportEntry(
+            key="delta_correct_table",
+            path="results/tables/delta_correct.html",
+            shows="cost of δ-correct stopping relative to the heuristic threshold",
+            markdown="results/tables/delta_correct.md",
+            caption="delta_correct_table.rst",
+        ),
+    ),
 )

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
-from baiuv.experiments.spec import ExperimentSpec, figure_files, instances_of
+from baiuv.experiments.spec import ExperimentSpec, ReportEntry, figure_files, instances_of
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.validate import check_delta
 from baiuv.studies.audit_report import runs_to_resolve
@@ -604,6 +604,7 @@ def side_verdict(row) -> str:
 
 SPEC = ExperimentSpec(
     name="ev_remedies",
+    order=80,
     section="ev_remedies",
     check=lambda section, config: check_ev_remedies_config(
         section, instances_of(config), config["seed"], simulation=config.get("simulation")
@@ -629,4 +630,33 @@ SPEC = ExperimentSpec(
     ),
     beyond_paper=True,
     rules="ev_remedies.smk",
+    steps={"figure": "baiuv.plotting.ev_remedies:figure_of"},
+    category="Beyond the paper, EV-GLR remedies",
+    entries=(
+        ReportEntry(
+            key="ev_remedies",
+            path="results/figures/ev_remedies.png",
+            shows="error rate against mean stopping time of every remedy of the EV-GLR rules",
+        ),
+        ReportEntry(
+            key="ev_remedies_table",
+            path="results/tables/ev_remedies.html",
+            shows=(
+                "error rate (Wilson 95 %) and cost in samples of every remedy, per EV rule "
+                "and instance group"
+            ),
+            markdown="results/tables/ev_remedies.md",
+            caption="ev_remedies_table.rst",
+        ),
+        ReportEntry(
+            key="ev_mechanism",
+            path="results/tables/ev_mechanism.html",
+            shows=(
+                "errors at the first check, measured against the closed-form model, and the "
+                "erring runs"
+            ),
+            markdown="results/tables/ev_mechanism.md",
+            caption="ev_mechanism.rst",
+        ),
+    ),
 )
