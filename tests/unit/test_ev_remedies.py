@@ -298,8 +298,7 @@ def test_readme_report_and_identifier_give_the_same_recommendation():
     assert f"| heuristic n0={RECOMMENDED_N0}: max error" in row[0]
     table = (ROOT / "docs" / "paper-scale" / "tables" / "ev_remedies.md").read_text()
     assert (
-        f"is **heuristic n0={RECOMMENDED_N0}**: mean stopping time {RECOMMENDED_COST:.2f}×"
-        in table
+        f"is **heuristic n0={RECOMMENDED_N0}**: mean stopping time {RECOMMENDED_COST:.2f}×" in table
     )
     from baiuv.simulation.ev_advice import heuristic_ev_message
 
