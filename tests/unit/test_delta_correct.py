@@ -150,7 +150,7 @@ def _dc_runs(lazy_taus, eager_taus, wrong=0):
 
 def test_lazy_rows_verdicts_and_paired_ratio():
     from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
-    from baiuv.studies.delta_correct import delta_correct_claims, lazy_paired_ratios
+    from baiuv.studies.delta_correct_report import delta_correct_claims, lazy_paired_ratios
 
     df = _dc_runs([110, 150, 100], [100, 100, 100])
     pr = lazy_paired_ratios(df).iloc[0]
@@ -202,7 +202,7 @@ def test_box_advice_row_judges_box_against_the_other_delta_correct_families(monk
     enter (here they would make every ratio differ)."""
     from baiuv import claims
     from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
-    from baiuv.studies.delta_correct import box_advice_claim, delta_correct_claims
+    from baiuv.studies.delta_correct_report import box_advice_claim, delta_correct_claims
 
     monkeypatch.setattr(claims, "N_BOOT", 500)
     c = box_advice_claim(_box_runs(1.0))
@@ -257,7 +257,7 @@ def test_lemma2_row_judges_the_delta_correct_cells_only(monkeypatch):
     lies below the bound and the row is still reproduced)."""
     from baiuv import claims
     from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
-    from baiuv.studies.delta_correct import lemma2_claim
+    from baiuv.studies.delta_correct_report import lemma2_claim
 
     monkeypatch.setattr(claims, "N_BOOT", 500)
     c = lemma2_claim(_lb_runs({"heuristic": 0.5, "box": 2.0, "bob": 2.1, "bob-lazy": 2.2}))
@@ -280,7 +280,7 @@ def test_conclusion_rows_judge_error_rate_and_conservativeness(monkeypatch):
     errors well above δ/100); (2) mean τ(calibrated)/mean τ(heuristic) > 1, paired."""
     from baiuv import claims
     from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED
-    from baiuv.studies.delta_correct import conclusion_claims, delta_correct_claims
+    from baiuv.studies.delta_correct_report import conclusion_claims, delta_correct_claims
 
     monkeypatch.setattr(claims, "N_BOOT", 500)
     err, slow = conclusion_claims(_lb_runs({"heuristic": 1.0}), delta=0.01)
