@@ -225,3 +225,54 @@ def test_outputs_page_names_every_figure_and_table():
     targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
     missing = [t for t in targets if not any(fnmatch.fnmatch(t, n) for n in named)]
     assert not missing, f"results missing from docs/outputs.md: {missing}"
+
+
+def test_the_outputs_table_is_the_records():
+    """The block of ``docs/outputs.md`` between its marks is the generator's table of the
+    records and the default configuration's targets (D415); rerun
+    ``python -m baiuv.pipeline.outputs_page`` after changing a record's entries or
+    targets."""
+    from baiuv.pipeline import outputs_page
+
+    text = (ROOT / "docs" / "outputs.md").read_text()
+    current = outputs_page.default_table(ROOT / "config" / "config.yaml")
+    assert outputs_page.replace_block(text, current) == text, (
+        "docs/outputs.md is not current: run python -m baiuv.pipeline.outputs_page"
+    )
+
+
+def test_a_new_record_gets_its_rows_in_the_outputs_table():
+    """A record's entries and its targets without an entry become rows, in the records'
+    order; a page without the marks is refused."""
+    from baiuv.experiments.spec import ReportEntry
+    from baiuv.pipeline import outputs_page
+
+    toy = ExperimentSpec(
+        name="toy",
+        order=65,
+        category="Beyond the paper, toy",
+        entries=(
+            ReportEntry(key="toy", path="results/figures/toy.png", shows="toy figure"),
+            ReportEntry(
+                key="toy_table",
+                path="results/tables/toy.html",
+                paper=("fig:random_instances_heuristic_threshold",),
+                shows="toy table",
+                markdown="results/tables/toy.md",
+                caption="toy_table.rst",
+            ),
+        ),
+    )
+    targets = ["results/figures/toy.pdf", "results/figures/toy.png", "results/timings/toy.md"]
+    table = outputs_page.outputs_table([toy], targets)
+    assert table.splitlines()[3:] == [
+        "| `results/figures/toy.{pdf,png}` | beyond the paper: toy figure |",
+        "| `results/tables/toy.md` | Figure 2: toy table |",
+        "| `results/timings/toy.md` | timings of `toy`; machine-dependent, names the machine |",
+    ]
+    page = f"prose\n{outputs_page.START}\nold\n{outputs_page.END}\nmore prose\n"
+    assert outputs_page.replace_block(page, table) == (
+        f"prose\n{outputs_page.START}\n{table}{outputs_page.END}\nmore prose\n"
+    )
+    with pytest.raises(ValueError, match="no block"):
+        outputs_page.replace_block("prose only\n", table)
