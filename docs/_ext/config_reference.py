@@ -1,7 +1,8 @@
 """The configuration reference, read from the configuration schema.
 
-:func:`schema_keys` walks ``workflow/schemas/config.schema.yaml`` (properties, array items,
-``additionalProperties`` maps, ``$ref`` definitions, ``oneOf`` alternatives) and returns
+:func:`schema_keys` walks ``workflow/schemas/config.schema.yaml`` with the sections that the
+experiments' records carry (:func:`baiuv.pipeline.config.raw_schema`, D416; properties, array
+items, ``additionalProperties`` maps, ``$ref`` definitions, ``oneOf`` alternatives) and returns
 every key with its type, constraints, default and description; :func:`reference_markdown`
 renders them as the documentation's configuration page, next to the values of the default
 configuration (``config/config.yaml``). A key's meaning is its schema ``description``, or,
@@ -91,10 +92,17 @@ def _text(markdown: str) -> str:
     return markdown.replace("<", "\\<")
 
 
+def load() -> dict:
+    """The configuration schema: the file with the records' sections, marks unresolved."""
+    from baiuv.pipeline.config import raw_schema
+
+    return raw_schema(SCHEMA)
+
+
 def schema_keys(schema: dict | None = None) -> list[Key]:
     """Every key of the configuration schema, depth first, in the schema's order."""
     if schema is None:
-        schema = yaml.safe_load(SCHEMA.read_text())
+        schema = load()
     out: list[Key] = []
 
     def visit(node: dict, path: str) -> None:
@@ -155,15 +163,16 @@ def _code(value) -> str:
 
 def reference_markdown() -> str:
     """The configuration page: one table per top-level section."""
-    schema = yaml.safe_load(SCHEMA.read_text())
+    schema = load()
     config = yaml.safe_load(DEFAULT_CONFIG.read_text())
     keys = schema_keys(schema)
     required_top = set(schema.get("required", []))
     lines = [
         "# Configuration reference",
         "",
-        "Generated from `workflow/schemas/config.schema.yaml` when the documentation is",
-        "built, so it cannot drift from the schema that validates every run. *Default* is",
+        "Generated from `workflow/schemas/config.schema.yaml` and the sections of the",
+        "experiments' records when the documentation is built, so it cannot drift from the",
+        "schema that validates every run. *Default* is",
         "the value used when the key is left out (none: the key is required, or the",
         "feature is off); *config.yaml* is the value in the default configuration",
         "`config/config.yaml`. `[]` stands for an item of a list, `<name>` for an entry of",

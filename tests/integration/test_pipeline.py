@@ -118,7 +118,7 @@ def test_report_has_the_threshold_hyper_parameter_and_fhn_n0_rows(tiny_run):
     pair of rows per experiment of config/test.yaml) are rows of the report, each with a
     verdict of the rule."""
     from baiuv.experiments.fhn_n0 import FHN1_WORDS, IMPACT_WORDS
-    from baiuv.experiments.threshold_claims import PARAM_STATEMENTS
+    from baiuv.experiments.threshold_param_claims import PARAM_STATEMENTS
 
     text = (tiny_run / "results" / "reproduction.md").read_text()
     rows = _section(text, "Threshold hyper-parameters")

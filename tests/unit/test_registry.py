@@ -21,7 +21,7 @@ from numba import njit
 
 import baiuv
 from baiuv import registry
-from baiuv.pipeline.config import ConfigError, load_schema, validate_config
+from baiuv.pipeline.config import ConfigError, load_schema, raw_schema, validate_config
 from baiuv.registry import (
     ALGORITHMS,
     PARAMETERS,
@@ -121,7 +121,7 @@ def _marks(node, found):
 
 
 def test_schema_marks_name_registry_selections_and_parameters():
-    raw = yaml.safe_load(SCHEMA.read_text())
+    raw = raw_schema(SCHEMA)  # the file with the records' sections
     marks = _marks(raw, [])
     assert {m for k, m in marks if k == "registry"} == {
         "algorithms",
@@ -138,8 +138,9 @@ def test_schema_marks_name_registry_selections_and_parameters():
     sim = resolved["properties"]["simulation"]["properties"]
     assert sim["algorithms"]["items"]["enum"] == list(ALGORITHMS)
     assert sim["max_samples"]["default"] == PARAMETERS["max_samples"].default == 10_000_000
-    # no algorithm or family name is typed into the schema by hand
-    text = SCHEMA.read_text()
+    # no algorithm or family name is typed into the schema by hand (the file and the
+    # records' sections)
+    text = SCHEMA.read_text() + yaml.safe_dump(raw, default_flow_style=True, width=10**6)
     for name in [*ALGORITHMS, "ev-bob", "kl-lazy"]:
         assert f" {name}," not in text and f"[{name}," not in text, name
 
@@ -168,7 +169,7 @@ def test_rule_parameter_keys_are_made_from_the_registry():
 
     from baiuv import BestArmIdentifier
 
-    raw = yaml.safe_load(SCHEMA.read_text())["properties"]
+    raw = raw_schema(SCHEMA)["properties"]
     resolved = load_schema(SCHEMA)["properties"]
     assert {"beta", "fws_exponent", "hedge_delta0"} <= set(registry.RULE_PARAMETERS)
     for section in registry.PARAMETER_SECTIONS:

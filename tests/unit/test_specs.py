@@ -80,6 +80,58 @@ def test_a_records_check_refuses_a_bad_section():
         validate_config(cfg, SCHEMA)
 
 
+def test_a_records_section_schema_is_in_the_configuration_schema():
+    """Every record with a section carries its section's schema (D416), which the loaded
+    schema holds under the section's name; the schema file writes none of them."""
+    from baiuv.pipeline.config import load_schema, raw_schema
+
+    file = yaml.safe_load(Path(SCHEMA).read_text())["properties"]
+    raw = raw_schema(SCHEMA)["properties"]
+    resolved = load_schema(SCHEMA)["properties"]
+    sections = [s for s in specs() if s.section is not None]
+    assert {s.section for s in sections} == set(optional_sections())
+    for spec in sections:
+        assert spec.schema is not None and spec.section not in file, spec.name
+        assert raw[spec.section] == spec.schema, spec.name
+        assert spec.schema["additionalProperties"] is False, spec.name
+        assert resolved[spec.section]["type"] == "object"
+    assert "registry" in str(sections[0].schema)  # the marks stay in the record's copy
+
+
+def test_a_new_records_section_is_validated_by_its_schema(monkeypatch):
+    """A record's section schema validates its section and fills its defaults; a section
+    the schema file defines too is refused."""
+    from baiuv.pipeline import specs as specs_module
+    from baiuv.pipeline.config import ConfigError, compose_schema
+
+    toy = ExperimentSpec(
+        name="toy",
+        order=65,
+        section="toy",
+        schema={
+            "type": "object",
+            "description": "a toy study",
+            "additionalProperties": False,
+            "required": ["size"],
+            "properties": {
+                "size": {"type": "integer", "minimum": 1, "description": "its size"},
+                "n0": {"type": "integer", "minimum": 2, "registry_default": "n0"},
+            },
+        },
+        beyond_paper=True,
+    )
+    records = specs()
+    monkeypatch.setattr(specs_module, "specs", lambda: (*records, toy))
+    base = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg = validate_config({**base, "toy": {"size": 3}}, SCHEMA)
+    assert cfg["toy"] == {"size": 3, "n0": 2}
+    for bad, where in (({"size": 0}, "toy.size"), ({"size": 1, "other": 1}, "toy")):
+        with pytest.raises(ConfigError, match=rf"^{where}: "):
+            validate_config({**base, "toy": bad}, SCHEMA)
+    with pytest.raises(ValueError, match="'toy' is defined by the schema file and by"):
+        compose_schema({"properties": {"toy": {}}})
+
+
 def test_targets_hold_every_figure_of_the_report():
     """The default configuration runs every experiment: the figures of the records'
     targets are the figures of the report's entries, in both formats."""
@@ -225,3 +277,54 @@ def test_outputs_page_names_every_figure_and_table():
     targets = [t for s in enabled_specs(cfg) for t in s.targets(cfg)]
     missing = [t for t in targets if not any(fnmatch.fnmatch(t, n) for n in named)]
     assert not missing, f"results missing from docs/outputs.md: {missing}"
+
+
+def test_the_outputs_table_is_the_records():
+    """The block of ``docs/outputs.md`` between its marks is the generator's table of the
+    records and the default configuration's targets (D415); rerun
+    ``python -m baiuv.pipeline.outputs_page`` after changing a record's entries or
+    targets."""
+    from baiuv.pipeline import outputs_page
+
+    text = (ROOT / "docs" / "outputs.md").read_text()
+    current = outputs_page.default_table(ROOT / "config" / "config.yaml")
+    assert outputs_page.replace_block(text, current) == text, (
+        "docs/outputs.md is not current: run python -m baiuv.pipeline.outputs_page"
+    )
+
+
+def test_a_new_record_gets_its_rows_in_the_outputs_table():
+    """A record's entries and its targets without an entry become rows, in the records'
+    order; a page without the marks is refused."""
+    from baiuv.experiments.spec import ReportEntry
+    from baiuv.pipeline import outputs_page
+
+    toy = ExperimentSpec(
+        name="toy",
+        order=65,
+        category="Beyond the paper, toy",
+        entries=(
+            ReportEntry(key="toy", path="results/figures/toy.png", shows="toy figure"),
+            ReportEntry(
+                key="toy_table",
+                path="results/tables/toy.html",
+                paper=("fig:random_instances_heuristic_threshold",),
+                shows="toy table",
+                markdown="results/tables/toy.md",
+                caption="toy_table.rst",
+            ),
+        ),
+    )
+    targets = ["results/figures/toy.pdf", "results/figures/toy.png", "results/timings/toy.md"]
+    table = outputs_page.outputs_table([toy], targets)
+    assert table.splitlines()[3:] == [
+        "| `results/figures/toy.{pdf,png}` | beyond the paper: toy figure |",
+        "| `results/tables/toy.md` | Figure 2: toy table |",
+        "| `results/timings/toy.md` | timings of `toy`; machine-dependent, names the machine |",
+    ]
+    page = f"prose\n{outputs_page.START}\nold\n{outputs_page.END}\nmore prose\n"
+    assert outputs_page.replace_block(page, table) == (
+        f"prose\n{outputs_page.START}\n{table}{outputs_page.END}\nmore prose\n"
+    )
+    with pytest.raises(ValueError, match="no block"):
+        outputs_page.replace_block("prose only\n", table)

@@ -10,7 +10,7 @@ import pandas as pd
 from scipy.special import lambertw, zeta
 
 from baiuv.claims import DIFFERS, REPRODUCED, Band
-from baiuv.experiments.threshold_claims import PARAM_STATEMENTS, order_claim, parameter_claims
+from baiuv.experiments.threshold_param_claims import PARAM_STATEMENTS, order_claim, parameter_claims
 from baiuv.experiments.threshold_params import (
     DELTA_FIXED,
     DELTA_GRID,

@@ -12,10 +12,12 @@ the experiment's record ``SPEC`` (:mod:`.spec`, D370):
   paper's reading of its Figure ``fig:stopping_thresholds_evolutions_glrt``); its claim in
   :mod:`.threshold_claims`;
 * :mod:`.threshold_params` -- the thresholds' hyper-parameters (η0, η1), s and γ against
-  Appendix ``app:ss_implementation_details``'s statements; claims in :mod:`.threshold_claims`;
+  Appendix ``app:ss_implementation_details``'s statements; claims in
+  :mod:`.threshold_param_claims`;
 * :mod:`.stopping_times` -- error rates and stopping times of the sampling rules (Section
   ``ssec:experiments``; its runs simulated by :func:`.stopping_times.run_shard`); claims and
-  record in :mod:`.stopping_claims`, the paper's stated settings in :mod:`.settings_claims`;
+  record in :mod:`.stopping_claims` (the error-rate rows in :mod:`.stopping_error_claims`), the
+  paper's stated settings in :mod:`.settings_claims`;
 * :mod:`.fhn_n0` -- FHN1/FHN2 across their initial sample size ``n0`` (Appendix
   ``app:ss_implementation_details``), with its claims.
 

@@ -6,7 +6,7 @@ every study of the artifact's own) exports as ``SPEC``; the pipeline iterates ov
 A record holds what the configuration loader, the shard runner, the workflow's default
 targets, the batch rules, the workflow's shared scripts, the report's entries and the
 reproduction report need of an experiment: its place in the report, its optional
-configuration section and that section's checks, its shard kinds, its targets, the
+configuration section with that section's schema and checks, its shard kinds, its targets, the
 functions its aggregate, figure and table jobs call, its report category and entries, the
 result files its claims read and its claims. The functions it holds take the validated
 configuration (a mapping), so a record is built once, at import, with keywords.
@@ -138,6 +138,13 @@ class ExperimentSpec:
         Its optional top-level configuration section (absent or ``null`` skips the
         experiment; :func:`baiuv.pipeline.config.optional_sections`), ``None`` when it has
         none.
+    schema : mapping or None
+        The JSON schema of its section, as the schema file would load it (every key with its
+        ``description``, from which the configuration page is written;
+        ``additionalProperties: false``; the file's ``registry:``, ``registry_default:`` and
+        ``registry_parameters:`` marks and its ``#/$defs/`` references may be used):
+        :func:`baiuv.pipeline.config.load_schema` puts it under the section's name in the
+        configuration schema (D416: a section's schema lives with its record).
     check : callable or None
         ``check(section, config)``: the checks of its section the schema cannot make,
         raising ``ValueError`` naming the key.
@@ -179,6 +186,7 @@ class ExperimentSpec:
     name: str
     order: int
     section: str | None = None
+    schema: Mapping[str, Any] | None = None
     check: Callable[[Mapping, Mapping], None] | None = None
     enabled: Callable[[Mapping], bool] | None = None
     shard_kinds: Sequence[ShardKind] = field(default=())

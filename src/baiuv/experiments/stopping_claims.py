@@ -1,6 +1,7 @@
 """Claims of the stopping-time experiment (Section ``ssec:experiments``, Figure
 ``fig:random_instances_heuristic_threshold``): the rows of the reproduction report built
-from the error-rate and stopping-time summaries of :mod:`.stopping_times` and the runs.
+from the error-rate and stopping-time summaries of :mod:`.stopping_times` and the runs (the
+rows on error rates in :mod:`.stopping_error_claims`), and the experiment's record ``SPEC``.
 
 Every row quotes the paper's words and their place, prints our numbers and the declared
 band, and its verdict follows from them by the one rule of :mod:`baiuv.claims`: the ratio
@@ -43,13 +44,13 @@ from baiuv.experiments.spec import (
     section_delta,
     section_log_inv_delta,
 )
+from baiuv.experiments.stopping_error_claims import below_delta_claims, error_claims, is_ev
 from baiuv.experiments.stopping_times import LEMMA2_CONSTANT, LONG_RUN_FACTOR, initial_time
 from baiuv.registry import ALGORITHMS
 
 __all__ = [
     "COMPARABLE_TOLERANCE",
     "ON_PAR_TOLERANCE",
-    "ORDERS_FACTOR",
     "PAPER_SIZES",
     "band",
     "experiment_claims",
@@ -64,9 +65,6 @@ WHERE = "Sec. ssec:experiments, Fig. fig:random_instances_heuristic_threshold"
 ON_PAR_TOLERANCE = 0.25
 #: "similar"/"comparable": ratio of means in [1 - tol, 1 + tol].
 COMPARABLE_TOLERANCE = 0.2
-#: "several orders of magnitude lower than δ": the 95% Wilson interval of the error rate lies
-#: entirely below δ / ORDERS_FACTOR (two orders; decision D232).
-ORDERS_FACTOR = 100.0
 #: The paper's sizes (Section ssec:experiments): 1000 random instances, 5000 runs.
 PAPER_SIZES = {"random": 1000, "standard": 5000, "easy": 5000}
 
@@ -96,13 +94,6 @@ def _in_paper(name) -> bool:
 def wrapped_algorithms() -> list[str]:
     """The paper's wrapped algorithms (adapted and EV wrappers), in registry order."""
     return [a.name for a in ALGORITHMS.values() if a.wrapped]
-
-
-def _is_ev(name) -> bool:
-    """An algorithm of the registry with the EV wrapper (unregistered names: by the
-    ``EV-`` prefix)."""
-    alg = ALGORITHMS.get(str(name))
-    return alg.wrapper == "EV" if alg is not None else str(name).startswith("EV-")
 
 
 def wrapper_pairs() -> list[tuple[str, str]]:
@@ -278,7 +269,7 @@ def experiment_claims(
     errors = errors[errors["algorithm"].map(_in_paper)]
     times = times[times["algorithm"].map(_in_paper)]
     runs = runs[runs["algorithm"].map(_in_paper)]
-    out = [_size_claim(times), *_error_claims(errors, delta), *_below_delta_claims(errors, delta)]
+    out = [_size_claim(times), *error_claims(errors, delta), *below_delta_claims(errors, delta)]
     t = times.set_index(["experiment", "algorithm"])
     for exp in times["experiment"].unique():
         sub = t.loc[exp]
@@ -318,144 +309,6 @@ def _size_claim(times: pd.DataFrame) -> Claim:
         if ok
         else "this run is smaller than the paper's (config/paper.yaml has its sizes)",
     )
-
-
-def _uses_threshold(name) -> bool:
-    """The rule stops with the GLR or EV-GLR statistic against the threshold (FHN1/FHN2
-    eliminate with their own boundary; unregistered names are taken to use it)."""
-    alg = ALGORITHMS.get(str(name))
-    return alg is None or alg.stopping != "elimination"
-
-
-def _error_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
-    """ "an empirical error which is several order of magnitude lower than δ", said of the
-    heuristic threshold: for every rule stopped with it (FHN1/FHN2, which eliminate with
-    their own boundary, are printed apart), the error rate's 95% Wilson interval against the
-    one-sided band ≤ δ/100 (D232), by :func:`baiuv.claims.judge`; one row per experiment."""
-    target = delta / ORDERS_FACTOR
-    bnd = Band(hi=target, words="several order of magnitude lower than δ")
-    out = []
-    for exp, g_all in errors.groupby("experiment", sort=False):
-        uses = g_all["algorithm"].map(_uses_threshold)
-        g, apart = g_all[uses], g_all[~uses]
-        if g.empty:
-            continue
-        v = {
-            r.algorithm: judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd)
-            for r in g.itertuples()
-        }
-        below = [a for a, x in v.items() if x == REPRODUCED]
-        above = g[g["algorithm"].isin([a for a, x in v.items() if x == DIFFERS])]
-        above_delta = g[g["wilson_low"] > delta]
-        open_ = [a for a, x in v.items() if x == NOT_RESOLVED]
-        ours = (
-            f"{len(g)} rules stopped with the threshold; interval below δ/{ORDERS_FACTOR:g} = "
-            f"{target:g}: {len(below)}; entirely above it: {len(above)}; containing it: "
-            f"{len(open_)}; entirely above δ: {len(above_delta)}. Error rate [95% Wilson]: "
-            + ", ".join(
-                f"{r.algorithm} {r.errors}/{r.runs} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
-                for r in g.itertuples()
-            )
-        )
-        if len(apart):
-            ours += "; not stopped with the threshold (elimination): " + ", ".join(
-                f"{r.algorithm} {r.errors}/{r.runs}" for r in apart.itertuples()
-            )
-        reason = ""
-        if len(above):
-            reason = (
-                f"error rate resolved above δ/{ORDERS_FACTOR:g}: "
-                + ", ".join(f"{r.algorithm} {r.error_rate:.3g}" for r in above.itertuples())
-                + (
-                    f"; above δ itself: {', '.join(above_delta['algorithm'])}"
-                    if len(above_delta)
-                    else ""
-                )
-            )
-        elif open_:
-            reason = (
-                f"{len(open_)} rules have too few runs to resolve δ/{ORDERS_FACTOR:g} (0 errors "
-                f"in n runs bound the rate by about 3.8/n only)"
-            )
-        out.append(
-            Claim(
-                topic="experiments",
-                claim=f'"yields an empirical error which is several order of magnitude lower than δ" '
-                f"({exp})",
-                where="Sec. ssec:experiments",
-                paper=f"every rule's error ≪ δ = {delta:g} (read as: 95% Wilson interval below "
-                f"δ/{ORDERS_FACTOR:g}, D232)",
-                ours=ours,
-                verdict=combine(v.values()),
-                reason=reason,
-            )
-        )
-    return out
-
-
-#: Section 4.2's words on the EV-GLR rule with the heuristic threshold (decision D280).
-BELOW_DELTA_WORDS = (
-    '"Still, in our experiments the empirical proportion of error is lower than δ even when '
-    'using a heuristic, asymptotically tight threshold"'
-)
-BELOW_DELTA_WHERE = "Sec. ssec:upper_bound_sample_complexity"
-
-
-def _below_delta_claims(errors: pd.DataFrame, delta: float) -> list[Claim]:
-    """Section 4.2's "the empirical proportion of error is lower than δ even when using a
-    heuristic, asymptotically tight threshold", said of the EV-GLR stopping rule (D280): one
-    row per experiment, each EV rule's error rate with its 95% Wilson interval against the
-    one-sided band ``< δ`` by :func:`baiuv.claims.judge`; the adapted rules (GLR stopping,
-    same threshold) are printed beside, not judged."""
-    bnd = Band(hi=delta, words=BELOW_DELTA_WORDS, where=BELOW_DELTA_WHERE, strict_hi=True)
-    out = []
-    for exp, g_all in errors.groupby("experiment", sort=False):
-        uses = g_all["algorithm"].map(_uses_threshold)
-        ev = g_all["algorithm"].map(_is_ev)
-        g, beside = g_all[uses & ev], g_all[uses & ~ev]
-        if g.empty:
-            continue
-        v = {
-            r.algorithm: judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd)
-            for r in g.itertuples()
-        }
-        ours = "EV rules, errors/runs [95% Wilson]: " + ", ".join(
-            f"{r.algorithm} {r.errors}/{r.runs} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
-            for r in g.itertuples()
-        )
-        if len(beside):
-            ours += "; beside (GLR stopping, not judged): " + ", ".join(
-                f"{r.algorithm} {r.errors}/{r.runs}" for r in beside.itertuples()
-            )
-        above = [r for r in g.itertuples() if v[r.algorithm] == DIFFERS]
-        open_ = [r for r in g.itertuples() if v[r.algorithm] == NOT_RESOLVED]
-        reasons = []
-        if above:
-            reasons.append(
-                f"error rate resolved at or above δ = {delta:g}: "
-                + ", ".join(
-                    f"{r.algorithm} {r.error_rate:.3g} [{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
-                    for r in above
-                )
-            )
-        if open_:
-            reasons.append(
-                "Wilson interval contains δ (too few runs, or a rate near δ): "
-                + ", ".join(f"{r.algorithm} {r.errors}/{r.runs}" for r in open_)
-            )
-        out.append(
-            Claim(
-                topic="experiments",
-                claim=f"{BELOW_DELTA_WORDS} (EV-GLR rules, heuristic threshold, {exp})",
-                where=BELOW_DELTA_WHERE,
-                paper=f"every EV rule's error rate < δ = {delta:g}: its 95% Wilson interval "
-                "entirely below δ (one-sided, D280)",
-                ours=ours,
-                verdict=combine(v.values()),
-                reason="; ".join(reasons),
-            )
-        )
-    return out
 
 
 def _comparable_claim(sub, smp: _Samples, errors: pd.DataFrame, exp: str, pairs) -> Claim:
@@ -597,7 +450,7 @@ def _fixed_claim(sub, smp: _Samples, errors: pd.DataFrame, exp: str, algs: list[
     reasons = []
     if fast:
         reasons.append("faster than fixed: " + ", ".join(fast))
-        ev = [a for a in fast if _is_ev(a)]
+        ev = [a for a in fast if is_ev(a)]
         if ev:
             reasons.append(_ev_early(errors, sub, exp, ev))
         reasons.append(

@@ -185,7 +185,7 @@ def constant_term(name: str, params) -> float:
 
 def rank_measure(t: int, log_inv_delta: float) -> str:
     """The table's name of the threshold's value at ``(t, ln(1/δ))`` (ranked by
-    :func:`baiuv.experiments.threshold_claims.parameter_claims`)."""
+    :func:`baiuv.experiments.threshold_param_claims.parameter_claims`)."""
     return f"value at t = {t}, ln(1/δ) = {log_inv_delta:.4g}"
 
 

@@ -1,7 +1,8 @@
 """Validation of the pipeline configuration: one call, :func:`validate_config`
 (:func:`validate_workflow_config` for the workflow, which calls it before any job).
 
-1. The JSON schema (``workflow/schemas/config.schema.yaml``) checks types, ranges and
+1. The JSON schema (``workflow/schemas/config.schema.yaml``, with the section of every
+   experiment record that has one, :func:`compose_schema`, D416) checks types, ranges and
    unknown keys and fills the defaults; its ``registry:`` marks become the enums of the
    registered algorithms and threshold families, its ``registry_default:`` marks the
    defaults of the run parameters, its ``registry_parameters:`` marks the keys of the
@@ -132,12 +133,45 @@ def merge_config_files(
     return config
 
 
-def load_schema(path: str | os.PathLike) -> dict:
-    """The configuration schema at ``path`` with its registry marks resolved."""
+def compose_schema(schema: dict) -> dict:
+    """``schema``, the loaded schema file, with the schema of every record's section
+    (:attr:`baiuv.experiments.spec.ExperimentSpec.schema`, D416: a section's schema lives
+    with its record) under the section's name, in the records' order; marks unresolved.
+
+    Raises ``ValueError`` for a section the file defines too, or a record with a schema
+    and no section."""
+    from baiuv.pipeline.specs import specs
+
+    props = schema.setdefault("properties", {})
+    for spec in specs():
+        if spec.schema is None:
+            continue
+        if spec.section is None:
+            raise ValueError(f"record {spec.name!r}: a section schema without a section")
+        if spec.section in props:
+            raise ValueError(
+                f"section {spec.section!r} is defined by the schema file and by the record "
+                f"{spec.name!r}"
+            )
+        props[spec.section] = copy.deepcopy(dict(spec.schema))
+    return schema
+
+
+def raw_schema(path: str | os.PathLike) -> dict:
+    """The schema file at ``path`` composed with the records' sections
+    (:func:`compose_schema`), its registry marks unresolved (what the configuration page
+    reads)."""
     with open(path) as f:
         # libyaml's parser when PyYAML has it (the same document, about 7x faster: every
         # Snakemake process of a run, two per cluster job, validates the configuration)
         schema = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return compose_schema(schema)
+
+
+def load_schema(path: str | os.PathLike) -> dict:
+    """The configuration schema at ``path``, composed with the records' sections
+    (:func:`raw_schema`), with its registry marks resolved."""
+    schema = raw_schema(path)
 
     def resolve(node):
         if isinstance(node, dict):

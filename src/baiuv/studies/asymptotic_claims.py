@@ -370,11 +370,146 @@ def markdown_of(tables, params) -> dict[str, str]:
     return {"table": text}
 
 
+#: The schema of the ``asymptotic`` section of the configuration (D416), composed into the
+#: configuration schema by :func:`baiuv.pipeline.config.load_schema`.
+SECTION_SCHEMA = {
+    "type": "object",
+    "description": ("asymptotic regime delta -> 0 (owned by the asymptotic rules; null: skipped)"),
+    "additionalProperties": False,
+    "required": ["instances", "cells"],
+    "oneOf": [{"required": ["deltas"]}, {"required": ["log_inv_deltas"]}],
+    "registry_parameters": "asymptotic",
+    "properties": {
+        "instances": {
+            "type": "array",
+            "minItems": 1,
+            "description": (
+                "{instance: <top-level name>, runs} or inline {name, mu, sigma2, runs}"
+            ),
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["runs"],
+                "properties": {
+                    "instance": {
+                        "type": "string",
+                        "description": ("name of a top-level instance (or give name, mu, sigma2)"),
+                    },
+                    "name": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_-]+$",
+                        "description": "name of an inline instance",
+                    },
+                    "mu": {
+                        "type": "array",
+                        "minItems": 2,
+                        "items": {"type": "number"},
+                        "description": "means of the inline instance",
+                    },
+                    "sigma2": {
+                        "type": "array",
+                        "minItems": 2,
+                        "items": {"type": "number", "exclusiveMinimum": 0},
+                        "description": "variances of the inline instance",
+                    },
+                    "runs": {
+                        "type": "integer",
+                        "minimum": 2,
+                        "description": "runs per level and cell on this instance",
+                    },
+                },
+            },
+        },
+        "deltas": {
+            "description": "confidence levels delta (or give log_inv_deltas)",
+            "type": "array",
+            "minItems": 2,
+            "uniqueItems": True,
+            "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        },
+        "log_inv_deltas": {
+            "description": (
+                "levels as ln(1/delta) (list, or a grid {min, max, num, scale}); no underflow"
+            ),
+            "oneOf": [
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "uniqueItems": True,
+                    "items": {"$ref": "#/$defs/log_inv_delta"},
+                },
+                {"$ref": "#/$defs/grid"},
+            ],
+        },
+        "cells": {
+            "type": "array",
+            "minItems": 1,
+            "description": (
+                "(algorithm, threshold) pairs simulated at every level on every instance"
+            ),
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["algorithm", "threshold"],
+                "properties": {
+                    "algorithm": {
+                        "type": "string",
+                        "description": "sampling rule (one with an asymptotic constant)",
+                        "registry": "asymptotic_algorithms",
+                    },
+                    "threshold": {
+                        "type": "string",
+                        "description": "threshold family",
+                        "registry": "thresholds",
+                    },
+                },
+            },
+        },
+        "tolerance": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "default": 0.05,
+            "description": (
+                "verdict rule, relative distance to the constant at the largest ln(1/delta)"
+            ),
+        },
+        "n0": {
+            "type": "integer",
+            "minimum": 2,
+            "default": 6,
+            "description": "initial pulls of each arm",
+        },
+        "fit_points": {
+            "type": "integer",
+            "minimum": 2,
+            "default": 3,
+            "description": "largest ln(1/delta) used in the diagnostic linear slope",
+        },
+        "level": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "default": 0.95,
+            "description": "confidence level of the intervals on the slopes",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": "shards per (instance, cell, level)",
+        },
+        "max_samples": {"type": "integer", "minimum": 1, "registry_default": "max_samples"},
+    },
+}
+
+
 #: The asymptotic study (:mod:`.asymptotic`), with its claims.
 SPEC = ExperimentSpec(
     name="asymptotic",
     order=50,
     section="asymptotic",
+    schema=SECTION_SCHEMA,
     check=asymptotic.check_section,
     shard_kinds=(
         ShardKind(

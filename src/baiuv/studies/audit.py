@@ -398,10 +398,119 @@ def markdown_of(tables, params) -> dict[str, str]:
     return {"flagged": flagged, "summary": summary}
 
 
+#: The schema of the ``audit`` section of the configuration (D416), composed into the
+#: configuration schema by :func:`baiuv.pipeline.config.load_schema`.
+SECTION_SCHEMA = {
+    "type": "object",
+    "description": (
+        "delta-correctness audit of the heuristic threshold (owned by the audit rules; "
+        "null: skipped)"
+    ),
+    "additionalProperties": False,
+    "required": ["delta", "algorithms", "n0", "runs"],
+    "properties": {
+        "delta": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "description": "confidence level delta audited",
+        },
+        "threshold": {
+            "type": "string",
+            "description": "threshold family audited",
+            "registry": "thresholds",
+            "default": "heuristic",
+        },
+        "algorithms": {
+            "description": "algorithms audited",
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "string", "registry": "algorithms"},
+        },
+        "n0": {
+            "description": "initial pulls of each arm: one audit cell per value",
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "integer", "minimum": 2},
+        },
+        "runs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "runs per cell (instance, algorithm, n0)",
+        },
+        "level": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "default": 0.95,
+            "description": "confidence level of the Wilson intervals on the error rates",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": "shards per (algorithm, n0)",
+        },
+        "named": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "names of top-level instances audited as they are",
+        },
+        "families": {
+            "type": "array",
+            "description": ("random-instance families (a list, so that --configfile replaces it)"),
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["name", "n_instances"],
+                "properties": {
+                    "name": {
+                        "type": "string",
+                        "pattern": "^[A-Za-z0-9_]+$",
+                        "description": "name of the family",
+                    },
+                    "n_instances": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "number of random instances of the family",
+                    },
+                    "K": {
+                        "type": "integer",
+                        "minimum": 2,
+                        "default": 10,
+                        "description": "number of arms",
+                    },
+                    "gap_range": {
+                        "type": "array",
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "items": {"type": "number", "exclusiveMinimum": 0},
+                        "description": "gaps Delta_a drawn uniformly in [low, high]",
+                    },
+                    "var_range": {
+                        "type": "array",
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "items": {"type": "number", "exclusiveMinimum": 0},
+                        "description": (
+                            "variances sigma2_a drawn uniformly in [low, high] (the best "
+                            "arm's is 1)"
+                        ),
+                    },
+                },
+            },
+        },
+    },
+}
+
+
 SPEC = ExperimentSpec(
     name="audit",
     order=70,
     section="audit",
+    schema=SECTION_SCHEMA,
     check=lambda section, config: check_audit_config(section, instances_of(config), config["seed"]),
     shard_kinds=(
         ShardKind(

@@ -295,10 +295,88 @@ def markdown_of(tables, params) -> dict[str, str]:
     }
 
 
+#: The schema of the ``delta_correct`` section of the configuration (D416), composed into the
+#: configuration schema by :func:`baiuv.pipeline.config.load_schema`.
+SECTION_SCHEMA = {
+    "type": "object",
+    "description": (
+        "delta-correct stopping experiment: delta-correct thresholds vs the heuristic "
+        "(null: skipped)"
+    ),
+    "additionalProperties": False,
+    "required": ["instances", "runs", "algorithms", "thresholds", "ev_thresholds"],
+    "oneOf": [{"required": ["delta"]}, {"required": ["log_inv_delta"]}],
+    "registry_parameters": "delta_correct",
+    "properties": {
+        "delta": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "description": "confidence level delta (or give log_inv_delta)",
+        },
+        "log_inv_delta": {"$ref": "#/$defs/log_inv_delta"},
+        "n0": {
+            "type": "integer",
+            "minimum": 2,
+            "registry_default": "n0",
+            "description": "initial pulls of each arm",
+        },
+        "max_samples": {"type": "integer", "minimum": 1, "registry_default": "max_samples"},
+        "lazy_ratio": {
+            "type": "number",
+            "exclusiveMinimum": 1,
+            "default": 1.1,
+            "description": "grid ratio of the -lazy variants",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": "shards per (instance, algorithm, threshold)",
+        },
+        "instances": {
+            "description": "names of top-level instances simulated",
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "string"},
+        },
+        "runs": {
+            "type": "object",
+            "description": "runs per cell, by instance name",
+            "minProperties": 1,
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
+        "algorithms": {
+            "description": "GLR-based algorithms simulated with every threshold variant",
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "string", "registry": "glr_algorithms"},
+        },
+        "thresholds": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "variants for the GLR rules (family or family-lazy)",
+            "items": {"type": "string", "registry": "glr_threshold_variants"},
+        },
+        "ev_thresholds": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "variants for the EV-GLR rules (family or family-lazy)",
+            "items": {"type": "string", "registry": "ev_threshold_variants"},
+        },
+    },
+}
+
+
 SPEC = ExperimentSpec(
     name="delta_correct",
     order=60,
     section="delta_correct",
+    schema=SECTION_SCHEMA,
     check=lambda section, config: check_delta_correct_config(section, list(instances_of(config))),
     shard_kinds=(
         ShardKind(

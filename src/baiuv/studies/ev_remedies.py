@@ -48,6 +48,7 @@ from baiuv.studies.ev_remedy_runs import (
     BASELINE,
     EXPERIMENT,
     RUN_COLUMNS,
+    SECTION_SCHEMA,
     check_ev_remedies_config,
 )
 
@@ -606,6 +607,7 @@ SPEC = ExperimentSpec(
     name="ev_remedies",
     order=80,
     section="ev_remedies",
+    schema=SECTION_SCHEMA,
     check=lambda section, config: check_ev_remedies_config(
         section, instances_of(config), config["seed"], simulation=config.get("simulation")
     ),

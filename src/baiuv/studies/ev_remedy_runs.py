@@ -41,6 +41,7 @@ from baiuv.simulation.rng import generator_of, run_seed
 from baiuv.studies.audit import AuditInstance, audit_instances
 
 __all__ = [
+    "SECTION_SCHEMA",
     "BASELINE",
     "BASELINE_REMEDY",
     "EXPERIMENT",
@@ -239,6 +240,142 @@ def main_pairs(section: Mapping, simulation: Mapping | None) -> list[tuple[str, 
         exps = dict.fromkeys(main_groups(section, simulation, a).values())
         out += [(e, get_algorithm(a).name) for e in exps]
     return out
+
+
+#: The schema of the ``ev_remedies`` section of the configuration (D416), composed into the
+#: configuration schema by :func:`baiuv.pipeline.config.load_schema`.
+SECTION_SCHEMA = {
+    "type": "object",
+    "description": (
+        "beyond the paper: remedies for the EV-GLR rules' errors and their cost (null: skipped)"
+    ),
+    "additionalProperties": False,
+    "required": ["delta", "algorithms", "remedies"],
+    "properties": {
+        "delta": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "description": "confidence level delta of every remedy",
+        },
+        "algorithms": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"type": "string", "registry": "algorithms"},
+            "description": "EV rules only (checked by baiuv.studies.ev_remedies)",
+        },
+        "remedies": {
+            "type": "array",
+            "description": (
+                "the remedies compared: a threshold kind and n0 each (one must be the "
+                "cost reference, heuristic with n0 = 2), each a stopping level of every "
+                "run (D333); the remedies of one n0 share trajectories"
+            ),
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["threshold", "n0"],
+                "properties": {
+                    "threshold": {
+                        "type": "string",
+                        "description": "baiuv.studies.ev_remedy_runs.THRESHOLD_KINDS",
+                    },
+                    "n0": {
+                        "type": "integer",
+                        "minimum": 2,
+                        "description": "initial pulls of each arm",
+                    },
+                },
+            },
+        },
+        "named": {
+            "type": "object",
+            "description": "top-level instance name -> runs",
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
+        "random": {
+            "type": "object",
+            "description": "random instances drawn as in Figure 2",
+            "additionalProperties": False,
+            "required": ["n_instances"],
+            "properties": {
+                "n_instances": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "number of random instances",
+                },
+                "runs_per_instance": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "default": 1,
+                    "description": "runs on each random instance",
+                },
+                "K": {
+                    "type": "integer",
+                    "minimum": 2,
+                    "default": 10,
+                    "description": "number of arms",
+                },
+                "gap_range": {
+                    "type": "array",
+                    "items": {"type": "number"},
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "description": "range of the uniform gaps to the best arm",
+                },
+                "var_range": {
+                    "type": "array",
+                    "items": {"type": "number"},
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "description": "range of the uniform variances of the other arms",
+                },
+            },
+        },
+        "audit_families": {
+            "type": "array",
+            "description": (
+                "random instances drawn like the audit's (same keys as audit.families)"
+            ),
+            "items": {"type": "object"},
+        },
+        "audit_runs": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 100,
+            "description": "runs on each audit-like random instance",
+        },
+        "max_samples": {
+            "type": "integer",
+            "minimum": 1,
+            "registry_default": "max_samples",
+            "description": (
+                "a run longer than this is stopped and counted as truncated (an error in "
+                "the verdicts; the aggregation fails when counting it as correct changes "
+                "a verdict, D333); simulation.max_samples when the n0 = 2 runs are the "
+                "simulation's (D400)"
+            ),
+        },
+        "level": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "default": 0.95,
+            "description": "confidence level of the Wilson intervals",
+        },
+        "shards": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": (
+                "shards per (algorithm, n0): one job runs every threshold of that n0 as "
+                "stopping levels of one trajectory"
+            ),
+        },
+    },
+}
 
 
 #: The fields of the ``random`` entries that draw the random instances, with defaults.
