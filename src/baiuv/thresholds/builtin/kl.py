@@ -92,15 +92,14 @@ def kl_value(
     + 1/2 sum ln(gamma R))`` with ``lmain = ln(2 zeta(s)^2 / delta)``."""
     if math.isinf(lgr_a) or math.isinf(lgr_b):
         return math.inf
-    u_a = count_term(n_a, gamma)
-    u_b = count_term(n_b, gamma)
-    return kl_value_terms(u_a, u_b, lgr_a, lgr_b, lmain, s)
+    lg = math.log(gamma)
+    return kl_value_terms(count_term(n_a, lg), count_term(n_b, lg), lgr_a, lgr_b, lmain, s)
 
 
 @njit(cache=True)
-def count_term(n: float, gamma: float) -> float:
-    """An arm's ``ln(1 + log_gamma N)`` of :func:`kl_value`."""
-    return math.log1p(math.log(n) / math.log(gamma))
+def count_term(n: float, lg: float) -> float:
+    """An arm's ``ln(1 + log_gamma N)`` of :func:`kl_value`, ``lg = ln(gamma)``."""
+    return math.log1p(math.log(n) / lg)
 
 
 @njit(cache=True)
@@ -123,7 +122,7 @@ def arm_count_term(state: np.ndarray, n: float, gamma: float) -> float:
     ``S_KL_*``; D418: per-arm terms memoized in the arm's state)."""
     if state[S_KL_N] == n and state[S_KL_G] == gamma:
         return state[S_KL_U]
-    u = count_term(n, gamma)
+    u = count_term(n, math.log(gamma))
     state[S_KL_N] = n
     state[S_KL_G] = gamma
     state[S_KL_U] = u
