@@ -10,7 +10,9 @@ and ``var`` the empirical mean and (1/n) variance at that count, and ``logGR =
 ln(gamma R_{t,a}(delta))`` of Theorem thm:delta_correct_complex_threshold_glrt (``+inf``
 when the preliminary box is not informative), ``tag`` the preliminary log term of the spec
 that wrote it (a state is tied to one family, ``K``, ``delta`` and parameters; using it with
-another spec raises). A fresh state is :func:`new_state`.
+another spec raises). The slots after ``tag`` memoize per-arm terms of the BoB programs,
+each with the inputs it was computed from (D418: reused while their inputs are). A fresh
+state is :func:`new_state`.
 """
 
 from __future__ import annotations
@@ -71,7 +73,20 @@ S_MEAN = 2
 S_VAR = 3
 S_LOGGR = 4
 S_TAG = 5  # log term P_LPRE of the spec that wrote the state (guards against mixing deltas)
-STATE_SIZE = 6
+# the BoB programs' memo of the arm's last per-arm terms, keyed on every input of each term
+# (D418: reused while the inputs are; nan: none): the box constants C = S_BOX_C,
+# D = S_BOX_D at the count S_BOX_N and the spec's (P_LBOX, P_S, P_ETA0); the KL part's
+# ln(1 + log_gamma N) = S_KL_U at the count S_KL_N and gamma = S_KL_G
+S_BOX_N = 6
+S_BOX_L = 7
+S_BOX_S = 8
+S_BOX_ETA0 = 9
+S_BOX_C = 10
+S_BOX_D = 11
+S_KL_N = 12
+S_KL_G = 13
+S_KL_U = 14
+STATE_SIZE = 15
 
 
 def new_state() -> np.ndarray:

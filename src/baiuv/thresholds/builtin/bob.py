@@ -31,8 +31,15 @@ from ..layout import (
     P_S,
 )
 from . import kl
-from .box import box_constants, box_upper_bound
-from .kl import LN2, check_state, kl_value, update_state  # noqa: F401 (the KL state)
+from .box import arm_box_constants, box_bound_of, box_constants
+from .kl import (  # noqa: F401 (the KL state)
+    LN2,
+    arm_count_term,
+    check_state,
+    kl_value,
+    kl_value_terms,
+    update_state,
+)
 
 NAMES = ("bob", "ev-bob")
 LN6 = math.log(6.0)
@@ -55,21 +62,31 @@ def value(code, fparams, table, t, n_a, n_b, state_a, state_b) -> float:
     gamma = fparams[P_GAMMA]
     lgr_a = check_state(state_a, n_a, fparams)
     lgr_b = check_state(state_b, n_b, fparams)
-    ca, da = box_constants(float(n_a), L, s, eta0)
-    cb, db = box_constants(float(n_b), L, s, eta0)
+    # the per-arm terms memoized in the arms' states (D418: reused while the count is)
+    ca, da = arm_box_constants(state_a, float(n_a), L, s, eta0)
+    cb, db = arm_box_constants(state_b, float(n_b), L, s, eta0)
     if not (da > 0.0) or not (db > 0.0):
         return math.inf
     e = math.inf
     if n_a >= fparams[P_NMIN_KL] and n_b >= fparams[P_NMIN_KL]:
-        e = kl_value(float(n_a), float(n_b), lgr_a, lgr_b, fparams[P_LMAIN], s, gamma)
+        if not (math.isinf(lgr_a) or math.isinf(lgr_b)):
+            u_a = arm_count_term(state_a, float(n_a), gamma)
+            u_b = arm_count_term(state_b, float(n_b), gamma)
+            e = kl_value_terms(u_a, u_b, lgr_a, lgr_b, fparams[P_LMAIN], s)
     return _bob_exact(float(n_a), float(n_b), ca, cb, da, db, e, code == EV_BOB)
 
 
 @njit(cache=True)
 def upper_bound(code, fparams, table, n_a, n_b, state_a, state_b):
     """At most the Box bound with the BoB constants: the BoB program adds a constraint to
-    the box program's (BoB(δ) ≤ Box(δ/2), Section 3.2 of the paper; D348)."""
-    return box_upper_bound(code == EV_BOB, fparams, n_a, n_b)
+    the box program's (BoB(δ) ≤ Box(δ/2), Section 3.2 of the paper; D348); the constants
+    memoized in the arms' states (D418: the value's, at the same counts)."""
+    L = fparams[P_LBOX]
+    s = fparams[P_S]
+    eta0 = fparams[P_ETA0]
+    ca, da = arm_box_constants(state_a, float(n_a), L, s, eta0)
+    cb, db = arm_box_constants(state_b, float(n_b), L, s, eta0)
+    return box_bound_of(code == EV_BOB, n_a, n_b, (ca, da, cb, db))
 
 
 @njit(cache=True)

@@ -21,7 +21,22 @@ from ..concentration import (
     one_minus_eps_minus_L,
     riemann_zeta,
 )
-from ..layout import LB_MAX_COUNT, LB_WINDOW, P_ETA0, P_LBOX, P_NMIN, P_S, new_state, upper_window
+from ..layout import (
+    LB_MAX_COUNT,
+    LB_WINDOW,
+    P_ETA0,
+    P_LBOX,
+    P_NMIN,
+    P_S,
+    S_BOX_C,
+    S_BOX_D,
+    S_BOX_ETA0,
+    S_BOX_L,
+    S_BOX_N,
+    S_BOX_S,
+    new_state,
+    upper_window,
+)
 
 NAMES = ("box", "ev-box")
 
@@ -31,6 +46,27 @@ def box_constants(n: float, L: float, s: float, eta0: float):
     """``(C, D) = (eps_mu(n), 1 - eps_{-,sigma}(n - 1))``, Lemma
     lem:delta_correct_box_thresholds."""
     return eps_mu_L(n, L, s), one_minus_eps_minus_L(n - 1.0, L, s, eta0)
+
+
+@njit(cache=True)
+def arm_box_constants(state: np.ndarray, n: float, L: float, s: float, eta0: float):
+    """:func:`box_constants` of the arm, memoized in its state with every input (slots
+    ``S_BOX_*``; D418: per-arm terms memoized in the arm's state)."""
+    if (
+        state[S_BOX_N] == n
+        and state[S_BOX_L] == L
+        and state[S_BOX_S] == s
+        and state[S_BOX_ETA0] == eta0
+    ):
+        return state[S_BOX_C], state[S_BOX_D]
+    c, d = box_constants(n, L, s, eta0)
+    state[S_BOX_N] = n
+    state[S_BOX_L] = L
+    state[S_BOX_S] = s
+    state[S_BOX_ETA0] = eta0
+    state[S_BOX_C] = c
+    state[S_BOX_D] = d
+    return c, d
 
 
 @njit(cache=True)
@@ -57,13 +93,20 @@ def box_upper_bound(ev: bool, fparams, n_a, n_b):
     """Each per-arm term is ``n f(C(n)/D(n))``, ``f`` increasing, ``C`` not increasing and
     ``D`` not decreasing with the count: at most ``hi f(C(n)/D(n))`` over the window
     ``[n, hi]`` (decision D348); with the BoB constants, a bound of the BoB programs."""
-    hi_a = upper_window(n_a)
-    hi_b = upper_window(n_b)
     L = fparams[P_LBOX]
     s = fparams[P_S]
     eta0 = fparams[P_ETA0]
     ca, da = box_constants(float(n_a), L, s, eta0)
     cb, db = box_constants(float(n_b), L, s, eta0)
+    return box_bound_of(ev, n_a, n_b, (ca, da, cb, db))
+
+
+@njit(cache=True)
+def box_bound_of(ev: bool, n_a, n_b, constants):
+    """:func:`box_upper_bound` from the arms' box constants ``(C_a, D_a, C_b, D_b)``."""
+    ca, da, cb, db = constants
+    hi_a = upper_window(n_a)
+    hi_b = upper_window(n_b)
     if not (da > 0.0) or not (db > 0.0):
         return math.inf, -1.0, -1.0
     if not ev:

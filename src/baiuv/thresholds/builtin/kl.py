@@ -34,6 +34,9 @@ from ..layout import (
     P_NMIN,
     P_S,
     S_COUNT,
+    S_KL_G,
+    S_KL_N,
+    S_KL_U,
     S_LEVEL,
     S_LOGGR,
     S_MEAN,
@@ -90,10 +93,40 @@ def kl_value(
     if math.isinf(lgr_a) or math.isinf(lgr_b):
         return math.inf
     lg = math.log(gamma)
+    return kl_value_terms(count_term(n_a, lg), count_term(n_b, lg), lgr_a, lgr_b, lmain, s)
+
+
+@njit(cache=True)
+def count_term(n: float, lg: float) -> float:
+    """An arm's ``ln(1 + log_gamma N)`` of :func:`kl_value`, ``lg = ln(gamma)``."""
+    return math.log1p(math.log(n) / lg)
+
+
+@njit(cache=True)
+def kl_value_terms(
+    u_a: float, u_b: float, lgr_a: float, lgr_b: float, lmain: float, s: float
+) -> float:
+    """:func:`kl_value` from the arms' :func:`count_term` ``u_a``, ``u_b`` (the same
+    operations, bit for bit)."""
+    if math.isinf(lgr_a) or math.isinf(lgr_b):
+        return math.inf
     arg = 1.0 + 0.25 * lmain
-    arg += 0.25 * s * (math.log1p(math.log(n_a) / lg) + math.log1p(math.log(n_b) / lg))
+    arg += 0.25 * s * (u_a + u_b)
     arg += 0.5 * (lgr_a + lgr_b)
     return 4.0 * wbar_m1_scalar(arg)
+
+
+@njit(cache=True)
+def arm_count_term(state: np.ndarray, n: float, gamma: float) -> float:
+    """:func:`count_term` of the arm, memoized in its state with its inputs (slots
+    ``S_KL_*``; D418: per-arm terms memoized in the arm's state)."""
+    if state[S_KL_N] == n and state[S_KL_G] == gamma:
+        return state[S_KL_U]
+    u = count_term(n, math.log(gamma))
+    state[S_KL_N] = n
+    state[S_KL_G] = gamma
+    state[S_KL_U] = u
+    return u
 
 
 @njit(cache=True)
