@@ -441,3 +441,33 @@ def test_errata_section_lists_every_slip():
     assert re.search(r"\\liminf_\{\\delta \\rightarrow 0\} \\expectedvalue", src)
     assert "Lower bound is $T^\\star(\\mu) \\log(1/\\delta)$" in src
     assert len(ERRATA) == 4
+
+
+def test_the_report_names_the_experiments_its_configuration_does_not_run():
+    """A configuration that leaves a record's section null (the paper-scale one leaves the
+    asymptotic regime, the audit and the δ-correct stopping to its overlay) gets a line
+    naming them under the summary; a configuration that runs every record gets none, and
+    its report is the one rendered without the argument."""
+    from pathlib import Path
+
+    import yaml
+
+    from baiuv.pipeline.specs import not_run
+
+    root = Path(__file__).resolve().parents[2]
+    default = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    paper = {**default, **yaml.safe_load((root / "config" / "paper.yaml").read_text())}
+    assert not_run(default) == []
+    missing = not_run(paper)
+    assert sorted(section for _, section in missing) == ["asymptotic", "audit", "delta_correct"]
+    assert ("asymptotic regime", "asymptotic") in missing
+    rows = [
+        Claim(topic="Thresholds", claim="c", where="w", paper="p", ours="o", verdict=REPRODUCED)
+    ]
+    plain = render(rows, [], "cfg")
+    assert render(rows, [], "cfg", not_run(default)) == plain
+    text = render(rows, [], "cfg", missing)
+    line = next(ln for ln in text.splitlines() if ln.startswith("Not run by this configuration"))
+    assert "asymptotic regime (section `asymptotic`)" in line and "`audit`" in line
+    assert text.index(line) < text.index("## Thresholds")
+    assert text.replace(line + "\n\n", "") == plain

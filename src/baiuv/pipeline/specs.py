@@ -22,6 +22,7 @@ __all__ = [
     "SPEC_PACKAGES",
     "enabled_specs",
     "experiment_step",
+    "not_run",
     "spec_modules",
     "spec_named",
     "specs",
@@ -84,6 +85,17 @@ def spec_modules() -> tuple[str, ...]:
 def enabled_specs(config: Mapping) -> list:
     """The records of the experiments a validated configuration runs."""
     return [s for s in specs() if s.runs(config)]
+
+
+def not_run(config: Mapping) -> list[tuple[str, str]]:
+    """``(what, section)`` of each record with claims whose section the configuration
+    leaves absent or null: the report names them, so a missing row is not read as a
+    verdict. ``what`` is the record's report category without its "Beyond the paper, "."""
+    return [
+        (spec.category.removeprefix("Beyond the paper, "), spec.section)
+        for spec in specs()
+        if spec.claims is not None and spec.section is not None and not spec.runs(config)
+    ]
 
 
 def spec_named(name: str):

@@ -19,7 +19,15 @@ from baiuv.claims import VERDICTS, Claim, tally
 from baiuv.report.paper_refs import cite, notation
 from baiuv.tables import markdown_table
 
-__all__ = ["ERRATA", "Erratum", "decisions", "errata_section", "render", "summary_line"]
+__all__ = [
+    "ERRATA",
+    "Erratum",
+    "decisions",
+    "errata_section",
+    "not_run_line",
+    "render",
+    "summary_line",
+]
 
 
 @dataclass(frozen=True)
@@ -125,7 +133,29 @@ def summary_line(claims: Iterable[Claim]) -> str:
     )
 
 
-def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], config_name: str) -> str:
+def not_run_line(not_run: Iterable[tuple[str, str]]) -> list[str]:
+    """Markdown lines naming the experiments with claims that the configuration does not
+    run, as ``(what, section)`` pairs: their statements have no row in this report, and a
+    reader should not take the absence of a row for a verdict. Empty when every one runs."""
+    not_run = list(not_run)
+    if not not_run:
+        return []
+    names = "; ".join(f"{what} (section `{section}`)" for what, section in not_run)
+    return [
+        f"Not run by this configuration (their sections are absent or null), so the "
+        f"statements they check have no row below: {names}.",
+        "",
+    ]
+
+
+def render(
+    claims: Iterable[Claim],
+    decisions_list: list[tuple[str, str]],
+    config_name: str,
+    not_run: Iterable[tuple[str, str]] = (),
+) -> str:
+    """The report's Markdown: the summary, the experiments the configuration does not run
+    (:func:`not_run_line`), one table per topic, the errata and the decisions."""
     claims = list(claims)
     df = pd.DataFrame([asdict(c) for c in claims]).drop(columns="beyond_paper", errors="ignore")
     lines = [
@@ -137,6 +167,7 @@ def render(claims: Iterable[Claim], decisions_list: list[tuple[str, str]], confi
         "",
         summary_line(claims),
         "",
+        *not_run_line(not_run),
     ]
     for topic, g in df.groupby("topic", sort=False):
         lines += [f"## {_heading(topic)}", ""]
