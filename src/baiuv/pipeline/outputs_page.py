@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from baiuv.experiments.spec import ExperimentSpec, ReportEntry
+from baiuv.storage.io import rewrite_text
 
 __all__ = ["END", "START", "default_table", "main", "outputs_table", "replace_block"]
 
@@ -110,13 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     page = Path(args[0] if args else "docs/outputs.md")
     config = Path(args[1] if len(args) > 1 else "config/config.yaml")
-    text = page.read_text(encoding="utf-8")
-    new = replace_block(text, default_table(config))
-    if new == text:
-        print(f"{page} is up to date")
-        return 0
-    page.write_text(new, encoding="utf-8")
-    print(f"wrote {page}")
+    new = replace_block(page.read_text(encoding="utf-8"), default_table(config))
+    print(f"wrote {page}" if rewrite_text(new, page) else f"{page} is up to date")
     return 0
 
 

@@ -243,6 +243,16 @@ def write_text(text: str, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
+def rewrite_text(text: str, path: str | os.PathLike) -> bool:
+    """Write ``text`` to a generated file unless it already holds it (the generators'
+    ``python -m`` entry points); returns whether the file was written."""
+    path = Path(path)
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    write_text(text, path)
+    return True
+
+
 def copy_file(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
     """Copy the bytes of ``src`` to ``dst`` atomically (published figures and reports)."""
     with atomic_target(dst) as tmp:

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from baiuv import registry
+from baiuv.storage.io import rewrite_text
 
 #: the generated module
 TARGET = Path(__file__).with_name("_dispatch.py")
@@ -118,12 +119,7 @@ def render() -> str:
 
 def main() -> int:
     """Rewrite :data:`TARGET` when it differs from :func:`render`."""
-    text = render()
-    if TARGET.exists() and TARGET.read_text(encoding="utf-8") == text:
-        print(f"{TARGET.name} is up to date")
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET}")
+    print(f"wrote {TARGET}" if rewrite_text(render(), TARGET) else f"{TARGET.name} is up to date")
     return 0
 
 
