@@ -76,7 +76,7 @@ def test_tiny_config_sizes_every_experiment_section():
 
 def test_audit_resolving_config_resolves_delta():
     """400 runs per cell: enough for a cell without error to be resolved below delta (D89)."""
-    from baiuv.studies.audit import runs_to_resolve
+    from baiuv.studies.audit_report import runs_to_resolve
 
     cfg = yaml.safe_load((ROOT / "config" / "audit-resolving.yaml").read_text())["audit"]
     assert cfg["runs"] >= runs_to_resolve(cfg["delta"], cfg["level"])

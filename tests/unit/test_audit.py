@@ -9,18 +9,20 @@ import pytest
 from baiuv.experiments.stopping_times import Experiment, wilson_interval
 from baiuv.model.instance import EASY, STANDARD, GaussianInstance
 from baiuv.studies.audit import (
-    FEATURES,
     AuditInstance,
-    audit_cells,
-    audit_claims,
     audit_instances,
-    audit_markdown,
     audit_n0,
-    audit_summary,
     check_audit_config,
-    explain_flagged,
     instance_features,
     run_audit_shard,
+)
+from baiuv.studies.audit_report import (
+    FEATURES,
+    audit_cells,
+    audit_claims,
+    audit_markdown,
+    audit_summary,
+    explain_flagged,
     runs_to_resolve,
 )
 

@@ -11,12 +11,14 @@ from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.validate import log_inv_delta_of
 from baiuv.studies.delta_correct import (
     check_delta_correct_config,
-    delta_correct_markdown,
-    delta_correct_timings_markdown,
     parse_variant,
     run_delta_correct_cell,
-    summarize_delta_correct,
     variants_for,
+)
+from baiuv.studies.delta_correct_report import (
+    delta_correct_markdown,
+    delta_correct_timings_markdown,
+    summarize_delta_correct,
 )
 
 EASY3 = GaussianInstance(np.array([1.0, 0.4, 0.0]), np.array([0.5, 0.5, 0.5]), "easy3")

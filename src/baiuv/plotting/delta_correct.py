@@ -100,7 +100,7 @@ def delta_correct_figure(
 def figure_of(tables, params):
     """The figure of the study's runs (``tables["runs"]``) with the rule's ``instances``,
     ``algorithms`` and ``delta`` (the record's ``figure`` step)."""
-    from baiuv.studies.delta_correct import summarize_delta_correct
+    from baiuv.studies.delta_correct_report import summarize_delta_correct
 
     summary = summarize_delta_correct(tables["runs"])
     return delta_correct_figure(summary, params.instances, params.algorithms, params.delta)

@@ -53,37 +53,23 @@ from baiuv.simulation.engine import (
 )
 from baiuv.storage.shards import concat_runs
 from baiuv.studies.audit_report import (
-    FEATURES,
     audit_cells,
     audit_claims,
     audit_markdown,
     audit_summary,
-    explain_flagged,
-    resolution_note,
-    runs_to_resolve,
 )
 
-# the tables' functions of .audit_report are importable from here too (the workflow's scripts
-# import them from this module)
 __all__ = [
-    "FEATURES",
     "SHARED_SETTINGS",
     "AuditInstance",
     "aggregate_runs",
-    "audit_cells",
-    "audit_claims",
     "audit_instances",
-    "audit_markdown",
     "audit_n0",
     "audit_settings",
-    "audit_summary",
     "check_audit_config",
-    "explain_flagged",
     "instance_features",
     "markdown_of",
-    "resolution_note",
     "run_audit_shard",
-    "runs_to_resolve",
 ]
 
 #: Run parameters the audit takes from the ``simulation`` section (its own section sets

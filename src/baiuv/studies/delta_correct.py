@@ -56,26 +56,18 @@ from baiuv.simulation.engine import (
 from baiuv.storage.shards import concat_runs
 from baiuv.studies.delta_correct_report import (
     EXPERIMENT,
-    conclusion_claims,
     delta_correct_claims,
     delta_correct_markdown,
     delta_correct_timings_markdown,
-    lemma2_claim,
     summarize_delta_correct,
 )
 
 __all__ = [
-    "EXPERIMENT",
     "aggregate_runs",
     "check_delta_correct_config",
-    "conclusion_claims",
-    "delta_correct_markdown",
-    "delta_correct_timings_markdown",
-    "lemma2_claim",
     "markdown_of",
     "parse_variant",
     "run_delta_correct_cell",
-    "summarize_delta_correct",
     "variants_for",
 ]
 
