@@ -154,7 +154,17 @@ def glr_run(step, threshold, ws_size, multi, run_args):
     stats = (np.zeros(K, dtype=np.int64), np.zeros(K), np.zeros(K), np.zeros(K))
     counts, means, m2, variances = stats
     out = new_outcomes(codes.shape[0], K)
-    more = new_levels(codes.shape[0], K, states)  # the levels after level 0
+    owned_more = new_levels(codes.shape[0], K, states)  # the levels after level 0
+    # the levels' arrays as borrowed views too: indexing one per level and sample then
+    # updates no reference count (D247)
+    more = borrowed_levels(owned_more)
+    blevels = (
+        borrowed(codes),
+        borrowed(fparams),
+        borrowed(tables),
+        borrowed(offsets),
+        borrowed(ratios),
+    )
     n_more = codes.shape[0] - 1 if multi else 0
     initial_rounds(n0, mu, sd, rng, stats, levels, states)
     t0 = float(n0 * K)
@@ -192,7 +202,7 @@ def glr_run(step, threshold, ws_size, multi, run_args):
             record_level(out, 0, t, counts, means, variances, False)
             live0 = False
         if multi and n_more > 0:
-            n_more = check_levels(threshold, (levels, more), run, stop, forced, out)
+            n_more = check_levels(threshold, (blevels, more), run, stop, forced, out)
             if n_more == 0 and not live0:
                 break
         if t >= max_samples:
@@ -208,9 +218,9 @@ def glr_run(step, threshold, ws_size, multi, run_args):
         if own_cache:
             invalidate(work.szf, arm, best, run.best)
         if multi and n_more > 0:
-            observe_levels(levels, more, (arm, n, means[arm], variances[arm]), best, run.best)
+            observe_levels(blevels, more, (arm, n, means[arm], variances[arm]), best, run.best)
     t = run.t
-    alive((owner, ws, scal, szc, szf))  # the arrays of the borrowed views live to here
+    alive((owner, ws, scal, szc, szf, owned_more))  # the borrowed views' arrays live to here
     if live0:
         record_level(out, 0, t, counts, means, variances, truncated)
     if multi and truncated:
@@ -263,6 +273,14 @@ def new_levels(L, K, states):
     zcs = np.zeros((L, N_ZC, K))
     zfs = np.zeros((L, N_ZF, K), dtype=np.uint8)
     return states, zcs, zfs, bnd, idx
+
+
+@njit(inline="always")
+def borrowed_levels(more):
+    """The bookkeeping ``more`` of :func:`new_levels` as borrowed views
+    (:func:`~baiuv.simulation.rules.borrow.borrowed`; valid while ``more`` is alive)."""
+    states, zcs, zfs, bnd, idx = more
+    return borrowed(states), borrowed(zcs), borrowed(zfs), borrowed(bnd), borrowed(idx)
 
 
 @njit(inline="always")
