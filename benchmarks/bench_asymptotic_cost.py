@@ -1,7 +1,7 @@
 """Benchmark: cost of the asymptotic experiment (runs at ln(1/delta) up to 1000), and the
 runs per point that resolve its constants to a given precision.
 
-Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper-extended.yaml]
+Usage: ``python benchmarks/bench_asymptotic_cost.py [--config config/paper.yaml]
 [--repeats 1] [--level 1000] [--instances standard] [--resolution 0.01]
 [--runs-csv runs.csv]``.
 
@@ -50,7 +50,7 @@ def asymptotic_setup(config: str) -> tuple[dict, dict, list[float]]:
     """``(section, named, levels)`` of the config file ``config``: its ``asymptotic``
     section, its named instances by name and the section's levels ``ln(1/delta)``
     (:func:`~baiuv.studies.asymptotic.asymptotic_levels`); an overlay without
-    ``instances`` (``config/paper-extended.yaml``) is read over ``config/paper.yaml``."""
+    ``instances`` is read over ``config/paper.yaml``."""
     with open(config) as fh:
         cfg = yaml.safe_load(fh)
     if "instances" not in cfg:
@@ -63,7 +63,7 @@ def asymptotic_setup(config: str) -> tuple[dict, dict, list[float]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--config", default="config/paper-extended.yaml")
+    ap.add_argument("--config", default="config/paper.yaml")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--level", type=float, default=None)
     ap.add_argument("--instances", nargs="*", default=None)

@@ -1,7 +1,7 @@
 """Benchmark: does one run of the asymptotic experiment, one trajectory for every level
 (D307), cost about what its deepest level costs alone?
 
-Usage: ``python benchmarks/bench_asymptotic_levels.py [--config config/paper-extended.yaml]
+Usage: ``python benchmarks/bench_asymptotic_levels.py [--config config/paper.yaml]
 [--instance standard] [--algorithm TaS] [--threshold bob] [--repeats 3]``.
 
 For one cell of the config's ``asymptotic`` section, simulates ``--repeats`` runs twice in
@@ -29,7 +29,7 @@ from baiuv.studies.asymptotic import asymptotic_instances
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--config", default="config/paper-extended.yaml")
+    ap.add_argument("--config", default="config/paper.yaml")
     ap.add_argument("--instance", default="standard")
     ap.add_argument("--algorithm", default="TaS")
     ap.add_argument("--threshold", default="bob")

@@ -42,7 +42,7 @@ def test_overlay_on_its_base_is_valid(overlay):
 
 def test_null_section_is_skipped():
     """An optional experiment section set to null is removed (decision D200): the paper
-    configuration runs the paper's figures and the EV remedies only, although
+    configuration runs the paper's figures and three studies, not the audit, although
     config/config.yaml, which it is merged into, enables every experiment of the artifact."""
     from baiuv.pipeline.config import optional_sections
 
@@ -54,7 +54,8 @@ def test_null_section_is_skipped():
     from baiuv.pipeline.specs import specs
 
     studies = [s.section for s in specs() if s.beyond_paper and s.section in cfg]
-    assert studies == ["ev_remedies"]
+    assert studies == ["asymptotic", "delta_correct", "ev_remedies"]
+    assert "audit" in default and "audit" not in cfg
     with pytest.raises(Exception, match="simulation"):
         validate_config({**default, "simulation": None}, SCHEMA)  # required: not skippable
 
@@ -83,7 +84,7 @@ def test_audit_resolving_config_resolves_delta():
 
 
 def test_asymptotic_standard_runs_resolve_one_percent():
-    """config/paper-extended.yaml's runs on the standard instance resolve every cell's
+    """config/paper.yaml's runs on the standard instance resolve every cell's
     constant C to ±1 % at the section's level: with cv = sd(τ/ln(1/δ))/C measured by the
     pilot (tests/data/asymptotic_standard_pilot.csv, ln(1/δ) = 1000) at its 95 % upper
     confidence bound (chi-square), z·cv/sqrt(runs) <= 1 %. Fails if the runs are lowered
@@ -96,7 +97,7 @@ def test_asymptotic_standard_runs_resolve_one_percent():
     from baiuv.studies.asymptotic_claims import resolution_of_runs, runs_for_resolution
 
     base = yaml.safe_load((ROOT / "config" / "paper.yaml").read_text())
-    sec = yaml.safe_load((ROOT / "config" / "paper-extended.yaml").read_text())["asymptotic"]
+    sec = base["asymptotic"]
     (runs,) = [s["runs"] for s in sec["instances"] if s.get("instance") == "standard"]
     (std,) = [i for i in base["instances"] if i["name"] == "standard"]
     consts = theoretical_constants(std["mu"], std["sigma2"], float(sec["beta"]))

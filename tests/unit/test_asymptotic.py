@@ -513,9 +513,9 @@ def test_limit_rows_print_the_finite_delta_trend():
     assert trend_text(s, "two_arm", "TaS", "kl") == ""
 
 
-@pytest.mark.parametrize("name", ["config.yaml", "test.yaml", "paper-extended.yaml"])
+@pytest.mark.parametrize("name", ["config.yaml", "test.yaml", "paper.yaml"])
 def test_configs_run_appendix_h_ev_tas(name):
-    """Appendix H names EV-TaS beside β-EB-EVTCI (D318): the default, test and extended
+    """Appendix H names EV-TaS beside β-EB-EVTCI (D318): the default, test and paper-scale
     configurations run both EV rules with the tight heuristic threshold."""
     from pathlib import Path
 

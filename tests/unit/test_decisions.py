@@ -44,6 +44,23 @@ def test_record_numbers_are_unique_across_the_files():
     assert len(numbers) == len(set(numbers)) and len(numbers) > 100
 
 
+def test_each_record_states_each_field_once():
+    """A record states its current choice once: no field (``- Context:``, ``- Decision:``,
+    ``- Test:`` ...) appears twice in one ``## Dnn`` section, as it does when an older
+    version is left above a newer one or a record is pasted under another's header."""
+    field = re.compile(r"^- (Context|Ambiguity|Choice|Decision|Consequence|Cost|Source|Test):")
+    repeated = []
+    for path in FILES.values():
+        for block in re.split(r"(?m)^(?=## D\d+:)", path.read_text()):
+            if not block.startswith("## D"):
+                continue
+            names = [m.group(1) for line in block.splitlines() if (m := field.match(line))]
+            dup = sorted({n for n in names if names.count(n) > 1})
+            if dup:
+                repeated.append(f"{path.name} {block.split(':')[0][3:]}: {dup}")
+    assert not repeated, repeated
+
+
 def test_every_cited_decision_names_a_record():
     known = _known()
     missing = {}
