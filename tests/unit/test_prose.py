@@ -64,6 +64,40 @@ def test_every_module_has_its_row_in_the_architecture_page():
     assert not gone, f"rows of docs/architecture.md naming no module: {gone}"
 
 
+def test_the_records_block_of_the_architecture_page_is_current():
+    """The rows of the records' modules are generated (D415): rerun
+    ``python -m baiuv.pipeline.outputs_page`` after adding or changing a record."""
+    from baiuv.pipeline import outputs_page
+
+    text = ARCHITECTURE.read_text()
+    marks = (outputs_page.RECORDS_START, outputs_page.RECORDS_END)
+    current = outputs_page.default_records_table()
+    assert outputs_page.replace_block(text, current, marks) == text, (
+        "docs/architecture.md is not current: run python -m baiuv.pipeline.outputs_page"
+    )
+
+
+def test_a_new_record_gets_the_rows_of_its_modules():
+    """A record's module and the modules its steps name get rows, so a new experiment
+    needs no row written by hand."""
+    from baiuv.experiments.spec import ExperimentSpec, ReportEntry
+    from baiuv.pipeline.outputs_page import records_table
+
+    toy = ExperimentSpec(
+        name="toy",
+        order=99,
+        section="toy",
+        rules="toy.smk",
+        steps={"figure": "baiuv.plotting.toy:figure_of", "table": "baiuv.studies.toy:markdown_of"},
+        category="Beyond the paper, toy",
+        entries=(ReportEntry(key="toy", path="results/figures/toy.png", shows="x"),),
+    )
+    table = records_table([("baiuv.studies.toy", toy)])
+    assert rows_of(table) == {"studies/toy.py", "plotting/toy.py"}
+    assert "`results/figures/toy.{pdf,png}`" in table and "section `toy`" in table
+    assert "`figure_of` (toy's figure)" in table
+
+
 def test_a_missing_or_stale_row_is_found():
     page = "| module | owns |\n|---|---|\n| `baiuv/cli.py`, `model/` | `x.py` |\n| `b.py` | y |\n"
     assert rows_of(page) == {"cli.py", "model/__init__.py", "b.py"}  # first cells only
