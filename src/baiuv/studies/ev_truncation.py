@@ -94,9 +94,10 @@ def evidence_row(
     c = np.full(K, math.nan)
     for a in range(K):
         if a != hat:
-            c[a] = pair_threshold(threshold, n_a=int(counts[hat]), n_b=int(counts[a]),
-                                  t=float(t), K=K, delta=delta, state_a=states[hat],
-                                  state_b=states[a])  # fmt: skip
+            pair = {"n_a": int(counts[hat]), "n_b": int(counts[a]), "t": float(t), "K": K}
+            c[a] = pair_threshold(
+                threshold, **pair, delta=delta, state_a=states[hat], state_b=states[a]
+            )
     with np.errstate(invalid="ignore"):
         margin = z - c
     margin[hat] = math.inf

@@ -543,9 +543,15 @@ def stops_builtin(thr_code, thr_fparams, thr_table, t, counts, best, states, Z):
         if a == best:
             continue
         c = pair_threshold_kernel(
-            thr_code, thr_fparams, thr_table, float(t), counts[best], counts[a], states[best],
+            thr_code,
+            thr_fparams,
+            thr_table,
+            float(t),
+            counts[best],
+            counts[a],
+            states[best],
             states[a],
-        )  # fmt: skip
+        )
         if not (Z[a] > c):
             return False
     return True
