@@ -32,7 +32,7 @@ from baiuv.simulation.rules.run_state import (
     owned_state,
 )
 from baiuv.simulation.rules.stopping import check_thresholds
-from baiuv.thresholds.kernels import depends_on_t_only, pair_threshold_kernel
+from baiuv.thresholds.kernels import S_INPUTS, depends_on_t_only, pair_threshold_kernel
 
 __all__ = [
     "ROWS_OUT",
@@ -166,9 +166,9 @@ def ingest_loop(threshold, rows, run, stop, io, out):
             if not t_only:
                 for a in range(K):
                     thr_counts[a] = counts[a]
-                if stop.stateful:
+                if stop.stateful:  # the inputs; the memo recomputes (D418: keyed on its inputs)
                     for a in range(K):
-                        for j in range(states.shape[1]):
+                        for j in range(S_INPUTS):
                             thr_states[a, j] = states[a, j]
             if verdict == -1:
                 status = STATUS_GLR

@@ -59,6 +59,7 @@ from .layout import (  # noqa: F401 (the slots and the state's layout, read by t
     P_STATEFUL,
     P_T_ONLY,
     S_COUNT,
+    S_INPUTS,
     S_LEVEL,
     S_LOGGR,
     S_MEAN,

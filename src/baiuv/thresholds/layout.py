@@ -87,6 +87,9 @@ S_KL_N = 12
 S_KL_G = 13
 S_KL_U = 14
 STATE_SIZE = 15
+#: the slots ``S_LEVEL .. S_TAG`` that the threshold reads as inputs; the others are the memo
+#: of D418, recomputed when stale, so a copy of these slots gives the same thresholds
+S_INPUTS = 6
 
 
 def new_state() -> np.ndarray:
