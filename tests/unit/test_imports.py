@@ -1,11 +1,14 @@
-"""Deferred public names (decision D105): cheap ``import baiuv``, every public name resolves."""
+"""Deferred public names (decision D105): cheap ``import baiuv``, every public name resolves;
+a function-local import says why it is not at the top of its module (D383)."""
 
 import ast
 import importlib
+import io
 import json
 import re
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -218,3 +221,85 @@ def test_star_import():
     ns: dict = {}
     exec("from baiuv import *", ns)
     assert {"BestArmIdentifier", "characteristic_time", "STANDARD"} <= set(ns)
+
+
+def _local_import_groups(tree: ast.AST):
+    """``(first line, last line)`` of each run of consecutive import statements in the body
+    of a function (a nested block's body included)."""
+    inside = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inside |= {id(n) for n in ast.walk(node) if n is not node}
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            group: list[ast.stmt] = []
+            for stmt in [*block, None]:
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)) and id(stmt) in inside:
+                    group.append(stmt)
+                    continue
+                if group:
+                    yield group[0].lineno, group[-1].end_lineno
+                group = []
+
+
+#: A comment that tells a linter what to skip, and nothing else.
+LINTER_ONLY = re.compile(r"#\s*noqa(:\s*[A-Z]+\d+(\s*,\s*[A-Z]+\d+)*)?\s*")
+
+
+def uncommented_local_imports(source: str) -> list[int]:
+    """First lines of the groups of function-local imports of ``source`` with no comment on
+    the line above the group nor on one of its lines (a bare ``# noqa`` is no comment)."""
+    comments = {
+        tok.start[0]
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.COMMENT and not LINTER_ONLY.fullmatch(tok.string)
+    }
+    return [
+        first
+        for first, last in _local_import_groups(ast.parse(source))
+        if not comments & set(range(first - 1, last + 1))
+    ]
+
+
+def test_function_local_imports_say_why():
+    """An import stays in its function only when importing it at the top would load what
+    the module's importers do not otherwise load, or would close an import circle, and a
+    comment says which (D383)."""
+    bare = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "src" / "baiuv").rglob("*.py"))
+        for line in uncommented_local_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert not bare, bare
+
+
+def test_local_import_groups_and_their_comments():
+    source = (
+        "import os\n"
+        "def f():\n"
+        "    x = 1\n"
+        "    import json\n"
+        "    from math import pi\n"
+        "    x += 1\n"
+        "    # scipy: not loaded by the importers of this module\n"
+        "    from scipy import stats\n"
+        "    try:\n"
+        "        import resource  # Unix only\n"
+        "        import cyipopt  # noqa: F401\n"
+        "    except ImportError:\n"
+        "        pass\n"
+        "    def g():\n"
+        "        s = '# not a comment'\n"
+        "        import yaml\n"
+        "    try:\n"
+        "        import idaes  # noqa: F401\n"
+        "    except ImportError:\n"
+        "        pass\n"
+        "    return x\n"
+    )
+    groups = list(_local_import_groups(ast.parse(source)))
+    assert sorted(groups) == [(4, 5), (8, 8), (10, 11), (16, 16), (18, 18)]
+    assert uncommented_local_imports(source) == [4, 16, 18]

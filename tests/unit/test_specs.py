@@ -101,6 +101,7 @@ def test_a_records_section_schema_is_in_the_configuration_schema():
 def test_a_new_records_section_is_validated_by_its_schema(monkeypatch):
     """A record's section schema validates its section and fills its defaults; a section
     the schema file defines too is refused."""
+    from baiuv.pipeline import config as config_module
     from baiuv.pipeline import specs as specs_module
     from baiuv.pipeline.config import ConfigError, compose_schema
 
@@ -121,7 +122,8 @@ def test_a_new_records_section_is_validated_by_its_schema(monkeypatch):
         beyond_paper=True,
     )
     records = specs()
-    monkeypatch.setattr(specs_module, "specs", lambda: (*records, toy))
+    for module in (specs_module, config_module):
+        monkeypatch.setattr(module, "specs", lambda: (*records, toy))
     base = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     cfg = validate_config({**base, "toy": {"size": 3}}, SCHEMA)
     assert cfg["toy"] == {"size": 3, "n0": 2}

@@ -26,6 +26,9 @@ from baiuv.claims import (
     judge,
 )
 from baiuv.experiments.spec import ExperimentSpec
+from baiuv.experiments.stopping_times import experiment_from_config, run_shard
+from baiuv.simulation import RunSettings
+from baiuv.storage.shards import split_timings
 
 __all__ = ["FHN_ALGORITHMS", "SPEC", "fhn_n0_claims", "fhn_n0_runs"]
 
@@ -53,10 +56,6 @@ def fhn_n0_runs(
     settings (``fhn_n0`` replaced by each n0). One row per run with the columns of
     :func:`baiuv.experiments.stopping_times.run_shard` but its wall time (a results table
     is the same bytes at every run, D131), and ``experiment``, ``n0``."""
-    from baiuv.experiments.stopping_times import experiment_from_config, run_shard
-    from baiuv.simulation import RunSettings
-    from baiuv.storage.shards import split_timings
-
     grid = [int(n) for n in grid]
     if len(grid) < 2 or len(set(grid)) != len(grid) or min(grid) < 2:
         raise ValueError(f"fhn_n0_grid must hold at least 2 distinct integers >= 2, got {grid!r}")

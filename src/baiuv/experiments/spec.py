@@ -211,6 +211,7 @@ class ExperimentSpec:
 def section_log_inv_delta(section: Mapping) -> float:
     """``ln(1/delta)`` of a validated configuration section holding ``delta`` or
     ``log_inv_delta``."""
+    # numpy: baiuv.report.pages imports this module without it (D383)
     from baiuv.model.validate import log_inv_delta_of
 
     return log_inv_delta_of(section.get("delta"), section.get("log_inv_delta"))
@@ -218,6 +219,7 @@ def section_log_inv_delta(section: Mapping) -> float:
 
 def section_delta(section: Mapping) -> float:
     """``delta`` of such a section (``exp(-log_inv_delta)``, ``0.0`` once it underflows)."""
+    # numpy: baiuv.report.pages imports this module without it (D383)
     from baiuv.model.validate import delta_from_log
 
     if section.get("delta") is not None:

@@ -36,6 +36,7 @@ from baiuv.claims import (
     verdict,
 )
 from baiuv.experiments import stopping_times
+from baiuv.experiments.settings_claims import settings_claims
 from baiuv.experiments.spec import (
     ExperimentSpec,
     ReportEntry,
@@ -45,8 +46,15 @@ from baiuv.experiments.spec import (
     section_log_inv_delta,
 )
 from baiuv.experiments.stopping_error_claims import below_delta_claims, error_claims, is_ev
-from baiuv.experiments.stopping_times import LEMMA2_CONSTANT, LONG_RUN_FACTOR, initial_time
+from baiuv.experiments.stopping_times import (
+    LEMMA2_CONSTANT,
+    LONG_RUN_FACTOR,
+    error_rates,
+    initial_time,
+    stopping_time_summary,
+)
 from baiuv.registry import ALGORITHMS
+from baiuv.simulation.engine import fhn_n0
 
 __all__ = [
     "COMPARABLE_TOLERANCE",
@@ -604,10 +612,6 @@ def _report_inputs(config: Mapping) -> dict:
 
 
 def _claims(tables: Mapping, config: Mapping) -> list[Claim]:
-    from baiuv.experiments.settings_claims import settings_claims
-    from baiuv.experiments.stopping_times import error_rates, stopping_time_summary
-    from baiuv.simulation.engine import fhn_n0
-
     sim = config["simulation"]
     runs = pd.concat(tables["simulations"], ignore_index=True)
     fhn = sim.get("fhn_n0")

@@ -18,9 +18,10 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from baiuv.experiments.spec import ShardPlan, instances_of
 from baiuv.model.characteristic import characteristic_time
 from baiuv.model.instance import GaussianInstance, random_instance
-from baiuv.registry import ALGORITHMS
+from baiuv.registry import ALGORITHMS, run_parameters
 from baiuv.simulation.engine import DECISION_COLUMNS, CellRun, RunSettings, run_cell, shard_runs
 from baiuv.simulation.rng import run_generator
 from baiuv.storage.shards import concat_runs
@@ -397,9 +398,6 @@ SHARD_LOG = "logs/simulations/{experiment}/{algorithm}/shard_{shard}.log"
 
 def shard_plan(config: Mapping):
     """The shards of every (experiment, algorithm) of ``config["simulation"]``."""
-    from baiuv.experiments.spec import ShardPlan, instances_of
-    from baiuv.registry import run_parameters
-
     sim = config["simulation"]
     settings = run_parameters(sim)
     instances = instances_of(config)

@@ -13,11 +13,16 @@ function, so a shard file has the same bytes whichever ran it.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
 
+import numpy as np
+
+from baiuv.model.characteristic import characteristic_time
 from baiuv.pipeline.logs import Progress, setup_logging
 from baiuv.pipeline.specs import specs
 from baiuv.storage.shards import write_shard
+from baiuv.warmup import compile_simulation_kernels
 
 __all__ = ["SHARD_KINDS", "preload", "run_shard", "shard_kinds"]
 
@@ -43,13 +48,7 @@ def preload(kinds) -> None:
     load the compiled simulation kernels and the oracle (compiling them if numba's cache
     lacks them), without running a shard or writing a file: processes forked afterwards
     (:func:`baiuv.pipeline.batches.run_cells`) start with all of it loaded."""
-    import importlib
-
-    import numpy as np
     import pyarrow.parquet  # noqa: F401 - loaded before the fork, used by every shard
-
-    from baiuv.model.characteristic import characteristic_time
-    from baiuv.warmup import compile_simulation_kernels
 
     known = shard_kinds()
     for kind in sorted(kinds):

@@ -35,14 +35,13 @@ import numpy as np
 import yaml
 
 from baiuv.model.validate import delta_from_log, log_inv_delta_of
+from baiuv.pipeline.specs import specs
 from baiuv.registry import PARAMETERS, schema_properties, selection
 
 
 def optional_sections() -> tuple[str, ...]:
     """The experiment sections a configuration may leave out, or set to ``null`` to skip
     them: the ``section`` of each record of :func:`baiuv.pipeline.specs.specs`."""
-    from baiuv.pipeline.specs import specs
-
     return tuple(s.section for s in specs() if s.section is not None)
 
 
@@ -140,8 +139,6 @@ def compose_schema(schema: dict) -> dict:
 
     Raises ``ValueError`` for a section the file defines too, or a record with a schema
     and no section."""
-    from baiuv.pipeline.specs import specs
-
     props = schema.setdefault("properties", {})
     for spec in specs():
         if spec.schema is None:
@@ -226,8 +223,6 @@ def validate_config(config: MutableMapping, schema_path: str | os.PathLike) -> M
         where = ".".join(str(k) for k in err.absolute_path) or "(top level)"
         raise ConfigError(f"{where}: {_message(err, where)}")
     validate_config_semantics(config)
-    from baiuv.pipeline.specs import specs
-
     try:
         for spec in specs():
             if spec.check is not None and spec.section in config:

@@ -26,6 +26,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from baiuv.experiments.spec import ExperimentSpec, ReportEntry
+from baiuv.pipeline.specs import enabled_specs, spec_modules, specs
+from baiuv.report.pages import BEYOND_THE_PAPER, REPRODUCTION
+from baiuv.report.paper_refs import ref
 from baiuv.storage.io import rewrite_text
 
 __all__ = [
@@ -63,9 +66,6 @@ def _path(entry: ReportEntry) -> str:
 
 def _what(entry: ReportEntry, path: str) -> str:
     """What an entry reproduces (its printed references, or "beyond the paper") and shows."""
-    from baiuv.report.pages import BEYOND_THE_PAPER
-    from baiuv.report.paper_refs import ref
-
     item = entry.item or ", ".join(ref(lbl) for lbl in entry.paper) or BEYOND_THE_PAPER
     text = f"{item}: {entry.shows}"
     if path.startswith("results/timings/"):
@@ -81,8 +81,6 @@ def outputs_table(records: Sequence[ExperimentSpec], targets: Iterable[str] = ()
     """The Markdown table of the result files of ``records`` (in their order), the
     reproduction report first; ``targets`` (the records' targets of a configuration) adds
     a row for each target no entry names."""
-    from baiuv.report.pages import REPRODUCTION
-
     rows = [
         "| output | what it reproduces |",
         "|---|---|",
@@ -151,8 +149,8 @@ def replace_block(text: str, table: str, marks: tuple[str, str] = (START, END)) 
 def default_table(config_path: str | Path) -> str:
     """:func:`outputs_table` of every record with the targets of the configuration at
     ``config_path`` (``config/config.yaml``: it runs every experiment)."""
+    # yaml, with the configuration loader: the records' table alone does not load it (D383)
     from baiuv.pipeline.config import SCHEMA_PATH, merge_config_files, validate_config
-    from baiuv.pipeline.specs import enabled_specs, specs
 
     root = Path(config_path).resolve().parents[1]
     config = validate_config(merge_config_files(config_path), root / SCHEMA_PATH)
@@ -162,8 +160,6 @@ def default_table(config_path: str | Path) -> str:
 
 def default_records_table() -> str:
     """:func:`records_table` of every record."""
-    from baiuv.pipeline.specs import spec_modules, specs
-
     return records_table(list(zip(spec_modules(), specs(), strict=True)))
 
 

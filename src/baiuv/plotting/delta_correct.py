@@ -10,6 +10,7 @@ import pandas as pd
 
 from baiuv.plotting.style import setup, threshold_base, threshold_colours, threshold_order
 from baiuv.registry import LAZY_SUFFIX
+from baiuv.studies.delta_correct_report import summarize_delta_correct
 
 
 def delta_correct_figure(
@@ -100,7 +101,5 @@ def delta_correct_figure(
 def figure_of(tables, params):
     """The figure of the study's runs (``tables["runs"]``) with the rule's ``instances``,
     ``algorithms`` and ``delta`` (the record's ``figure`` step)."""
-    from baiuv.studies.delta_correct_report import summarize_delta_correct
-
     summary = summarize_delta_correct(tables["runs"])
     return delta_correct_figure(summary, params.instances, params.algorithms, params.delta)

@@ -52,6 +52,7 @@ from baiuv.simulation.engine import (
     CellRun,
     RunSettings,
     run_cell,
+    shard_runs,
 )
 from baiuv.storage.shards import concat_runs
 from baiuv.studies.delta_correct_report import (
@@ -236,8 +237,6 @@ def shard_plan(config: Mapping) -> ShardPlan:
 def run_shard_of(p: Mapping, progress) -> tuple[pd.DataFrame, dict, str]:
     """One shard of one (instance, algorithm, threshold variant) cell, from its parameters
     (:func:`shard_plan`): the runs, what the shard file records, its label."""
-    from baiuv.simulation import shard_runs
-
     sec = p["section"]
     i = p["instance"]
     inst = GaussianInstance(i["mu"], i["sigma2"], i["name"])

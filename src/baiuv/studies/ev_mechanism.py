@@ -30,6 +30,9 @@ import numpy as np
 
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
+from baiuv.simulation.ev_advice import HeuristicEVWarning
+from baiuv.simulation.rng import run_seed
+from baiuv.tables import markdown_table
 
 __all__ = [
     "erring_runs",
@@ -49,6 +52,7 @@ def init_threshold(n0: int, K: int, delta: float) -> float:
 
 def _chi2_nodes(k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights of ``E f(X)``, ``X ~ chi^2_k`` (generalised Gauss-Laguerre)."""
+    # scipy.special: not loaded by the importers of this module (D383)
     from scipy.special import gammaln, roots_genlaguerre
 
     y, w = roots_genlaguerre(n, 0.5 * k - 1.0)
@@ -64,6 +68,7 @@ def init_stop_probabilities(
     Entry ``a*`` (the best arm) is the probability of a correct stop at the initialisation;
     the sum of the others is the probability of an error at the initialisation.
     """
+    # scipy.special: not loaded by the importers of this module (D383)
     from scipy.special import ndtr, roots_hermitenorm
 
     if not isinstance(instance, GaussianInstance):
@@ -112,7 +117,7 @@ def replay_state(
     run. Returns ``tau``, ``recommendation``, ``counts``, ``means`` and the
     plug-in ``variances`` at the stopping time.
     """
-    from baiuv.simulation.ev_advice import HeuristicEVWarning
+    # numba and the kernels, loaded by the first replay (D383)
     from baiuv.simulation.identify import BestArmIdentifier
 
     gen = np.random.Generator(np.random.PCG64(seed_sequence))
@@ -165,9 +170,8 @@ def erring_runs(runs, instances: dict, *, seed: int, delta: float, max_samples: 
     :class:`GaussianInstance`. A run is replayed from its stream (columns ``stream`` and
     ``stream_instance``: the study's or the main experiment's, D400); the replay must
     reproduce the run's ``tau`` and recommendation (else ``RuntimeError``)."""
+    # pandas: an import of this module (the first check's model) does not load it (D383)
     import pandas as pd
-
-    from baiuv.simulation.rng import run_seed
 
     base = runs[(runs["threshold"] == "heuristic") & (runs["n0"] == 2) & ~runs["correct"]]
     rows = []
@@ -215,6 +219,7 @@ def init_comparison(runs, instances: dict, *, delta: float, level: float = 0.95)
     ``n0 = 2`` against the measured frequencies, pooled over the EV rules of the authors'
     code's configuration: errors and correct stops at ``tau = n0 K`` with their Wilson intervals,
     and whether the model lies inside."""
+    # pandas and the stopping-time experiment: an import of this module loads neither (D383)
     import pandas as pd
 
     from baiuv.experiments.stopping_times import wilson_interval
@@ -256,9 +261,8 @@ def init_comparison(runs, instances: dict, *, delta: float, level: float = 0.95)
 def mechanism_markdown(err, comp) -> str:
     """Markdown of the mechanism: the model against the measured frequencies at the first
     check, and per (group, rule) the erring runs' timing, counts and plug-in variances."""
+    # pandas: an import of this module (the first check's model) does not load it (D383)
     import pandas as pd
-
-    from baiuv.tables import markdown_table
 
     lines = [
         "# Why the EV-GLR rules err (heuristic threshold, n0 = 2)\n",

@@ -35,6 +35,7 @@ from baiuv.studies.ev_remedies import (
     recommended,
     remedy_cells,
 )
+from baiuv.tables import markdown_table
 
 __all__ = [
     "COSTLIER",
@@ -162,8 +163,6 @@ def paired_costs(
 def paired_markdown(paired: pd.DataFrame, *, level: float = 0.95) -> str:
     """The section of the remedy table on the paired costs: one table per reference, a row
     per (remedy, algorithm), a column per group."""
-    from baiuv.tables import markdown_table
-
     head = (
         "## Paired costs\n\n"
         "Mean stopping time of the remedy over that of the reference on the same runs (the "
@@ -231,8 +230,6 @@ def truncation_check(
 
 def truncation_check_markdown(check: pd.DataFrame, *, max_samples: int) -> str:
     """The section of the remedy table on :func:`truncation_check`."""
-    from baiuv.tables import markdown_table
-
     n = int(check["flips"].sum())
     head = (
         f"## Do the truncated runs decide a verdict? (max_samples = {max_samples:,})\n\n"

@@ -39,7 +39,16 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band, judge
+from baiuv.claims import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    NOT_RESOLVED,
+    REPRODUCED,
+    Band,
+    Claim,
+    combine,
+    judge,
+)
 from baiuv.experiments.spec import ExperimentSpec, ReportEntry, figure_files, instances_of
 from baiuv.experiments.stopping_times import wilson_interval
 from baiuv.model.validate import check_delta
@@ -51,6 +60,7 @@ from baiuv.studies.ev_remedy_runs import (
     SECTION_SCHEMA,
     check_ev_remedies_config,
 )
+from baiuv.tables import markdown_table
 
 __all__ = [
     "SPEC",
@@ -246,8 +256,6 @@ def remedy_markdown(
     (error rate [Wilson], cost vs the authors' code's configuration / vs ``T* ln(1/delta)``), and
     the ranking of :func:`cheapest_resolved` (with the check per instance when
     ``instances``, :func:`instance_cells`, is given)."""
-    from baiuv.tables import markdown_table
-
     d = check_delta(delta)
     groups = list(dict.fromkeys(cells["group"]))
     rows = []
@@ -341,8 +349,6 @@ def main_markdown(cells: pd.DataFrame) -> str:
     have no cell there): per cell the experiment, runs, wrong
     recommendations (the main experiment's errors), truncated runs and mean stopping time,
     the numbers of that experiment's tables (D400: those cells are its runs)."""
-    from baiuv.tables import markdown_table
-
     c = cells[(cells["main_experiment"] != "") & (cells["remedy"] == BASELINE)]
     head = "## The authors' code's configuration: the main experiment's runs\n\n"
     if c.empty:
@@ -383,8 +389,6 @@ def _cheapness(
     ``τ(rival)/τ(candidate)`` judged above 1 (:mod:`baiuv.studies.ev_paired`);
     :func:`baiuv.claims.combine` of them, with the reasons of the parts that are not
     reproduced."""
-    from baiuv.claims import combine
-
     parts, why = [], []
     for r in cells[cells["remedy"] == candidate].itertuples(index=False):
         v = resolved_below(r._asdict(), delta)
@@ -423,8 +427,6 @@ def _cost_text(paired: pd.DataFrame, cells: pd.DataFrame, remedy: str) -> str:
 
 
 def _remedy_row(cells, paired, candidate, rivals, *, delta, claim, where, extra=""):
-    from baiuv.claims import Claim
-
     v, why = _cheapness(cells, paired, candidate, rivals, delta)
     c = cells[cells["remedy"] == candidate]
     return Claim(
@@ -462,8 +464,6 @@ def ev_claims(
     error rate below ``delta``, and every other resolved remedy costlier by its paired
     ratio (``paired``, :func:`baiuv.studies.ev_paired.paired_costs`).
     """
-    from baiuv.claims import DIFFERS, NOT_CHECKABLE, REPRODUCED, Claim
-
     d = check_delta(delta)
     out = []
     for r in init.itertuples(index=False):

@@ -39,6 +39,7 @@ from baiuv.simulation.engine import (
 )
 from baiuv.simulation.rng import generator_of, run_seed
 from baiuv.studies.audit import AuditInstance, audit_instances
+from baiuv.studies.ev_truncation import EVIDENCE_COLUMNS, truncation_evidence
 
 __all__ = [
     "SECTION_SCHEMA",
@@ -580,8 +581,6 @@ def run_remedy_shard(
             if truncs[k]
         }
         if evidence and cut:
-            from baiuv.studies.ev_truncation import truncation_evidence
-
             proof += truncation_evidence(
                 inst,
                 alg.name,
@@ -594,8 +593,6 @@ def run_remedy_shard(
     out = pd.DataFrame(rows, columns=RUN_COLUMNS)
     if not evidence:
         return out
-    from baiuv.studies.ev_truncation import EVIDENCE_COLUMNS
-
     return out, pd.DataFrame(proof, columns=EVIDENCE_COLUMNS)
 
 

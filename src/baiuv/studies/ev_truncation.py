@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from baiuv.model.instance import GaussianInstance
+from baiuv.registry import get_algorithm
+from baiuv.tables import markdown_table
 
 __all__ = [
     "EVIDENCE_COLUMNS",
@@ -82,6 +84,7 @@ def evidence_row(
     thresholds ``c_{hat a, a}(N_t, delta)`` (:func:`baiuv.thresholds.pair_threshold` with
     the level's per-arm states), as the stopping check at ``t`` compares them (D332: what a
     truncated run records)."""
+    # numba and the kernels, loaded by the first evidence row (D383)
     from baiuv.model.glr import glr_statistics
     from baiuv.thresholds import pair_threshold
 
@@ -144,8 +147,6 @@ def truncation_evidence(
     level: ``levels`` maps each truncated threshold to its final statistics ``(counts,
     means, variances, states)`` at ``max_samples`` (:func:`evidence_row`; no replay of
     the run). ``keys``: the row's ``group``, ``instance`` and ``run``."""
-    from baiuv.registry import get_algorithm
-
     plug_in = get_algorithm(algorithm).plug_in
     return [
         {
@@ -276,8 +277,6 @@ def truncation_markdown(summary: pd.DataFrame, evidence: pd.DataFrame, *, max_sa
     """The section of the remedy table on the truncated runs (:func:`truncation_summary`),
     with what the evidence shows (:func:`truncation_findings`) and the hypothesis on why
     (:data:`HYPOTHESIS`) when a run is truncated."""
-    from baiuv.tables import markdown_table
-
     head = (
         f"## Truncated runs (max_samples = {max_samples:,})\n\n"
         "Per rule, remedy and group with a truncated run: runs, truncated runs; over the "

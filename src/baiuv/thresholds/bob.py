@@ -97,7 +97,7 @@ def available_backends() -> tuple[str, ...]:
     out = ["exact"]
     if shutil.which("ipopt"):
         out.append("ipopt")
-    try:
+    try:  # cyipopt: an optional backend, absent where it is not installed
         import cyipopt  # noqa: F401
 
         out.append("cyipopt")

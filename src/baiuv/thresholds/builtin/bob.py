@@ -17,6 +17,7 @@ from numba import njit
 
 from baiuv.registry import EV_BOB
 
+from ..bob import solve_bob
 from ..bob_exact import bob_exact as _bob_exact
 from ..concentration import _box_initial_count_lid, riemann_zeta
 from ..layout import (
@@ -183,8 +184,6 @@ def bob_constants_at(fp: np.ndarray, n_a, n_b, state_a, state_b):
 def reference(name, spec, *, n_a, n_b, state_a, state_b, K, lid, params, backend, on_failure):
     """The program solved by :func:`baiuv.thresholds.bob.solve_bob` (``backend``,
     ``on_failure``)."""
-    from ..bob import solve_bob
-
     if n_a < spec.fparams[P_NMIN] or n_b < spec.fparams[P_NMIN]:
         return math.inf
     C, D, E = bob_constants_at(spec.fparams, n_a, n_b, state_a, state_b)
