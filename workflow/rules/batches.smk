@@ -55,6 +55,9 @@ if SHARD_BATCHES:
                     f"logs/batches/{family}_{b}.log",
                 benchmark:
                     f"benchmarks/out/{family}_batch_{b}.tsv"
+                # the batches first: a job on every core cannot start while a job of one
+                # core runs, so a batch left for last waits for the slowest of them
+                priority: 50
                 conda:
                     CONDA_ENV
                 threads: BATCH_THREADS
