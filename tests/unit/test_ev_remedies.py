@@ -21,8 +21,10 @@ from baiuv.simulation.ev_advice import (
 )
 from baiuv.studies.ev_mechanism import (
     erring_runs,
+    final_state,
     init_stop_probabilities,
     monte_carlo_init,
+    replay_state,
 )
 from baiuv.studies.ev_paired import paired_costs
 from baiuv.studies.ev_remedies import (
@@ -157,6 +159,21 @@ def test_shard_replay_and_student_remedy_run():
     err = erring_runs(base, {"standard": insts[0][1].instance}, seed=3, delta=0.01,
                       max_samples=10**6)  # fmt: skip
     assert len(err) >= 1
+    # the simulator's final statistics are the identifier's replay of the run, bit for bit
+    from baiuv.registry import get_algorithm
+    from baiuv.simulation.engine import Runner, RunSettings
+    from baiuv.simulation.rng import run_seed
+
+    inst = insts[0][1].instance
+    runner = Runner(get_algorithm("EV-TaS"), RunSettings(delta=0.01, n0=2, max_samples=10**6))
+    for r in range(5):
+        ss = run_seed(3, "ev_remedies", "standard", "EV-TaS", r)
+        mine = final_state(runner, inst, ss)
+        kw = {"n0": 2, "delta": 0.01, "seed_sequence": ss, "max_samples": 10**6}
+        other = replay_state(inst, "EV-TaS", **kw)
+        assert mine.keys() == other.keys()
+        for key, value in mine.items():
+            assert np.array_equal(value, other[key]), key
     bad = base.copy()
     bad.loc[0, "stopping_time"] += 1
     with pytest.raises(RuntimeError, match="does not reproduce"):

@@ -17,8 +17,10 @@ plug-in variance ``sigma^2 chi^2_1 / 2`` is below ``sigma^2 / 100`` with probabi
 ``P(chi^2_1 < 0.02) = 0.11``: a tiny variance of the arm on top (and of the arms it must
 beat) makes ``Z`` large although the gap is small.
 
-:func:`replay_state` replays a run through :class:`baiuv.BestArmIdentifier` (same numba
-steps, decision D72) to read the plug-in variances and means at its stopping time.
+:func:`final_state` reruns a run in the simulator (its kernel's final statistics, as the
+study's runs end) to read the plug-in variances and means at its stopping time;
+:func:`replay_state` replays it through :class:`baiuv.BestArmIdentifier` instead (same numba
+steps, decision D72), the independent check of the tests.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ import numpy as np
 
 from baiuv.model.instance import GaussianInstance
 from baiuv.model.validate import check_delta
+from baiuv.registry import get_algorithm
 from baiuv.simulation.ev_advice import HeuristicEVWarning
-from baiuv.simulation.rng import run_seed
+from baiuv.simulation.rng import generator_of, run_seed
 from baiuv.tables import markdown_table
 
 __all__ = [
@@ -41,6 +44,7 @@ __all__ = [
     "init_threshold",
     "mechanism_markdown",
     "monte_carlo_init",
+    "final_state",
     "replay_state",
 ]
 
@@ -140,6 +144,28 @@ def replay_state(
     }
 
 
+def final_state(
+    runner,
+    instance: GaussianInstance,
+    seed_sequence: np.random.SeedSequence,
+) -> dict:
+    """Rerun one run of the simulator: ``runner`` (a
+    :class:`baiuv.simulation.engine.Runner` of the run's algorithm and settings) on
+    ``instance`` with the generator of ``seed_sequence``. Returns what :func:`replay_state`
+    returns, from the kernel's final statistics (equal to the identifier's, D350: one run
+    state, one step)."""
+    taus, recs, counts, _, means, variances, _, _ = runner.final_outcomes(
+        instance.mu, instance.sigma2, generator_of(seed_sequence)
+    )
+    return {
+        "tau": int(taus[0]),
+        "recommendation": int(recs[0]),
+        "counts": counts[0].copy(),
+        "means": means[0].copy(),
+        "variances": variances[0].copy(),
+    }
+
+
 def monte_carlo_init(
     instance: GaussianInstance, n0: int, delta: float, n: int, rng: np.random.Generator
 ) -> np.ndarray:
@@ -164,26 +190,31 @@ def monte_carlo_init(
 def erring_runs(runs, instances: dict, *, seed: int, delta: float, max_samples: int):
     """One row per erring run of the authors' code's configuration (heuristic, ``n0 = 2`` rows of
     ``runs``): stopping time, whether it stopped at the first check (``tau = n0 K``) or by
-    ``2 n0 K``, and, from :func:`replay_state`, the count, plug-in variance and empirical
+    ``2 n0 K``, and, from :func:`final_state`, the count, plug-in variance and empirical
     mean of the wrongly-beaten (best) and the wrongly-chosen (recommended) arms, with their
     variance ratios ``sigma_hat^2 / sigma^2``. ``instances`` maps instance ids to
     :class:`GaussianInstance`. A run is replayed from its stream (columns ``stream`` and
-    ``stream_instance``: the study's or the main experiment's, D400); the replay must
+    ``stream_instance``: the study's or the main experiment's, D400); the rerun must
     reproduce the run's ``tau`` and recommendation (else ``RuntimeError``)."""
     # pandas: an import of this module (the first check's model) does not load it (D383)
     import pandas as pd
 
+    # numba and the kernels: the first check's model does not load them (D383)
+    from baiuv.simulation.engine import Runner, RunSettings
+
     base = runs[(runs["threshold"] == "heuristic") & (runs["n0"] == 2) & ~runs["correct"]]
+    settings = RunSettings(delta=delta, threshold="heuristic", n0=2, max_samples=max_samples)
+    runners: dict = {}
     rows = []
     for r in base.itertuples(index=False):
         inst = instances[r.instance]
         ss = run_seed(seed, r.stream, r.stream_instance, r.algorithm, int(r.run))
-        st = replay_state(
-            inst, r.algorithm, n0=2, delta=delta, seed_sequence=ss, max_samples=max_samples
-        )
+        if r.algorithm not in runners:
+            runners[r.algorithm] = Runner(get_algorithm(r.algorithm), settings)
+        st = final_state(runners[r.algorithm], inst, ss)
         if st["tau"] != r.stopping_time or st["recommendation"] != r.recommendation:
             raise RuntimeError(
-                f"replay of {r.algorithm} run {r.run} on {r.instance} does not reproduce it"
+                f"rerun of {r.algorithm} run {r.run} on {r.instance} does not reproduce it"
             )
         b, w = int(r.best_arm), int(r.recommendation)
         t0 = 2 * inst.K
