@@ -310,3 +310,35 @@ def test_conclusion_rows_judge_error_rate_and_conservativeness(monkeypatch):
     rows = delta_correct_claims(_lb_runs({"heuristic": 1.0}), delta=0.01)
     assert sum("Conclusion" == r.where for r in rows) == 2
     assert sum("Lemma" in r.where for r in rows) == 1
+
+
+def test_truncated_runs_are_no_errors_and_decide_no_verdict_alone(monkeypatch):
+    """D419: a run that reached max_samples made no recommendation (Definition 1 bounds
+    P(τ < ∞, wrong)): the summary's errors are the stopped runs' wrong recommendations, and
+    an error-rate verdict stands only when it is the same with every truncated run counted
+    as an error; otherwise the truncated runs decide and it is not resolved."""
+    from baiuv import claims
+    from baiuv.claims import DIFFERS, NOT_RESOLVED, REPRODUCED, Band
+    from baiuv.studies.delta_correct_report import conclusion_claims, judge_errors
+
+    monkeypatch.setattr(claims, "N_BOOT", 200)
+    band = Band(hi=0.01, words="w")
+    assert judge_errors(0, 0, 1000, band) == (REPRODUCED, wilson_interval(0, 1000))
+    verdict, interval = judge_errors(0, 15, 1000, band)  # 15 truncated runs could err
+    assert verdict == NOT_RESOLVED
+    assert interval == (wilson_interval(0, 1000)[0], wilson_interval(15, 1000)[1])
+    assert judge_errors(30, 5, 1000, band)[0] == DIFFERS  # above δ either way
+    assert judge_errors(0, 1, 1000, band)[0] == REPRODUCED  # below δ either way
+    # a truncated run whose empirical best at the budget is a wrong arm: no error
+    cut = {("box", 0), ("box", 1)}
+    df = _lb_runs({"heuristic": 1.0}, wrong=cut)
+    df.loc[(df["threshold"] == "box") & df["run"].isin([0, 1]), "truncated"] = True
+    s = summarize_delta_correct(df).set_index("threshold")
+    assert (s.loc["box", "errors"], s.loc["box", "truncated"]) == (0, 2)
+    # 40 000 runs without a wrong stop resolve δ/100, unless 10 truncated runs could err
+    many = _lb_runs({}, n=40_000, thresholds=("box",))
+    assert conclusion_claims(many, delta=0.01)[0].verdict == REPRODUCED
+    many.loc[many.index[:10], ["truncated", "correct"]] = [True, False]
+    row = conclusion_claims(many, delta=0.01)[0]
+    assert row.verdict == NOT_RESOLVED and "truncated runs decide" in row.reason
+    assert "box 0/40000" in row.ours and "10 truncated" in row.ours

@@ -53,8 +53,10 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
     Columns: ``runs``, ``mean`` and ``se`` of the stopping time, ``median``,
     ``ratio`` = mean τ / mean τ of the heuristic threshold (same instance and algorithm),
     ``paired_ratio`` = mean over runs of τ / τ_heuristic (common random numbers;
-    ``nan`` when some run has no heuristic partner), ``errors``, ``error_rate`` and its
-    Wilson interval (``wilson_low``, ``wilson_high``), ``truncated`` and ``lower_bound``.
+    ``nan`` when some run has no heuristic partner), ``errors`` (the runs that stopped on a
+    wrong arm: a truncated run made no recommendation, D419), ``error_rate`` = errors /
+    runs and its Wilson interval (``wilson_low``, ``wilson_high``), ``truncated`` and
+    ``lower_bound``.
     Wall times are summarised apart (:func:`delta_correct_timings_markdown`).
     """
     need = {"instance", "algorithm", "threshold", "run", "stopping_time", "correct"}
@@ -70,7 +72,7 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
         paired = math.nan
         if len(ref) and g["run"].isin(ref.index).all():
             paired = float(np.mean(tau / ref.loc[g["run"]].to_numpy(float)))
-        err = int((~g["correct"].astype(bool)).sum())
+        err = stopped_errors(g)
         lo, hi = wilson_interval(err, n, level)
         rows.append(
             {
@@ -92,6 +94,30 @@ def summarize_delta_correct(df: pd.DataFrame, level: float = 0.95) -> pd.DataFra
             }
         )
     return pd.DataFrame(rows)
+
+
+def stopped_errors(g: pd.DataFrame) -> int:
+    """The runs of ``g`` that stopped recommending a wrong arm (D419: a run that reached
+    ``max_samples`` made no recommendation, so it is no error)."""
+    wrong = ~g["correct"].astype(bool)
+    if "truncated" in g:
+        wrong &= ~g["truncated"].astype(bool)
+    return int(wrong.sum())
+
+
+def judge_errors(errors: int, truncated: int, runs: int, band: Band, level: float = 0.95):
+    """``(verdict, interval)`` of an error rate against ``band`` with truncated runs
+    counted both ways (D419): the Wilson interval of ``errors / runs`` (no truncated run
+    errs) and of ``(errors + truncated) / runs`` (every one would); when the two verdicts
+    differ, the truncated runs decide and the rate is not resolved. ``interval`` spans
+    both."""
+    lo, hi = wilson_interval(errors, runs, level)
+    v = judge(errors / runs, (lo, hi), band)
+    if truncated == 0:
+        return v, (lo, hi)
+    lo2, hi2 = wilson_interval(errors + truncated, runs, level)
+    v2 = judge((errors + truncated) / runs, (lo2, hi2), band)
+    return (v if v == v2 else NOT_RESOLVED), (lo, hi2)
 
 
 def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
@@ -130,8 +156,10 @@ def delta_correct_markdown(summary: pd.DataFrame, delta: float) -> str:
         "the heuristic threshold ln((1 + ln t)/δ) of the paper's experiments. "
         "`τ / τ_heuristic`: ratio of the mean stopping times (paired: mean of the per-run "
         "ratios, same random stream for every threshold). Error rate: proportion of runs "
-        "recommending a wrong arm, with its 95% Wilson interval. Truncated runs (budget "
-        "`max_samples` reached, never stopped) count with the budget as stopping time.\n\n"
+        "that stopped recommending a wrong arm, with its 95% Wilson interval. Truncated runs "
+        "(budget `max_samples` reached, never stopped) count with the budget as stopping "
+        "time and made no recommendation: they are no error here; the report's verdicts on "
+        "error rates also count each of them as an error and say when that changes one.\n\n"
         + markdown_table(s[cols], floatfmt=".3g")
     )
 
@@ -197,13 +225,14 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
     lazy = s[s["threshold"].astype(str).str.endswith(LAZY_SUFFIX)]
     # the one verdict rule (D174): each cell's Wilson interval against the band ≤ δ
     bnd = Band(hi=delta, words="still δ-correct")
-    cell = [judge(r.error_rate, (r.wilson_low, r.wilson_high), bnd) for r in lazy.itertuples()]
+    judged = [judge_errors(r.errors, r.truncated, r.runs, bnd) for r in lazy.itertuples()]
+    cell = [v for v, _ in judged]
     above = lazy[[c == DIFFERS for c in cell]]
     unresolved = lazy[[c == NOT_RESOLVED for c in cell]]
     ours = "; ".join(
         f"{r.instance}/{r.algorithm}/{r.threshold} {r.errors}/{r.runs} "
-        f"[{r.wilson_low:.2g}, {r.wilson_high:.2g}]"
-        for r in lazy.itertuples()
+        f"[{iv[0]:.2g}, {iv[1]:.2g}]" + (f", {r.truncated} truncated" if r.truncated else "")
+        for r, (_, iv) in zip(lazy.itertuples(), judged, strict=True)
     )
     v = combine(cell) if cell else NOT_CHECKABLE
     reason = "" if cell else "no lazy cell in this run"
@@ -213,16 +242,19 @@ def delta_correct_claims(df: pd.DataFrame, *, delta: float) -> list:
         )
     elif len(unresolved):
         reason = (
-            f"{len(unresolved)} of {len(lazy)} cells have too few runs to put the Wilson "
-            f"interval below δ = {delta:g}; no error rate is resolved above δ"
+            f"{len(unresolved)} of {len(lazy)} cells have too few runs, or truncated runs that "
+            f"decide, to put the Wilson interval below δ = {delta:g}; no error rate is "
+            "resolved above δ"
         )
     out = [
         Claim(
             topic="δ-correct stopping",
             claim='"This "lazy" stopping rule is still δ-correct"',
             where="Sec. ssec:simulations_stopping_thresholds",
-            paper=f"error rate ≤ δ = {delta:g} (95% Wilson interval below δ)",
-            ours="lazy variants, errors/runs [95% Wilson]: " + ours,
+            paper=f"error rate ≤ δ = {delta:g} (95% Wilson interval below δ, with truncated "
+            "runs counted as no error and as errors, D419)",
+            ours="lazy variants, errors of stopped runs/runs [95% Wilson, to the bound with "
+            "the truncated runs as errors]: " + ours,
             verdict=v,
             reason=reason,
         )
@@ -444,11 +476,13 @@ def conclusion_claims(df: pd.DataFrame, *, delta: float, level: float = 0.95) ->
     parts = {}
     for thr, g in dc.groupby("threshold", sort=False):
         n = len(g)
-        err = int((~g["correct"].astype(bool)).sum())
-        lo, hi = wilson_interval(err, n, level)
-        parts[str(thr)] = (err, n, lo, hi, judge(err / n, (lo, hi), bnd))
+        err = stopped_errors(g)
+        cut = int(g["truncated"].sum()) if "truncated" in g else 0
+        v, (lo, hi) = judge_errors(err, cut, n, bnd, level)
+        parts[str(thr)] = (err, n, lo, hi, v, cut)
     err_all = sum(p[0] for p in parts.values())
     n_all = sum(p[1] for p in parts.values())
+    cut_all = sum(p[5] for p in parts.values())
     lo_all, hi_all = wilson_interval(err_all, n_all, level)
     # 0 errors in n runs: the Wilson upper bound is z²/(n + z²); below the target from
     # n > z² (1 - target)/target runs
@@ -457,7 +491,12 @@ def conclusion_claims(df: pd.DataFrame, *, delta: float, level: float = 0.95) ->
     reasons = []
     if above := [t for t, p in parts.items() if p[4] == DIFFERS]:
         reasons.append(f"error rate resolved above δ/{CONCLUSION_ORDERS:g}: " + ", ".join(above))
-    if open_ := [t for t, p in parts.items() if p[4] == NOT_RESOLVED]:
+    if decide := [t for t, p in parts.items() if p[4] == NOT_RESOLVED and p[5]]:
+        reasons.append(
+            "truncated runs decide (no error of a stopped run is resolved above "
+            f"δ/{CONCLUSION_ORDERS:g}; counted as errors they would be): " + ", ".join(decide)
+        )
+    if open_ := [t for t, p in parts.items() if p[4] == NOT_RESOLVED and t not in decide]:
         reasons.append(
             f"the Wilson interval contains δ/{CONCLUSION_ORDERS:g} = {target:g} for "
             + ", ".join(open_)
@@ -470,10 +509,17 @@ def conclusion_claims(df: pd.DataFrame, *, delta: float, level: float = 0.95) ->
             where=CONCLUSION_WHERE,
             paper=f"every calibrated threshold's error rate ≤ δ/{CONCLUSION_ORDERS:g} = "
             f"{target:g} at δ = {delta:g} (95% Wilson interval, pooled over the instances and "
-            "algorithms of each threshold; one-sided, D314)",
-            ours="errors/runs [95% Wilson]: "
-            + ", ".join(f"{t} {p[0]}/{p[1]} [{p[2]:.2g}, {p[3]:.2g}]" for t, p in parts.items())
-            + f"; all δ-correct variants pooled {err_all}/{n_all} [{lo_all:.2g}, {hi_all:.2g}]",
+            "algorithms of each threshold; one-sided, D314; truncated runs counted as no "
+            "error and as errors, D419)",
+            ours="errors of stopped runs/runs [95% Wilson, to the bound with the truncated "
+            "runs as errors]: "
+            + ", ".join(
+                f"{t} {p[0]}/{p[1]} [{p[2]:.2g}, {p[3]:.2g}]"
+                + (f", {p[5]} truncated" if p[5] else "")
+                for t, p in parts.items()
+            )
+            + f"; all δ-correct variants pooled {err_all}/{n_all} [{lo_all:.2g}, {hi_all:.2g}]"
+            + (f", {cut_all} truncated" if cut_all else ""),
             verdict=combine(p[4] for p in parts.values()),
             reason="; ".join(reasons),
         )
