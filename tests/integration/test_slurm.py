@@ -156,6 +156,25 @@ class Cluster:
         rows = [line.split("|") for line in out.splitlines() if line]
         return {r[0]: (r[1], r[2]) for r in rows}
 
+    def accounted_jobs(self, ids: list[str], wait: float = 60.0) -> dict[str, tuple[str, str]]:
+        """:meth:`accounted`, once the database lists every job of ``ids`` (the controller
+        sends a job's record to ``slurmdbd`` some time after the job ends or is cancelled)."""
+        deadline = time.monotonic() + wait
+        while True:
+            acct = self.accounted()
+            if set(ids) <= set(acct) or time.monotonic() > deadline:
+                return acct
+            time.sleep(1)
+
+    def set_partition_state(self, state: str) -> None:
+        """``DOWN``: the test partition queues new jobs and starts none; ``UP``: it runs them."""
+        self.run("scontrol", "update", f"PartitionName={PARTITION}", f"State={state}")
+
+    def hold(self, *ids: str) -> None:
+        """Keep queued jobs from starting (a job that started meanwhile is left to run)."""
+        for i in ids:
+            self.run("scontrol", "hold", i, check=False)
+
     def set_min_job_age(self, seconds: int) -> None:
         conf = self.path / "slurm.conf"
         conf.write_text(
@@ -402,34 +421,50 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
     def done_shards(out: str) -> list[str]:
         return sorted(f for f in finished_outputs(out) if f.startswith("results/simulations/"))
 
+    # The cluster is paced, so the interruption falls in the middle however fast a shard
+    # is: the partition takes jobs but starts none until the first four are chosen; every
+    # later job is held, so some are still queued when Snakemake has seen four finish.
+    cl.set_partition_state("DOWN")
     t0 = time.monotonic()
     proc = start(checkout, cl, targets=(TARGET,))
     try:
-        # interrupt once Snakemake saw shards finish and other jobs are running
         deadline = time.monotonic() + 3000
-        running: list[str] = []
+        released: set[str] = set()
         while time.monotonic() < deadline and proc.poll() is None:
-            running = [i for i, s in cl.jobs().items() if s == "RUNNING"]
-            if len(done_shards(output(proc))) >= 4 and running:
-                break
-            time.sleep(1)
+            pending = sorted(
+                (i for i, s in cl.jobs().items() if s == "PENDING" and i not in released), key=int
+            )
+            if not released and len(pending) > 4:
+                released = set(pending[:4])
+                cl.hold(*pending[4:])
+                cl.set_partition_state("UP")
+            elif released:
+                cl.hold(*pending)
+                if len(done_shards(output(proc))) >= 4:
+                    break
+            time.sleep(0.2)
         assert proc.poll() is None, "the run ended before it could be interrupted"
-        assert running, "no job running at the deadline"
-        cl.run("scancel", *running)
+        queued = [i for i, s in cl.jobs().items() if s in ("RUNNING", "PENDING")]
+        assert queued, "no job queued or running at the deadline"
+        cl.run("scancel", *queued)
         time.sleep(2)
         interrupt(proc)
         out1 = finish(proc, timeout=600)
     finally:
         if proc.poll() is None:
             kill_group(proc, grace=0)
+        cl.set_partition_state("UP")
     interrupted_after = time.monotonic() - t0
     assert proc.returncode != 0, out1[-5000:]
     assert "SLURM job status from sacct (job accounting answers)" in out1, out1[-5000:]
     before = {f: (checkout / f).stat().st_mtime_ns for f in done_shards(out1)}
     assert len(before) >= 4
-    acct = cl.accounted()
-    assert all(acct[i][1] == ACCOUNT for i in submitted(out1)), acct  # the site setting
-    assert any(acct[i][0].startswith("CANCELLED") for i in running), acct
+    states = cl.jobs()
+    assert all(states[i] == "CANCELLED" for i in queued), states
+    # the accounting lists every job that started (a job held until cancelled never does)
+    started = [i for i in submitted(out1) if i not in queued]
+    acct = cl.accounted_jobs(started)
+    assert all(acct[i] == ("COMPLETED", ACCOUNT) for i in started), acct  # the site setting
     assert not [i for i, s in cl.jobs().items() if s in ("RUNNING", "PENDING")]
     # what the interruption left: complete result files (and maybe temporary files)
     for f in (checkout / "results").rglob("*.parquet"):
@@ -441,7 +476,7 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
     elapsed = time.monotonic() - t1
     assert "SLURM job status from sacct (job accounting answers)" in out2, out2[-5000:]
     ids = submitted(out2)
-    acct = cl.accounted()
+    acct = cl.accounted_jobs(ids)
     assert ids and {acct[i][0] for i in ids} == {"COMPLETED"}, acct
     for f, mtime in before.items():  # finished before the interruption: not rerun
         assert (checkout / f).stat().st_mtime_ns == mtime, f"{f} was computed again"
@@ -450,7 +485,7 @@ def test_interrupted_readme_command_on_a_cluster_with_accounting(
     leftovers = [p for p in (checkout / "results").rglob("*") if PARTIAL.match(p.name)]
     print(
         f"SLURM run with accounting: interrupted after {interrupted_after:.0f} s "
-        f"({len(before)} shards done, {len(running)} jobs cancelled), rerun {len(ids)} jobs in "
+        f"({len(before)} shards done, {len(queued)} jobs cancelled), rerun {len(ids)} jobs in "
         f"{elapsed:.0f} s, {n} files equal to the local run; {len(leftovers)} temporary "
         "files of killed writes (never read)"
     )
