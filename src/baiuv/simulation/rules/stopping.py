@@ -280,18 +280,19 @@ def pair_threshold_verdict(threshold, rule, run, a, z, bounds, zr):
 def pair_threshold(threshold, rule, run, a):
     """The threshold ``c_{hat a_t, a}(N_t, delta)`` of the pair (``run.best``, ``a``) at
     ``run``'s time and counts (kernel ``threshold``)."""
-    counts = run.counts
-    states = run.states
-    best = run.best
+    family = (rule.code, rule.fparams, rule.table)
+    return family_threshold(threshold, family, (run.t, run.counts, run.best, run.states), a)
+
+
+@njit(inline="always")
+def family_threshold(threshold, family, at, a):
+    """The threshold ``c_{best, a}(N_t, delta)`` of the pair (``best``, ``a``) of the
+    threshold family ``family = (code, fparams, table)`` at ``at = (t, counts, best,
+    states)`` (kernel ``threshold``)."""
+    code, fparams, table = family
+    t, counts, best, states = at
     return threshold(
-        rule.code,
-        rule.fparams,
-        rule.table,
-        float(run.t),
-        counts[best],
-        counts[a],
-        states[best],
-        states[a],
+        code, fparams, table, float(t), counts[best], counts[a], states[best], states[a]
     )
 
 
@@ -472,24 +473,14 @@ def check_thresholds(threshold, family, at, fail, thr_out):
     ``at = (t, counts, best, states)``: ``thr_out[a]`` is ``c_{hat a_t, a}(N_t, delta)``
     for every challenger up to ``fail`` (every challenger when ``fail < 0``), ``nan`` at
     ``hat a_t = best`` and after ``fail``."""
-    thr_code, thr_fparams, thr_table = family
-    t, counts, best, states = at
-    K = counts.shape[0]
+    best = at[2]
+    K = at[1].shape[0]
     for a in range(K):
         thr_out[a] = math.nan
     for a in range(K):
         if a == best:
             continue
-        thr_out[a] = threshold(
-            thr_code,
-            thr_fparams,
-            thr_table,
-            float(t),
-            counts[best],
-            counts[a],
-            states[best],
-            states[a],
-        )
+        thr_out[a] = family_threshold(threshold, family, at, a)
         if a == fail:
             break
 
@@ -539,19 +530,12 @@ def stops_builtin(thr_code, thr_fparams, thr_table, t, counts, best, states, Z):
     """Whether ``Z[a] > c_{best, a}(N_t, delta)`` for every challenger ``a``, the thresholds
     of :func:`check_thresholds_builtin` (the stopping rule's decision, without the
     statistics cache: ``Z`` given)."""
+    family = (thr_code, thr_fparams, thr_table)
+    at = (t, counts, best, states)
     for a in range(counts.shape[0]):
         if a == best:
             continue
-        c = pair_threshold_kernel(
-            thr_code,
-            thr_fparams,
-            thr_table,
-            float(t),
-            counts[best],
-            counts[a],
-            states[best],
-            states[a],
-        )
+        c = family_threshold(pair_threshold_kernel, family, at, a)
         if not (Z[a] > c):
             return False
     return True
