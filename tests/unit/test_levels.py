@@ -7,16 +7,26 @@ loop and every registered threshold family."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
+from numba import njit
 
 from baiuv.model.instance import GaussianInstance
 from baiuv.registry import ALGORITHMS, THRESHOLD_FAMILIES
 from baiuv.simulation.engine import (
     RunSettings,
+    _fresh_level_states,
+    level_arrays,
     level_settings,
     simulate_levels,
     simulate_run,
 )
+from baiuv.simulation.rules.loop import new_levels, observe_levels
+from baiuv.simulation.rules.statistics import welford
+from baiuv.thresholds.kernels import update_state
+from baiuv.thresholds.layout import P_GAMMA, S_LEVEL
 
 INSTANCE = GaussianInstance([1.0, 0.4, 0.0], [1.0, 0.5, 2.0], "levels3")
 GLR_RULES = [name for name, alg in ALGORITHMS.items() if alg.kernel == "glr"]
@@ -127,3 +137,75 @@ def test_levels_with_their_own_indifference_zone(alg):
         assert rows[2]["stopping_time"] <= rows[0]["stopping_time"], (alg, seed, rows)
         earlier |= rows[2]["stopping_time"] < rows[0]["stopping_time"]
     assert earlier, (alg, "the zone changed no stopping time")
+
+
+@pytest.mark.parametrize("alg", ["TCI", "EV-TCI"])
+def test_kl_states_of_levels_at_several_delta_and_gamma(alg):
+    """Levels of the families with the KL state of peeling levels, at several ``delta`` and
+    two ``gamma``, the deepest first or last (the level whose moves the others read, D420):
+    each equals its run alone (the states themselves, sample by sample:
+    :func:`test_skipped_kl_updates_leave_each_state_as_its_own_updates_do`)."""
+    fams = [f for f in _families(alg) if f in ("kl", "bob", "ev-bob")]
+    assert fams
+    for fam in fams:
+        levels = [
+            {"log_inv_delta": 2.0},
+            {"log_inv_delta": 6.0, "threshold_params": {"gamma": 1.1999}},
+            {"log_inv_delta": 3.0, "threshold_params": {"gamma": 1.1999}},
+            {"log_inv_delta": 9.0},
+        ]
+        settings = RunSettings(threshold=fam, max_samples=MAX_SAMPLES)
+        for order in (levels, levels[::-1]):
+            rows = _check(alg, settings, order, 5)
+            assert max(r["stopping_time"] for r in rows) > 200, (fam, rows)
+
+
+@njit
+def _feed(levels, more, arms, xs):
+    """Samples ``(arms[i], xs[i])`` into level 0's state (``update_state``) and the other
+    levels' (``observe_levels``, D420), as the loop of several levels does."""
+    codes, fparams = levels[0], levels[1]
+    states0 = more[0][0]
+    K = states0.shape[0]
+    counts = np.zeros(K, dtype=np.int64)
+    means, m2, var = np.zeros(K), np.zeros(K), np.zeros(K)
+    for i in range(arms.shape[0]):
+        a = arms[i]
+        held = states0[a, S_LEVEL]
+        n = welford(a, xs[i], counts, means, m2, var)
+        update_state(codes[0], fparams[0], states0[a], n, means[a], var[a])
+        kept = held if states0[a, S_LEVEL] == held else math.nan
+        sample = (a, n, means[a], var[a])
+        observe_levels(levels, more, sample, (0, 0), (kept, fparams[0, P_GAMMA]))
+
+
+@pytest.mark.parametrize("fam", ["kl", "bob"])
+def test_skipped_kl_updates_leave_each_state_as_its_own_updates_do(fam):
+    """D420 directly: after each of 2000 samples of 3 arms fed through level 0 and the
+    other levels' ``observe_levels``, every level's arm states equal those its own
+    ``update_state`` leaves. ``gamma`` 1.1999 against level 0's 1.2: the two peeling levels
+    are the same numbers, the first moves a few counts earlier, so a level that took level
+    0's unmoved level for its own would hold a stale one there."""
+    K, T = 3, 2000
+    base = RunSettings(threshold=fam)
+    specs = [
+        {"log_inv_delta": 9.0},
+        {"log_inv_delta": 4.0, "threshold_params": {"gamma": 1.1999}},
+        {"log_inv_delta": 2.0},
+    ]
+    levels = level_arrays([level_settings(base, s) for s in specs], K)
+    codes, fparams = levels[0], levels[1]
+    rng = np.random.default_rng(7)
+    arms = rng.integers(0, K, T)
+    xs = rng.normal(size=T)
+    refs = _fresh_level_states(len(specs), K)
+    counts = np.zeros(K, dtype=np.int64)
+    means, m2, var = np.zeros(K), np.zeros(K), np.zeros(K)
+    for t in range(T):
+        a = arms[t]
+        n = welford(a, xs[t], counts, means, m2, var)
+        for lv in range(len(specs)):
+            update_state(codes[lv], fparams[lv], refs[lv, a], n, means[a], var[a])
+        states = _fresh_level_states(len(specs), K)
+        _feed(levels, new_levels(len(specs), K, states), arms[: t + 1], xs[: t + 1])
+        np.testing.assert_array_equal(states, refs, err_msg=f"after sample {t + 1}")

@@ -30,8 +30,9 @@ import math
 import numpy as np
 from numba import njit
 
-from baiuv.registry import P_SAMPLING_EPSILON, RULE_TCI
+from baiuv.registry import BOB, EV_BOB, KL, P_SAMPLING_EPSILON, RULE_TCI
 from baiuv.thresholds.kernels import P_EPS, has_state, pair_threshold_kernel, update_state
+from baiuv.thresholds.layout import P_GAMMA, S_LEVEL
 
 from .borrow import alive, borrowed
 from .run_state import (
@@ -191,6 +192,8 @@ def glr_run(step, threshold, ws_size, multi, run_args):
         s_eps,
     )
     live0 = True  # level 0 has not stopped
+    peel0 = peeling_state(codes[0])
+    gamma0 = fparams[0, P_GAMMA]
     truncated = False
     while True:
         run, forced, verdict = check_step(threshold, run, stop, live0 or not multi)
@@ -214,11 +217,15 @@ def glr_run(step, threshold, ws_size, multi, run_args):
             if rule < 0:  # a registered rule reads every statistic
                 refresh_zcache(run.zc, run.zf, best, plug_in, run.counts, run.means, run.variances)
             arm = step(rule, run, work, rng)
+        held0 = run.states[arm, S_LEVEL] if multi and n_more > 0 and peel0 else math.nan
         run, n = observe_sample(run, stop, arm, draw(arm, mu, sd, rng))
         if own_cache:
             invalidate(work.szf, arm, best, run.best)
         if multi and n_more > 0:
-            observe_levels(blevels, more, (arm, n, means[arm], variances[arm]), best, run.best)
+            # level 0's peeling level of the arm, when this sample did not move it (D420)
+            kept0 = held0 if run.states[arm, S_LEVEL] == held0 else math.nan
+            sample = (arm, n, means[arm], variances[arm])
+            observe_levels(blevels, more, sample, (best, run.best), (kept0, gamma0))
     t = run.t
     alive((owner, ws, scal, szc, szf, owned_more))  # the borrowed views' arrays live to here
     if live0:
@@ -350,17 +357,37 @@ def level_state(run, arrays, bounds):
 
 
 @njit(inline="always")
-def observe_levels(levels, more, sample, best, new_best):
+def peeling_state(code):
+    """Whether the built-in family ``code`` keeps the KL state of peeling levels
+    (:func:`baiuv.thresholds.builtin.kl.update_state`: KL, BoB, EV-BoB)."""
+    return code == KL or code == BOB or code == EV_BOB
+
+
+@njit(inline="always")
+def observe_levels(levels, more, sample, bests, peel0):
     """What one sample ``sample = (arm, n, mean, var)`` (the arm, its new count, mean and
     variance) changes for the live levels ``1 .. L-1``: their threshold states and their
-    statistics caches (:func:`~baiuv.simulation.rules.zcache.invalidate`)."""
+    statistics caches (:func:`~baiuv.simulation.rules.zcache.invalidate`), ``bests = (best,
+    new_best)`` the empirical best arm before and after the sample. ``peel0 = (kept0,
+    gamma0)``: level 0's peeling level of the arm when the sample did not move it
+    (``nan`` otherwise, or when level 0 keeps no peeling state) and its ``gamma``; a
+    level whose state holds that level at that ``gamma`` would not move it either, so its
+    update is skipped (D420)."""
     codes, fparams, tables, offsets, ratios = levels
     states, zcs, zfs, bnd, idx = more
     arm, n, mean, var = sample
+    best, new_best = bests
+    kept0, gamma0 = peel0
     for lv in range(1, codes.shape[0]):
         if idx[lv, _I_LIVE] != 0:
             if has_state(fparams[lv]):
-                update_state(codes[lv], fparams[lv], states[lv, arm], n, mean, var)
+                same = (
+                    states[lv, arm, S_LEVEL] == kept0
+                    and fparams[lv, P_GAMMA] == gamma0
+                    and peeling_state(codes[lv])
+                )
+                if not same:
+                    update_state(codes[lv], fparams[lv], states[lv, arm], n, mean, var)
             invalidate(zfs[lv], arm, best, new_best)
 
 
