@@ -124,7 +124,7 @@ def replay_state(
     # numba and the kernels, loaded by the first replay (D383)
     from baiuv.simulation.identify import BestArmIdentifier
 
-    gen = np.random.Generator(np.random.PCG64(seed_sequence))
+    gen = generator_of(seed_sequence)
     with warnings.catch_warnings():  # the replay uses that configuration on purpose
         warnings.simplefilter("ignore", HeuristicEVWarning)
         idf = BestArmIdentifier(
